@@ -1,0 +1,84 @@
+//! Prints what the viewer `@` of a text map sees: visible cells keep their character, the
+//! others become spaces (the reference cases' output format). No window, no GPU.
+//!
+//! ```text
+//! cargo run --example fov_ascii -- assets/maps/dungeon.map
+//! cargo run --example fov_ascii -- - --radius 6 --no-light-walls < my.map
+//! ```
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use bevy_viewshed::ascii::AsciiMap;
+use bevy_viewshed::{Fov, FovOptions, Radius, VisibleSet};
+
+const USAGE: &str = "usage: fov_ascii MAP_FILE|- [--radius N] [--no-light-walls]";
+
+struct Args {
+    path: String,
+    radius: Option<u32>,
+    light_walls: bool,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let (mut path, mut radius, mut light_walls) = (None, None, true);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--radius" => {
+                let value = args.next().ok_or("--radius needs a number")?;
+                radius = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("--radius must be a whole number from 0 to {}, not {value:?}", u32::MAX))?,
+                );
+            }
+            "--no-light-walls" => light_walls = false,
+            "-h" | "--help" => return Err(USAGE.into()),
+            _ if path.is_none() && (arg == "-" || !arg.starts_with('-')) => path = Some(arg),
+            _ => return Err(format!("unexpected argument {arg:?}; {USAGE}")),
+        }
+    }
+    let path = path.ok_or_else(|| format!("no map file given; {USAGE}"))?;
+    Ok(Args {
+        path,
+        radius,
+        light_walls,
+    })
+}
+
+fn run() -> Result<String, String> {
+    let args = parse_args(std::env::args().skip(1))?;
+    let text = if args.path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        text
+    } else {
+        std::fs::read_to_string(&args.path).map_err(|e| format!("{}: {e}", args.path))?
+    };
+    let name = if args.path == "-" { "<stdin>" } else { &args.path };
+    let map = AsciiMap::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+    let options = FovOptions {
+        radius: args.radius.map_or(map.radius, Radius::Limited),
+        light_walls: args.light_walls,
+    };
+    let mut visible = VisibleSet::new();
+    Fov::new()
+        .compute(&map.grid, map.viewer, options, &mut visible)
+        .map_err(|e| format!("{name}: {e}"))?;
+    Ok(map.draw_visible(&visible))
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(picture) => {
+            print!("{picture}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("fov_ascii: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
