@@ -215,25 +215,28 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
             let (dx, dy) = (x as i64 - i64::from(vx), y as i64 - i64::from(vy));
             limit.is_none_or(|l| dx * dx + dy * dy <= l)
         };
-        group.bench_function(BenchmarkId::from_parameter("symmetric_shadowcasting"), |b| {
-            b.iter(|| {
-                marks.next_call();
-                let stamp = marks.stamp;
-                let cells = &mut marks.cells;
-                symmetric_shadowcasting::compute_fov(
-                    black_box((vx as isize, vy as isize)),
-                    &mut |(x, y)| !in_reach(x, y) || scene.is_opaque(x as i64, y as i64),
-                    &mut |(x, y)| {
-                        if in_reach(x, y)
-                            && let Some(i) = scene.index(x as i64, y as i64)
-                        {
-                            cells[i] = stamp;
-                        }
-                    },
-                );
-                black_box(&marks.cells);
-            })
-        });
+        group.bench_function(
+            BenchmarkId::from_parameter("symmetric_shadowcasting"),
+            |b| {
+                b.iter(|| {
+                    marks.next_call();
+                    let stamp = marks.stamp;
+                    let cells = &mut marks.cells;
+                    symmetric_shadowcasting::compute_fov(
+                        black_box((vx as isize, vy as isize)),
+                        &mut |(x, y)| !in_reach(x, y) || scene.is_opaque(x as i64, y as i64),
+                        &mut |(x, y)| {
+                            if in_reach(x, y)
+                                && let Some(i) = scene.index(x as i64, y as i64)
+                            {
+                                cells[i] = stamp;
+                            }
+                        },
+                    );
+                    black_box(&marks.cells);
+                })
+            },
+        );
 
         let mut doryen = doryen_fov::FovRecursiveShadowCasting::new();
         let doryen_radius = radius.unwrap_or(0) as usize; // 0 is its unlimited

@@ -26,11 +26,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         match arg.as_str() {
             "--radius" => {
                 let value = args.next().ok_or("--radius needs a number")?;
-                radius = Some(
-                    value
-                        .parse()
-                        .map_err(|_| format!("--radius must be a whole number from 0 to {}, not {value:?}", u32::MAX))?,
-                );
+                radius = Some(value.parse().map_err(|_| {
+                    format!(
+                        "--radius must be a whole number from 0 to {}, not {value:?}",
+                        u32::MAX
+                    )
+                })?);
             }
             "--no-light-walls" => light_walls = false,
             "-h" | "--help" => return Err(USAGE.into()),
@@ -57,7 +58,11 @@ fn run() -> Result<String, String> {
     } else {
         std::fs::read_to_string(&args.path).map_err(|e| format!("{}: {e}", args.path))?
     };
-    let name = if args.path == "-" { "<stdin>" } else { &args.path };
+    let name = if args.path == "-" {
+        "<stdin>"
+    } else {
+        &args.path
+    };
     let map = AsciiMap::parse(&text).map_err(|e| format!("{name}: {e}"))?;
     let options = FovOptions {
         radius: args.radius.map_or(map.radius, Radius::Limited),

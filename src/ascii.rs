@@ -80,7 +80,10 @@ impl AsciiMap {
             radius = Radius::Limited(value.parse().map_err(|_| {
                 error(
                     number,
-                    format!("radius must be a whole number from 0 to {}, not {value:?}", u32::MAX),
+                    format!(
+                        "radius must be a whole number from 0 to {}, not {value:?}",
+                        u32::MAX
+                    ),
                 )
             })?);
             lines.next();
@@ -108,7 +111,10 @@ impl AsciiMap {
                     other => {
                         return Err(error(
                             number,
-                            format!("unknown cell {other:?} at column {}; use '#', '.' or '@'", x + 1),
+                            format!(
+                                "unknown cell {other:?} at column {}; use '#', '.' or '@'",
+                                x + 1
+                            ),
                         ));
                     }
                 }
@@ -119,7 +125,11 @@ impl AsciiMap {
             {
                 return Err(error(
                     number,
-                    format!("row has {} cells, the first row has {}", row.len(), first.len()),
+                    format!(
+                        "row has {} cells, the first row has {}",
+                        row.len(),
+                        first.len()
+                    ),
                 ));
             }
             rows.push(row);
@@ -131,9 +141,7 @@ impl AsciiMap {
             return Err(error(last_line, "the map has no viewer '@'".into()));
         };
         let (width, height) = (rows[0].len() as u32, rows.len() as u32);
-        let grid = OpacityGrid::from_fn(width, height, |x, y| {
-            rows[y as usize][x as usize] == b'#'
-        });
+        let grid = OpacityGrid::from_fn(width, height, |x, y| rows[y as usize][x as usize] == b'#');
         Ok(Self {
             grid,
             viewer: (vx, vy),

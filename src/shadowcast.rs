@@ -20,7 +20,7 @@
 //!   (`dx*dx + dy*dy > r*(r+1)`) are never visible and can shadow only cells beyond it too.
 
 use crate::grid::{Lines, OpacityGrid};
-use crate::visible::{VisibleSet, Window};
+use crate::visible::{BitRows, VisibleSet, Window};
 
 /// How far a viewer sees.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -126,6 +126,8 @@ impl std::error::Error for FovError {}
 pub struct Fov {
     current: Vec<Interval>,
     next: Vec<Interval>,
+    /// What the east and west quadrants see, transposed (window column `x` is row `x`).
+    columns: BitRows,
 }
 
 /// Computes the field of view of a viewer at `origin` on `grid` into a new [`VisibleSet`].
@@ -181,7 +183,9 @@ impl Fov {
         }
         // A radius that covers the whole map is the same as no radius.
         let radius = match options.radius {
-            Radius::Limited(r) if u64::from(r) < u64::from(grid.width()) + u64::from(grid.height()) => {
+            Radius::Limited(r)
+                if u64::from(r) < u64::from(grid.width()) + u64::from(grid.height()) =>
+            {
                 Some(r)
             }
             _ => None,
@@ -204,43 +208,43 @@ impl Fov {
             },
         };
         visible.reset(window);
-        visible.insert_local(ox - window.x, oy - window.y);
+        visible.rows_mut().set(oy - window.y, ox - window.x);
         let limit = radius.map(|r| u64::from(r) * (u64::from(r) + 1));
         let scan = Scan {
             limit,
             light_walls: options.light_walls,
         };
 
-        // North and south: rows of the grid, cells along x.
-        let rows = grid.row_lines();
+        // North and south: rows of the grid, cells along x, straight into the window's rows.
+        let rows = visible.rows_mut();
         for forward in [false, true] {
             let quadrant = Quadrant {
-                lines: rows,
+                lines: grid.row_lines(),
                 origin_line: oy,
                 origin_cell: ox,
                 forward,
             };
             self.scan(quadrant, scan, |y, x, cells| {
-                visible.insert_run_local(x - window.x, y - window.y, cells);
+                rows.set_run(y - window.y, x - window.x, cells);
             });
         }
-        // East and west: columns of the grid, cells along y.
-        let columns = grid.column_lines();
+        // East and west: columns of the grid, cells along y, into the transposed window,
+        // which is then merged into the window 64x64 cells at a time.
+        let mut columns = std::mem::take(&mut self.columns);
+        columns.reset(window.width, window.height);
         for forward in [false, true] {
             let quadrant = Quadrant {
-                lines: columns,
+                lines: grid.column_lines(),
                 origin_line: ox,
                 origin_cell: oy,
                 forward,
             };
-            self.scan(quadrant, scan, |x, y, mut cells| {
-                while cells != 0 {
-                    let bit = cells.trailing_zeros();
-                    visible.insert_local(x - window.x, y + bit - window.y);
-                    cells &= cells - 1;
-                }
+            self.scan(quadrant, scan, |x, y, cells| {
+                columns.set_run(x - window.x, y - window.y, cells);
             });
         }
+        visible.merge_transposed(&columns);
+        self.columns = columns;
         Ok(())
     }
 
@@ -263,10 +267,12 @@ impl Fov {
         let map_min = -origin;
         let map_max = i64::from(q.lines.len) - 1 - origin;
 
+        // Widest column inside the disk, updated per depth (at depth 1 it is r itself).
+        let mut reach = scan.limit.map_or(0, |limit| limit.isqrt());
         self.current.clear();
         self.current.push(Interval {
-            start: Slope { num: -1, den: 1 },
-            end: Slope { num: 1, den: 1 },
+            start: Slope::at_depth_one(-1),
+            end: Slope::at_depth_one(1),
         });
         for depth in 1..=max_depth {
             if self.current.is_empty() {
@@ -277,28 +283,32 @@ impl Fov {
             } else {
                 q.origin_line - depth
             };
-            let d = i64::from(depth);
             let (mut col_min, mut col_max) = (map_min, map_max);
             if let Some(limit) = scan.limit {
-                let reach = (limit - u64::from(depth) * u64::from(depth)).isqrt() as i64;
-                col_min = col_min.max(-reach);
-                col_max = col_max.min(reach);
+                // The widest column inside the disk at this depth shrinks as depth grows.
+                let room = limit - u64::from(depth) * u64::from(depth);
+                while reach * reach > room {
+                    reach -= 1;
+                }
+                col_min = col_min.max(-(reach as i64));
+                col_max = col_max.min(reach as i64);
             }
             self.next.clear();
             for index in 0..self.current.len() {
                 let Interval { start, end } = self.current[index];
-                // Columns the row covers: round d*start half up, d*end half down.
-                let lo = floor_div(2 * d * start.num + start.den, 2 * start.den).max(col_min);
-                let hi = ceil_div(2 * d * end.num - end.den, 2 * end.den).min(col_max);
+                // Floors whose centre lies inside the interval: ceil(d*start) ..= floor(d*end).
+                let lit_min = start.whole + i64::from(start.rem > 0);
+                let lit_max = end.whole;
+                // Columns the row covers: d*start rounded half up ..= d*end rounded half down.
+                let lo = (start.whole + i64::from(2 * start.rem >= start.den)).max(col_min);
+                let hi = (end.whole + i64::from(2 * end.rem > end.den)).min(col_max);
                 if lo > hi {
                     continue;
                 }
-                // Floors whose centre lies inside the interval.
-                let lit_min = ceil_div(d * start.num, start.den);
-                let lit_max = floor_div(d * end.num, end.den);
 
                 let mut in_floor = false;
-                let mut floor_start = start;
+                // The start of the current run of floors, for the next row.
+                let mut floor_start = start.next_depth();
                 let mut col = lo;
                 while col <= hi {
                     let len = (hi - col + 1).min(64) as u32;
@@ -311,7 +321,8 @@ impl Fov {
                     let a = lit_min.max(col);
                     let b = lit_max.min(col + i64::from(len) - 1);
                     if a <= b {
-                        lit |= floors & (low_bits((b - col + 1) as u32) & !low_bits((a - col) as u32));
+                        lit |=
+                            floors & (low_bits((b - col + 1) as u32) & !low_bits((a - col) as u32));
                     }
                     emit(line, cell, lit);
 
@@ -327,10 +338,10 @@ impl Fov {
                         if in_floor {
                             self.next.push(Interval {
                                 start: floor_start,
-                                end: Slope::left_edge(at, d),
+                                end: Slope::left_edge_next_depth(at, depth),
                             });
                         } else if at != lo {
-                            floor_start = Slope::left_edge(at, d);
+                            floor_start = Slope::left_edge_next_depth(at, depth);
                         }
                         in_floor = !in_floor;
                     }
@@ -339,7 +350,7 @@ impl Fov {
                 if in_floor {
                     self.next.push(Interval {
                         start: floor_start,
-                        end,
+                        end: end.next_depth(),
                     });
                 }
             }
@@ -364,20 +375,57 @@ struct Quadrant<'a> {
     forward: bool,
 }
 
-/// An exact slope `num / den` with `den > 0`.
+/// An exact slope `num / den` (`den > 0`, `|num| <= den`) together with its value at the
+/// depth `d` of the row being scanned: `d * num / den = whole + rem / den`, `0 <= rem < den`.
+///
+/// Going one row deeper adds `num / den`, which is at most 1 in size, so the value steps
+/// forward with an addition and one correction: the scan divides nothing.
 #[derive(Clone, Copy, Debug)]
 struct Slope {
     num: i64,
     den: i64,
+    whole: i64,
+    rem: i64,
 }
 
 impl Slope {
-    /// The slope of the left edge of column `col` at depth `d`: `(2*col - 1) / (2*d)`.
-    fn left_edge(col: i64, d: i64) -> Self {
+    /// The slope `num / 1` (`num` is -1 or 1) at depth 1.
+    fn at_depth_one(num: i64) -> Self {
+        Self {
+            num,
+            den: 1,
+            whole: num,
+            rem: 0,
+        }
+    }
+
+    /// The same slope one row deeper.
+    #[inline(always)]
+    fn next_depth(mut self) -> Self {
+        self.rem += self.num;
+        if self.rem >= self.den {
+            self.rem -= self.den;
+            self.whole += 1;
+        } else if self.rem < 0 {
+            self.rem += self.den;
+            self.whole -= 1;
+        }
+        self
+    }
+
+    /// The slope of the left edge of column `col` of the row at `depth`,
+    /// `(2*col - 1) / (2*depth)`, valued one row deeper. Needs `|col| <= depth`.
+    #[inline(always)]
+    fn left_edge_next_depth(col: i64, depth: u32) -> Self {
+        let d = i64::from(depth);
+        // At `depth` itself the value is col - 1/2 = (col - 1) + d / (2d).
         Self {
             num: 2 * col - 1,
             den: 2 * d,
+            whole: col - 1,
+            rem: d,
         }
+        .next_depth()
     }
 }
 
@@ -386,18 +434,6 @@ impl Slope {
 struct Interval {
     start: Slope,
     end: Slope,
-}
-
-/// `floor(a / b)` for `b > 0`.
-#[inline(always)]
-fn floor_div(a: i64, b: i64) -> i64 {
-    a.div_euclid(b)
-}
-
-/// `ceil(a / b)` for `b > 0`.
-#[inline(always)]
-fn ceil_div(a: i64, b: i64) -> i64 {
-    -(-a).div_euclid(b)
 }
 
 /// A word with the low `n` bits set, `n <= 64`.

@@ -33,8 +33,8 @@ pub struct VisibleSet {
     y0: u32,
     width: u32,
     height: u32,
-    /// Row-major bits, each row padded to whole words.
-    bits: BitVec<u64, Lsb0>,
+    /// Window row `y`, bit `x` is window cell `(x, y)`.
+    rows: BitRows,
 }
 
 /// The rectangle of map cells a [`VisibleSet`] covers.
@@ -65,31 +65,36 @@ impl VisibleSet {
 
     /// Whether the cell `(x, y)` (map coordinates) is visible.
     pub fn contains(&self, x: u32, y: u32) -> bool {
-        if !self.window().contains(x, y) {
-            return false;
-        }
-        self.bits[self.bit(x - self.x0, y - self.y0)]
+        self.window().contains(x, y) && self.rows.get(y - self.y0, x - self.x0)
     }
 
     /// Number of visible cells.
     pub fn count(&self) -> usize {
-        self.bits.count_ones()
+        self.rows
+            .words
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
     }
 
     /// Whether no cell is visible.
     pub fn is_empty(&self) -> bool {
-        self.bits.not_any()
+        self.rows.words.iter().all(|&w| w == 0)
     }
 
     /// The visible cells in map coordinates, row by row.
     pub fn iter(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let stride = words_for(self.width) * WORD_BITS;
-        self.bits.iter_ones().map(move |bit| {
-            (
-                self.x0 + (bit % stride) as u32,
-                self.y0 + (bit / stride) as u32,
-            )
-        })
+        let stride = self.rows.stride * WORD_BITS;
+        self.rows
+            .words
+            .view_bits::<Lsb0>()
+            .iter_ones()
+            .map(move |bit| {
+                (
+                    self.x0 + (bit % stride) as u32,
+                    self.y0 + (bit / stride) as u32,
+                )
+            })
     }
 
     /// The rectangle of the map this set covers; cells outside it are never visible.
@@ -113,40 +118,107 @@ impl VisibleSet {
         self.y0 = window.y;
         self.width = window.width;
         self.height = window.height;
-        let len = window.height as usize * words_for(window.width) * WORD_BITS;
-        self.bits.clear();
-        self.bits.resize(len, false);
+        self.rows.reset(window.height, window.width);
     }
 
-    /// Marks one cell visible; the coordinates are relative to the window.
-    #[inline]
-    pub(crate) fn insert_local(&mut self, x: u32, y: u32) {
-        let bit = self.bit(x, y);
-        self.bits.set(bit, true);
+    /// The window's rows, to write into (coordinates relative to the window).
+    pub(crate) fn rows_mut(&mut self) -> &mut BitRows {
+        &mut self.rows
     }
 
-    /// Marks visible the cells `x .. x + 64` of window row `y` whose bit is set in `cells`
-    /// (bit 0 = cell `x`). Every set bit must fall inside the window.
-    #[inline]
-    pub(crate) fn insert_run_local(&mut self, x: u32, y: u32, cells: u64) {
-        if cells == 0 {
-            return;
-        }
-        let stride = words_for(self.width);
-        let words = self.bits.as_raw_mut_slice();
-        let index = y as usize * stride + x as usize / WORD_BITS;
-        let shift = x % u64::BITS;
-        words[index] |= cells << shift;
-        if shift != 0 {
-            let spill = cells >> (u64::BITS - shift);
-            if spill != 0 {
-                words[index + 1] |= spill;
+    /// Adds the cells of `columns`, whose row `x` bit `y` stands for window cell `(x, y)`
+    /// (the window transposed), 64x64 cells at a time.
+    pub(crate) fn merge_transposed(&mut self, columns: &BitRows) {
+        let (width, height) = (self.width as usize, self.height as usize);
+        let mut block = [0u64; 64];
+        for block_x in (0..width).step_by(WORD_BITS) {
+            let block_width = (width - block_x).min(WORD_BITS);
+            for block_y in (0..height.div_ceil(WORD_BITS)).map(|w| w * WORD_BITS) {
+                let word = block_y / WORD_BITS;
+                let mut any = 0;
+                for (i, slot) in block.iter_mut().enumerate() {
+                    *slot = if i < block_width {
+                        columns.words[(block_x + i) * columns.stride + word]
+                    } else {
+                        0
+                    };
+                    any |= *slot;
+                }
+                if any == 0 {
+                    continue;
+                }
+                transpose_64x64(&mut block);
+                let block_height = (height - block_y).min(WORD_BITS);
+                let word_x = block_x / WORD_BITS;
+                for (j, &bits) in block.iter().take(block_height).enumerate() {
+                    self.rows.words[(block_y + j) * self.rows.stride + word_x] |= bits;
+                }
             }
         }
     }
+}
 
-    fn bit(&self, x: u32, y: u32) -> usize {
-        y as usize * words_for(self.width) * WORD_BITS + x as usize
+/// Equal rows of bits, each padded to whole words.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BitRows {
+    words: Vec<u64>,
+    /// Words per row.
+    stride: usize,
+}
+
+impl BitRows {
+    /// Makes `rows` empty rows of `bits` bits each, reusing the storage.
+    pub fn reset(&mut self, rows: u32, bits: u32) {
+        self.stride = words_for(bits);
+        self.words.clear();
+        self.words.resize(rows as usize * self.stride, 0);
+    }
+
+    fn get(&self, row: u32, bit: u32) -> bool {
+        let word = self.words[row as usize * self.stride + bit as usize / WORD_BITS];
+        word >> (bit % u64::BITS) & 1 != 0
+    }
+
+    /// Sets one bit.
+    #[inline]
+    pub fn set(&mut self, row: u32, bit: u32) {
+        self.words[row as usize * self.stride + bit as usize / WORD_BITS] |= 1 << (bit % u64::BITS);
+    }
+
+    /// Sets the bits `bit .. bit + 64` of `row` that are set in `run` (bit 0 = `bit`). Every
+    /// set bit of `run` must fall inside the row.
+    #[inline]
+    pub fn set_run(&mut self, row: u32, bit: u32, run: u64) {
+        if run == 0 {
+            return;
+        }
+        let index = row as usize * self.stride + bit as usize / WORD_BITS;
+        let shift = bit % u64::BITS;
+        self.words[index] |= run << shift;
+        if shift != 0 {
+            let spill = run >> (u64::BITS - shift);
+            if spill != 0 {
+                self.words[index + 1] |= spill;
+            }
+        }
+    }
+}
+
+/// Transposes a 64x64 bit matrix in place: bit `j` of word `i` trades places with bit `i` of
+/// word `j` (swapping ever smaller off-diagonal blocks, six rounds of word operations).
+fn transpose_64x64(m: &mut [u64; 64]) {
+    let mut width = 32;
+    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    while width != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let swap = ((m[k] >> width) ^ m[k + width]) & mask;
+            m[k] ^= swap << width;
+            m[k + width] ^= swap;
+            k = (k + width + 1) & !width;
+        }
+        width >>= 1;
+        mask ^= mask << width;
     }
 }
 
@@ -161,11 +233,34 @@ impl std::fmt::Debug for VisibleSet {
         )?;
         for y in 0..self.height {
             for x in 0..self.width {
-                let on = self.bits[self.bit(x, y)];
-                f.write_str(if on { "*" } else { "." })?;
+                f.write_str(if self.rows.get(y, x) { "*" } else { "." })?;
             }
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose_moves_every_bit_across_the_diagonal() {
+        let mut state = 0x1234_5678_9ABC_DEF0u64;
+        let mut m = [0u64; 64];
+        for word in &mut m {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *word = state;
+        }
+        let original = m;
+        transpose_64x64(&mut m);
+        for i in 0..64 {
+            for j in 0..64 {
+                assert_eq!(m[i] >> j & 1, original[j] >> i & 1, "bit ({i}, {j})");
+            }
+        }
     }
 }

@@ -53,9 +53,7 @@ fn allocations_during(f: impl FnOnce()) -> usize {
 #[test]
 fn warmed_up_fov_allocates_nothing() {
     let grid = random_grid(200, 150, 20, 7);
-    let viewers: Vec<(u32, u32)> = (0..300)
-        .map(|i| ((i * 37) % 200, (i * 53) % 150))
-        .collect();
+    let viewers: Vec<(u32, u32)> = (0..300).map(|i| ((i * 37) % 200, (i * 53) % 150)).collect();
     let radii = [
         FovOptions::radius(0),
         FovOptions::radius(4),
@@ -85,5 +83,8 @@ fn warmed_up_fov_allocates_nothing() {
     let warm = allocations_during(|| warm_total = run(&mut fov, &mut visible));
     assert_eq!(warm, 0, "a warmed-up Fov and VisibleSet must not allocate");
     assert_eq!(warm_total, cold_total, "same answers warm and cold");
-    assert!(warm_total > viewers.len() * radii.len(), "the viewers see something");
+    assert!(
+        warm_total > viewers.len() * radii.len(),
+        "the viewers see something"
+    );
 }

@@ -17,7 +17,14 @@ struct Scene {
 }
 
 fn scene(max_side: u32) -> impl Strategy<Value = Scene> {
-    (1..=max_side, 1..=max_side, density(), any::<u64>(), 0u8..6, any::<(u32, u32)>())
+    (
+        1..=max_side,
+        1..=max_side,
+        density(),
+        any::<u64>(),
+        0u8..6,
+        any::<(u32, u32)>(),
+    )
         .prop_map(|(width, height, density, seed, place, (px, py))| {
             let grid = random_grid(width, height, density, seed);
             let (right, bottom) = (width - 1, height - 1);

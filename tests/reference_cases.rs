@@ -42,7 +42,9 @@ fn all_reference_cases_match_exactly() {
             .unwrap();
         let actual = map.draw_visible(&visible);
         if trimmed_lines(&actual) != trimmed_lines(&expected) {
-            failures.push(format!("case {id}:\n--- expected\n{expected}--- actual\n{actual}"));
+            failures.push(format!(
+                "case {id}:\n--- expected\n{expected}--- actual\n{actual}"
+            ));
         }
     }
     assert!(
@@ -65,12 +67,17 @@ fn index_matches_the_case_files() {
         let (id, kind, width, height, vx, vy, radius, count) =
             (f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
         kinds.insert(kind.to_string());
-        let map =
-            AsciiMap::parse(&std::fs::read_to_string(cases_dir().join(format!("{id}.map"))).unwrap())
-                .unwrap();
+        let map = AsciiMap::parse(
+            &std::fs::read_to_string(cases_dir().join(format!("{id}.map"))).unwrap(),
+        )
+        .unwrap();
         assert_eq!(map.grid.width().to_string(), width, "case {id}");
         assert_eq!(map.grid.height().to_string(), height, "case {id}");
-        assert_eq!(map.viewer, (vx.parse().unwrap(), vy.parse().unwrap()), "case {id}");
+        assert_eq!(
+            map.viewer,
+            (vx.parse().unwrap(), vy.parse().unwrap()),
+            "case {id}"
+        );
         match map.radius {
             Radius::Unlimited => {
                 assert_eq!(radius, "unlimited", "case {id}");
@@ -78,8 +85,7 @@ fn index_matches_the_case_files() {
             }
             Radius::Limited(r) => assert_eq!(r.to_string(), radius, "case {id}"),
         }
-        let expected =
-            std::fs::read_to_string(cases_dir().join(format!("{id}.expected"))).unwrap();
+        let expected = std::fs::read_to_string(cases_dir().join(format!("{id}.expected"))).unwrap();
         let cells = expected.chars().filter(|c| !c.is_whitespace()).count();
         assert_eq!(cells.to_string(), count, "case {id}");
     }
@@ -100,9 +106,15 @@ fn reference_cases_without_light_walls_drop_only_the_walls() {
             radius: map.radius,
             light_walls: true,
         };
-        fov.compute(&map.grid, map.viewer, options, &mut lit).unwrap();
-        fov.compute(&map.grid, map.viewer, options.with_light_walls(false), &mut dark)
+        fov.compute(&map.grid, map.viewer, options, &mut lit)
             .unwrap();
+        fov.compute(
+            &map.grid,
+            map.viewer,
+            options.with_light_walls(false),
+            &mut dark,
+        )
+        .unwrap();
         let expected: Vec<_> = lit
             .iter()
             .filter(|&(x, y)| !map.grid.is_opaque(x, y) || (x, y) == map.viewer)

@@ -106,10 +106,13 @@ fn dungeon(width: u32, height: u32, rng: &mut Rng) -> OpacityGrid {
         if rw + 2 >= width || rh + 2 >= height {
             continue;
         }
-        let (rx, ry) = (1 + rng.below(width - rw - 1), 1 + rng.below(height - rh - 1));
-        let overlaps = rooms.iter().any(|&(x, y, w, h)| {
-            rx <= x + w && x <= rx + rw && ry <= y + h && y <= ry + rh
-        });
+        let (rx, ry) = (
+            1 + rng.below(width - rw - 1),
+            1 + rng.below(height - rh - 1),
+        );
+        let overlaps = rooms
+            .iter()
+            .any(|&(x, y, w, h)| rx <= x + w && x <= rx + rw && ry <= y + h && y <= ry + rh);
         if overlaps {
             continue;
         }

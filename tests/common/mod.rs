@@ -33,12 +33,8 @@ pub fn oracle(
     seen.insert(origin);
     let (ox, oy) = (i64::from(origin.0), i64::from(origin.1));
     // (depth, col) -> (dx, dy) for the four quadrants.
-    let quadrants: [fn(i64, i64) -> (i64, i64); 4] = [
-        |d, c| (c, -d),
-        |d, c| (c, d),
-        |d, c| (d, c),
-        |d, c| (-d, c),
-    ];
+    let quadrants: [fn(i64, i64) -> (i64, i64); 4] =
+        [|d, c| (c, -d), |d, c| (c, d), |d, c| (d, c), |d, c| (-d, c)];
     let opaque = |dx: i64, dy: i64| {
         let (x, y) = (ox + dx, oy + dy);
         x < 0 || y < 0 || grid.is_opaque(x as u32, y as u32)

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Prints the README's performance table from criterion's results of `cargo bench --bench fov`.
+
+usage: python3 benches/report.py [CRITERION_DIR]
+(default: $CARGO_TARGET_DIR/criterion, else target/criterion)
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+OURS = "bevy_viewshed"
+SYMMETRIC = {"bracket_symmetric", "symmetric_shadowcasting"}
+
+
+def load(root):
+    results = {}
+    for bench in root.glob("**/new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        group = meta["group_id"]
+        if not group.startswith("fov/"):
+            continue
+        name = meta.get("function_id") or meta.get("value_str")
+        estimates = json.loads((bench.parent / "estimates.json").read_text())
+        results.setdefault(group[len("fov/"):], {})[name] = estimates["median"]["point_estimate"]
+    return results
+
+
+def fmt(ns):
+    return f"{ns / 1000:.2f} µs" if ns >= 1000 else f"{ns:.0f} ns"
+
+
+def order(group):
+    map_name, radius = group.rsplit("/", 1)
+    return (map_name.endswith("1024"), map_name, radius == "unlimited", int(radius[1:]) if radius != "unlimited" else 0)
+
+
+def main():
+    default = Path(os.environ.get("CARGO_TARGET_DIR", "target")) / "criterion"
+    root = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+    results = load(root)
+    if not results:
+        sys.exit(f"no fov results under {root}; run `cargo bench --bench fov` first")
+    print("| map / radius | bevy_viewshed | fastest peer | ours ÷ fastest | fastest symmetric peer | ours ÷ symmetric |")
+    print("|---|---:|---|---:|---|---:|")
+    for group in sorted(results, key=order):
+        times = results[group]
+        ours = times.get(OURS)
+        peers = {k: v for k, v in times.items() if k != OURS}
+        if ours is None or not peers:
+            continue
+        fastest = min(peers, key=peers.get)
+        symmetric = {k: v for k, v in peers.items() if k in SYMMETRIC}
+        sym = min(symmetric, key=symmetric.get) if symmetric else None
+        row = [group, fmt(ours), f"{fastest} {fmt(peers[fastest])}", f"{ours / peers[fastest]:.2f}"]
+        row += [f"{sym} {fmt(symmetric[sym])}", f"{ours / symmetric[sym]:.2f}"] if sym else ["-", "-"]
+        print("| " + " | ".join(row) + " |")
+    big, small = results.get("pillars20-1024/r16", {}), results.get("pillars20/r16", {})
+    if OURS in big and OURS in small:
+        print()
+        print(f"1024x1024 vs 128x128 pillars20 at r16: {fmt(big[OURS])} vs {fmt(small[OURS])}"
+              f" = {big[OURS] / small[OURS]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
