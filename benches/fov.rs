@@ -21,7 +21,7 @@ use std::time::Duration;
 use bevy_viewshed::{Fov, FovOptions, OpacityGrid, Radius, VisibleSet};
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, FieldOfViewAlg, Point};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use support::{MapKind, central_floor};
+use support::{MapKind, central_floor, embed};
 
 /// The radii of the 128x128 maps; `None` is unlimited.
 const RADII: [Option<u32>; 5] = [Some(4), Some(8), Some(16), Some(32), None];
@@ -263,8 +263,11 @@ fn fov_benches(c: &mut Criterion) {
         let mut scene = Scene::new(kind.generate(128, 128, 42));
         bench_scene(c, kind.name(), &mut scene, &RADII);
     }
-    // The same kind of map, 64 times larger: the cost must not grow with the map.
-    let mut big = Scene::new(MapKind::Pillars.generate(1024, 1024, 42));
+    // A map 64 times larger, with the 128x128 pillar map in its centre so the viewer's
+    // surroundings are the same: the cost must not grow with the map.
+    let mut grid = MapKind::Pillars.generate(1024, 1024, 7);
+    embed(&mut grid, &MapKind::Pillars.generate(128, 128, 42), 448);
+    let mut big = Scene::new(grid);
     bench_scene(c, "pillars20-1024", &mut big, &[Some(16)]);
 }
 

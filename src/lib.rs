@@ -29,3 +29,8 @@ pub use visible::{VisibleSet, Window};
 pub mod prelude {
     pub use crate::{Fov, FovError, FovOptions, OpacityGrid, Radius, VisibleSet, field_of_view};
 }
+
+/// Compiles and runs the README's Rust examples as doc tests, so they cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -147,9 +147,22 @@ impl VisibleSet {
                 if any == 0 {
                     continue;
                 }
+                let word_x = block_x / WORD_BITS;
+                let ones: u32 = block[..block_width].iter().map(|w| w.count_ones()).sum();
+                if ones < SCATTER_LIMIT {
+                    // Few cells: setting them one by one beats a full transpose.
+                    for (i, &column) in block[..block_width].iter().enumerate() {
+                        let mut bits = column;
+                        while bits != 0 {
+                            let j = bits.trailing_zeros() as usize;
+                            self.rows.words[(block_y + j) * self.rows.stride + word_x] |= 1 << i;
+                            bits &= bits - 1;
+                        }
+                    }
+                    continue;
+                }
                 transpose_64x64(&mut block);
                 let block_height = (height - block_y).min(WORD_BITS);
-                let word_x = block_x / WORD_BITS;
                 for (j, &bits) in block.iter().take(block_height).enumerate() {
                     self.rows.words[(block_y + j) * self.rows.stride + word_x] |= bits;
                 }
@@ -157,6 +170,9 @@ impl VisibleSet {
         }
     }
 }
+
+/// Below this many cells in a 64x64 block, `merge_transposed` sets them one at a time.
+const SCATTER_LIMIT: u32 = 160;
 
 /// Equal rows of bits, each padded to whole words.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -136,6 +136,15 @@ fn dungeon(width: u32, height: u32, rng: &mut Rng) -> OpacityGrid {
     grid
 }
 
+/// `small` copied into `big` with its top-left corner at `(offset, offset)`.
+pub fn embed(big: &mut OpacityGrid, small: &OpacityGrid, offset: u32) {
+    for y in 0..small.height() {
+        for x in 0..small.width() {
+            big.set_opaque(offset + x, offset + y, small.is_opaque(x, y));
+        }
+    }
+}
+
 /// The transparent cell nearest the centre of the map (ties: first in row order).
 pub fn central_floor(grid: &OpacityGrid) -> (u32, u32) {
     let (cx, cy) = (grid.width() as i64 / 2, grid.height() as i64 / 2);
