@@ -177,6 +177,13 @@ impl OpacityGrid {
     }
 }
 
+impl Default for OpacityGrid {
+    /// An empty 0x0 grid.
+    fn default() -> Self {
+        Self::new(0, 0)
+    }
+}
+
 impl std::fmt::Debug for OpacityGrid {
     /// Draws the map, `#` for opaque and `.` for transparent cells.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

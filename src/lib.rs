@@ -1,7 +1,10 @@
-//! Field of view for Bevy games.
+//! Field of view for Bevy games on [bevy_ecs_tilemap]: every entity with a [`Viewshed`] sees
+//! the tiles around it, [`Opaque`] entities cast shadows, and fog of war (visible, remembered,
+//! unexplored) is written into the tile layers that opt in with a [`FogStyle`].
 //!
-//! The core, free of Bevy: exact symmetric shadowcasting ([`Fov`]) over a bit-packed
-//! [`OpacityGrid`], giving a bit-packed [`VisibleSet`] sized to the viewer's reach.
+//! The field of view is exact symmetric shadowcasting (Albert Ford's rules) on bit-packed
+//! grids. That core ([`grid`], [`shadowcast`], [`visible`], [`ascii`]) knows nothing of Bevy
+//! and can be used on its own:
 //!
 //! ```
 //! use bevy_viewshed::{field_of_view, FovOptions, OpacityGrid};
@@ -14,20 +17,44 @@
 //! assert!(visible.contains(2, 2)); // the viewer sees its own cell
 //! # Ok::<(), bevy_viewshed::FovError>(())
 //! ```
+//!
+//! The Bevy side: [`ViewshedPlugin`] with its [`ViewshedSystems`] set, the components in
+//! [`components`], the opacity grids in [`opacity`], the recomputation in [`recompute`] and
+//! the fog of war in [`fog`].
+//!
+//! | feature | default | what it does |
+//! |---|---|---|
+//! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
+//!
+//! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
 
 pub mod ascii;
+pub mod components;
+pub mod fog;
 pub mod grid;
+pub mod opacity;
+pub mod plugin;
+pub mod recompute;
 pub mod shadowcast;
 pub mod visible;
 
+pub use components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Viewshed};
+pub use fog::{FogOfWar, FogState, FogStyle, TileLook};
 pub use grid::OpacityGrid;
+pub use opacity::MapOpacity;
+pub use plugin::{ViewshedPlugin, ViewshedSystems};
+pub use recompute::ViewshedUpdated;
 pub use shadowcast::{Fov, FovError, FovOptions, Radius, field_of_view};
 pub use visible::{VisibleSet, Window};
 
-/// The types most users need.
+/// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {
-    pub use crate::{Fov, FovError, FovOptions, OpacityGrid, Radius, VisibleSet, field_of_view};
+    pub use crate::{
+        FogOfWar, FogState, FogStyle, Fov, FovError, FovOptions, HideOutsideView, LayerOf,
+        MapOpacity, OpacityGrid, Opaque, Radius, RevealsFog, TileLook, Viewshed, ViewshedPlugin,
+        ViewshedSystems, ViewshedUpdated, VisibleSet, field_of_view,
+    };
 }
 
 /// Compiles and runs the README's Rust examples as doc tests, so they cannot drift.

@@ -190,9 +190,47 @@ impl BitRows {
         self.words.resize(rows as usize * self.stride, 0);
     }
 
-    fn get(&self, row: u32, bit: u32) -> bool {
+    /// Reads one bit.
+    pub fn get(&self, row: u32, bit: u32) -> bool {
         let word = self.words[row as usize * self.stride + bit as usize / WORD_BITS];
         word >> (bit % u64::BITS) & 1 != 0
+    }
+
+    /// Sets or clears one bit.
+    pub fn set_to(&mut self, row: u32, bit: u32, on: bool) {
+        let word = &mut self.words[row as usize * self.stride + bit as usize / WORD_BITS];
+        let mask = 1 << (bit % u64::BITS);
+        if on {
+            *word |= mask;
+        } else {
+            *word &= !mask;
+        }
+    }
+
+    /// All the words, row after row.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// All the words, row after row, to change in place.
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    /// Words per row.
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// Adds the cells of `set` (whose window is in the same coordinates as these rows).
+    pub fn or_visible(&mut self, set: &VisibleSet) {
+        let rows = &set.rows;
+        for y in 0..set.height {
+            let row = &rows.words[y as usize * rows.stride..][..rows.stride];
+            for (i, &word) in row.iter().enumerate() {
+                self.set_run(set.y0 + y, set.x0 + (i * WORD_BITS) as u32, word);
+            }
+        }
     }
 
     /// Sets one bit.

@@ -1,0 +1,446 @@
+//! Fog of war: what the [`RevealsFog`] viewers of a map see now and have ever seen, written
+//! into the tile layers that opt in with a [`FogStyle`], and the `Visibility` of
+//! [`HideOutsideView`] entities.
+//!
+//! Each map (root tilemap) gets a [`FogOfWar`] component. Every tile is in one
+//! [`FogState`]: `Visible` (a revealing viewer sees it now), `Remembered` (seen before) or
+//! `Unexplored`. Tiles are written only when their state changed, and with
+//! "set if not equal" semantics, so unchanged tiles are not extracted for rendering again.
+
+use bevy::camera::visibility::Visibility;
+use bevy::color::Color;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::{TilemapId, TilemapSize};
+use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
+
+use crate::components::{HideOutsideView, LayerOf, Layers, RevealsFog, Viewshed};
+use crate::opacity::root_of;
+use crate::recompute::FogDirty;
+use crate::visible::BitRows;
+
+/// The fog state of one tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+pub enum FogState {
+    /// Never seen by a revealing viewer.
+    Unexplored,
+    /// Seen before, not now.
+    Remembered,
+    /// Seen now by at least one revealing viewer.
+    Visible,
+}
+
+/// The fog of war of one map, on its root tilemap: the union of what its [`RevealsFog`]
+/// viewers see now, and the explored memory (tiles seen at least once).
+///
+/// The game may read it and change the memory: [`forget_all`](Self::forget_all) for a level
+/// reset, [`explore_all`](Self::explore_all) for a magic map, [`set_explored`](Self::set_explored)
+/// for anything finer. Tiles follow at the next update.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// fn magic_mapping(mut fog: Query<&mut FogOfWar>) {
+///     for mut fog in &mut fog {
+///         fog.explore_all();
+///     }
+/// }
+/// ```
+#[derive(Component, Debug, Default)]
+pub struct FogOfWar {
+    width: u32,
+    height: u32,
+    visible: BitRows,
+    explored: BitRows,
+    /// What the tiles show now, to write only what changes.
+    shown_visible: BitRows,
+    shown_explored: BitRows,
+    /// Every tile of every fog layer must be written (new map, resized map).
+    refresh_all: bool,
+}
+
+impl FogOfWar {
+    fn new(size: TilemapSize) -> Self {
+        let mut fog = Self::default();
+        fog.resize(size);
+        fog
+    }
+
+    fn resize(&mut self, size: TilemapSize) {
+        let old_explored = std::mem::take(&mut self.explored);
+        let (old_width, old_height) = (self.width, self.height);
+        self.width = size.x;
+        self.height = size.y;
+        for rows in [
+            &mut self.visible,
+            &mut self.explored,
+            &mut self.shown_visible,
+            &mut self.shown_explored,
+        ] {
+            rows.reset(size.y, size.x);
+        }
+        for y in 0..old_height.min(size.y) {
+            for x in 0..old_width.min(size.x) {
+                if old_explored.get(y, x) {
+                    self.explored.set(y, x);
+                }
+            }
+        }
+        self.refresh_all = true;
+    }
+
+    /// The map's size in tiles.
+    pub fn size(&self) -> TilemapSize {
+        TilemapSize::new(self.width, self.height)
+    }
+
+    fn contains(&self, tile: TilePos) -> bool {
+        tile.x < self.width && tile.y < self.height
+    }
+
+    /// The state of `tile` (tiles off the map are unexplored).
+    pub fn state(&self, tile: TilePos) -> FogState {
+        if self.is_visible(tile) {
+            FogState::Visible
+        } else if self.is_explored(tile) {
+            FogState::Remembered
+        } else {
+            FogState::Unexplored
+        }
+    }
+
+    /// Whether a revealing viewer sees `tile` now.
+    pub fn is_visible(&self, tile: TilePos) -> bool {
+        self.contains(tile) && self.visible.get(tile.y, tile.x)
+    }
+
+    /// Whether `tile` has been seen at least once (tiles seen now included).
+    pub fn is_explored(&self, tile: TilePos) -> bool {
+        self.contains(tile) && self.explored.get(tile.y, tile.x)
+    }
+
+    /// Marks `tile` explored or not. A tile seen now stays explored.
+    pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
+        if self.contains(tile) {
+            let explored = explored || self.visible.get(tile.y, tile.x);
+            self.explored.set_to(tile.y, tile.x, explored);
+        }
+    }
+
+    /// Forgets everything not seen now (a new level, an amnesia potion).
+    pub fn forget_all(&mut self) {
+        self.explored.clone_from(&self.visible);
+    }
+
+    /// Marks every tile explored (a magic map).
+    pub fn explore_all(&mut self) {
+        for y in 0..self.height {
+            for x in 0..self.width {
+                self.explored.set(y, x);
+            }
+        }
+    }
+
+    /// The tiles revealing viewers see now.
+    pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.tiles_in(&self.visible)
+    }
+
+    /// The tiles seen at least once.
+    pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.tiles_in(&self.explored)
+    }
+
+    fn tiles_in<'a>(&'a self, rows: &'a BitRows) -> impl Iterator<Item = TilePos> + 'a {
+        (0..self.height).flat_map(move |y| {
+            (0..self.width)
+                .filter(move |&x| rows.get(y, x))
+                .map(move |x| TilePos { x, y })
+        })
+    }
+}
+
+/// How a fog layer's tiles look in one [`FogState`]: `None` leaves that property alone.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+pub struct TileLook {
+    /// The tile's `TileVisible`.
+    pub visible: Option<bool>,
+    /// The tile's `TileColor`.
+    pub color: Option<Color>,
+}
+
+impl TileLook {
+    /// Leaves the tile as it is.
+    pub const UNCHANGED: Self = Self {
+        visible: None,
+        color: None,
+    };
+
+    /// Shows the tile with this colour (white: as drawn).
+    pub const fn shown(color: Color) -> Self {
+        Self {
+            visible: Some(true),
+            color: Some(color),
+        }
+    }
+
+    /// Hides the tile.
+    pub const HIDDEN: Self = Self {
+        visible: Some(false),
+        color: None,
+    };
+}
+
+/// Opts a tilemap layer into fog of war and says how each [`FogState`] looks on it.
+///
+/// Put it on any tilemap of a map (the root or a [`LayerOf`] it). [`FogStyle::default`] dims
+/// remembered tiles and hides unexplored ones on the layer itself; [`FogStyle::overlay`] is for
+/// a dedicated layer of black tiles drawn over the others.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Component, Default, Debug)]
+pub struct FogStyle {
+    /// Tiles seen now.
+    pub visible: TileLook,
+    /// Tiles seen before.
+    pub remembered: TileLook,
+    /// Tiles never seen.
+    pub unexplored: TileLook,
+}
+
+impl Default for FogStyle {
+    fn default() -> Self {
+        Self {
+            visible: TileLook::shown(Color::WHITE),
+            remembered: TileLook::shown(Color::srgb(0.32, 0.32, 0.42)),
+            unexplored: TileLook::HIDDEN,
+        }
+    }
+}
+
+impl FogStyle {
+    /// For a fog overlay layer: clear over visible tiles, translucent black over remembered
+    /// ones, opaque black over unexplored ones.
+    pub fn overlay() -> Self {
+        Self {
+            visible: TileLook::HIDDEN,
+            remembered: TileLook::shown(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+            unexplored: TileLook::shown(Color::BLACK),
+        }
+    }
+
+    /// How a tile in `state` looks.
+    pub fn look(&self, state: FogState) -> TileLook {
+        match state {
+            FogState::Visible => self.visible,
+            FogState::Remembered => self.remembered,
+            FogState::Unexplored => self.unexplored,
+        }
+    }
+}
+
+/// Gives every root tilemap a [`FogOfWar`] and keeps it sized like the tilemap.
+pub(crate) fn track_fog(
+    mut commands: Commands,
+    new_maps: Query<(Entity, &TilemapSize), (Without<FogOfWar>, Without<LayerOf>)>,
+    mut resized: Query<(Entity, &TilemapSize, &mut FogOfWar), Changed<TilemapSize>>,
+    stale: Query<Entity, (With<FogOfWar>, With<LayerOf>)>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    for (map, size) in &new_maps {
+        commands.entity(map).insert(FogOfWar::new(*size));
+        dirty.0.insert(map);
+    }
+    for (map, size, mut fog) in &mut resized {
+        if fog.size() != *size {
+            fog.resize(*size);
+            dirty.0.insert(map);
+        }
+    }
+    for map in &stale {
+        commands.entity(map).remove::<FogOfWar>();
+    }
+}
+
+type TileLookQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Option<&'static mut TileVisible>,
+        Option<&'static mut TileColor>,
+    ),
+>;
+
+/// Rebuilds the revealed view of the maps that need it and writes what changed into the fog
+/// layers.
+pub(crate) fn update_fog(
+    mut commands: Commands,
+    mut fogs: Query<(Entity, &mut FogOfWar, Option<&Layers>)>,
+    revealers: Query<&Viewshed, With<RevealsFog>>,
+    styles: Query<(&TileStorage, Ref<FogStyle>)>,
+    mut tiles: TileLookQuery,
+    mut dirty: ResMut<FogDirty>,
+) {
+    for (map, mut fog, layers) in &mut fogs {
+        let rebuild = dirty.0.remove(&map);
+        let styled_changed = std::iter::once(map)
+            .chain(layers.into_iter().flat_map(Layers::iter))
+            .any(|layer| styles.get(layer).is_ok_and(|(_, style)| style.is_changed()));
+        if !rebuild && !fog.is_changed() && !styled_changed {
+            continue;
+        }
+        let fog = fog.bypass_change_detection();
+        if rebuild {
+            fog.visible.words_mut().fill(0);
+            for viewshed in &revealers {
+                if viewshed.computed.is_some_and(|key| key.map == map) {
+                    fog.visible.or_visible(&viewshed.visible);
+                }
+            }
+        }
+        // What is seen now is explored.
+        for (explored, &visible) in fog.explored.words_mut().iter_mut().zip(fog.visible.words()) {
+            *explored |= visible;
+        }
+
+        for layer in std::iter::once(map).chain(layers.into_iter().flat_map(Layers::iter)) {
+            let Ok((storage, style)) = styles.get(layer) else {
+                continue;
+            };
+            if fog.refresh_all || style.is_changed() {
+                for y in 0..fog.height {
+                    for x in 0..fog.width {
+                        let tile = TilePos { x, y };
+                        write_tile(
+                            storage,
+                            tile,
+                            style.look(fog.state(tile)),
+                            &mut tiles,
+                            &mut commands,
+                        );
+                    }
+                }
+            } else {
+                for_each_changed(fog, |tile| {
+                    write_tile(
+                        storage,
+                        tile,
+                        style.look(fog.state(tile)),
+                        &mut tiles,
+                        &mut commands,
+                    );
+                });
+            }
+        }
+        fog.refresh_all = false;
+        fog.shown_visible.clone_from(&fog.visible);
+        fog.shown_explored.clone_from(&fog.explored);
+    }
+    // Maps that no longer exist.
+    dirty.0.clear();
+}
+
+/// Calls `f` for every tile whose state differs from what the tiles show.
+fn for_each_changed(fog: &FogOfWar, mut f: impl FnMut(TilePos)) {
+    let stride = fog.visible.stride();
+    let words = fog
+        .visible
+        .words()
+        .iter()
+        .zip(fog.shown_visible.words())
+        .zip(fog.explored.words().iter().zip(fog.shown_explored.words()));
+    for (index, ((v, sv), (e, se))) in words.enumerate() {
+        let mut changed = (v ^ sv) | (e ^ se);
+        while changed != 0 {
+            let bit = changed.trailing_zeros();
+            changed &= changed - 1;
+            let y = (index / stride) as u32;
+            let x = ((index % stride) * 64) as u32 + bit;
+            f(TilePos { x, y });
+        }
+    }
+}
+
+fn write_tile(
+    storage: &TileStorage,
+    tile: TilePos,
+    look: TileLook,
+    tiles: &mut TileLookQuery,
+    commands: &mut Commands,
+) {
+    let Some(entity) = storage.checked_get(&tile) else {
+        return;
+    };
+    let Ok((visible, color)) = tiles.get_mut(entity) else {
+        return;
+    };
+    match (look.visible, visible) {
+        (Some(on), Some(mut visible)) => {
+            visible.set_if_neq(TileVisible(on));
+        }
+        (Some(on), None) => {
+            commands.entity(entity).insert(TileVisible(on));
+        }
+        _ => {}
+    }
+    match (look.color, color) {
+        (Some(new), Some(mut color)) => {
+            // TileColor has no PartialEq: compare the colours so unchanged tiles stay unchanged.
+            if color.0 != new {
+                color.0 = new;
+            }
+        }
+        (Some(new), None) => {
+            commands.entity(entity).insert(TileColor(new));
+        }
+        _ => {}
+    }
+}
+
+/// Gives tiles spawned (or moved) into a fog layer the look of their state.
+pub(crate) fn style_new_tiles(
+    mut commands: Commands,
+    new_tiles: Query<
+        (Entity, &TilePos, &TilemapId),
+        Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
+    >,
+    styles: Query<(&TileStorage, &FogStyle)>,
+    layers: Query<&LayerOf>,
+    fogs: Query<&FogOfWar>,
+    mut tiles: TileLookQuery,
+) {
+    for (entity, &tile, &TilemapId(tilemap)) in &new_tiles {
+        let Ok((storage, style)) = styles.get(tilemap) else {
+            continue;
+        };
+        if storage.checked_get(&tile) != Some(entity) {
+            continue;
+        }
+        let Ok(fog) = fogs.get(root_of(tilemap, &layers)) else {
+            continue;
+        };
+        write_tile(
+            storage,
+            tile,
+            style.look(fog.state(tile)),
+            &mut tiles,
+            &mut commands,
+        );
+    }
+}
+
+/// Shows [`HideOutsideView`] entities on revealed tiles and hides the others.
+pub(crate) fn hide_outside_view(
+    mut entities: Query<(&TilePos, &TilemapId, &mut Visibility), With<HideOutsideView>>,
+    layers: Query<&LayerOf>,
+    fogs: Query<&FogOfWar>,
+) {
+    for (&tile, &TilemapId(tilemap), mut visibility) in &mut entities {
+        let seen = fogs
+            .get(root_of(tilemap, &layers))
+            .is_ok_and(|fog| fog.is_visible(tile));
+        visibility.set_if_neq(if seen {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        });
+    }
+}

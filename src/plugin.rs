@@ -1,0 +1,161 @@
+//! [`ViewshedPlugin`]: wires the opacity, recomputation and fog systems into a schedule, in
+//! the public [`ViewshedSystems`] set.
+
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::camera::visibility::VisibilitySystems;
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+use bevy_ecs_tilemap::TilemapPlugin;
+
+use crate::components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Viewshed};
+use crate::fog::{
+    FogState, FogStyle, TileLook, hide_outside_view, style_new_tiles, track_fog, update_fog,
+};
+use crate::opacity::{
+    OpaqueIndex, on_layer_change, on_layer_removed, on_remove_opaque, on_remove_tile_pos,
+    on_remove_tilemap_id, sync_opaque, track_maps,
+};
+use crate::recompute::{FogDirty, ViewshedUpdated, recompute_viewsheds};
+
+/// Adds field of view to an app: every entity with a [`Viewshed`] sees, [`Opaque`] entities
+/// block sight, and fog of war is written into tilemap layers with a [`FogStyle`].
+///
+/// Adds bevy_ecs_tilemap's `TilemapPlugin` if the app does not have it yet.
+///
+/// By default the systems run in [`PostUpdate`], after transform propagation and before
+/// visibility propagation: a viewer moved in `Update` sees from its new tile in the same
+/// frame, and fog and hidden monsters are right in the frame that renders them. A game that
+/// moves its viewers in a fixed timestep can pick its schedule instead:
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_viewshed::prelude::*;
+///
+/// App::new().add_plugins(ViewshedPlugin::default().in_schedule(FixedPostUpdate));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ViewshedPlugin {
+    schedule: InternedScheduleLabel,
+}
+
+impl Default for ViewshedPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: PostUpdate.intern(),
+        }
+    }
+}
+
+impl ViewshedPlugin {
+    /// Runs the [`ViewshedSystems`] in `schedule` instead of `PostUpdate`.
+    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
+        self.schedule = schedule.intern();
+        self
+    }
+}
+
+/// The phases of the plugin's work, chained in this order in the plugin's schedule. Order
+/// your systems against them, e.g. `.after(ViewshedSystems::Recompute)` to read fresh views.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewshedSystems {
+    /// Opacity grids follow `Opaque` entities and tilemap sizes.
+    SyncOpacity,
+    /// Viewsheds that need it are recomputed (in parallel); `ViewshedUpdated` is written.
+    Recompute,
+    /// Fog of war and `HideOutsideView` visibility are brought up to date.
+    Fog,
+}
+
+impl Plugin for ViewshedPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.is_plugin_added::<TilemapPlugin>() {
+            app.add_plugins(TilemapPlugin);
+        }
+        app.add_message::<ViewshedUpdated>()
+            .init_resource::<OpaqueIndex>()
+            .init_resource::<FogDirty>()
+            .register_type::<Viewshed>()
+            .register_type::<Opaque>()
+            .register_type::<RevealsFog>()
+            .register_type::<HideOutsideView>()
+            .register_type::<LayerOf>()
+            .register_type::<Layers>()
+            .register_type::<FogStyle>()
+            .register_type::<TileLook>()
+            .register_type::<FogState>();
+
+        let schedule = self.schedule;
+        app.configure_sets(
+            schedule,
+            (
+                ViewshedSystems::SyncOpacity,
+                ViewshedSystems::Recompute,
+                ViewshedSystems::Fog,
+            )
+                .chain(),
+        );
+        if schedule == PostUpdate.intern() {
+            app.configure_sets(
+                PostUpdate,
+                (
+                    ViewshedSystems::SyncOpacity.after(TransformSystems::Propagate),
+                    ViewshedSystems::Fog.before(VisibilitySystems::VisibilityPropagate),
+                ),
+            );
+        }
+        app.add_systems(
+            schedule,
+            (
+                (track_maps, track_fog, sync_opaque)
+                    .chain()
+                    .in_set(ViewshedSystems::SyncOpacity),
+                recompute_viewsheds.in_set(ViewshedSystems::Recompute),
+                (update_fog, style_new_tiles, hide_outside_view)
+                    .chain()
+                    .in_set(ViewshedSystems::Fog),
+            ),
+        );
+        app.add_observer(on_remove_opaque)
+            .add_observer(on_remove_tile_pos)
+            .add_observer(on_remove_tilemap_id)
+            .add_observer(on_layer_change)
+            .add_observer(on_layer_removed)
+            .add_observer(on_remove_revealer)
+            .add_observer(on_remove_revealing_viewshed)
+            .add_observer(on_add_revealer);
+    }
+}
+
+/// A revealing viewer left (despawned, or no longer reveals): its map's fog is rebuilt.
+fn on_remove_revealer(
+    event: On<Remove, RevealsFog>,
+    viewers: Query<&Viewshed>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    if let Ok(viewshed) = viewers.get(event.entity) {
+        dirty.0.extend(viewshed.computed.map(|key| key.map));
+    }
+}
+
+/// A revealing viewer lost its viewshed: its map's fog is rebuilt.
+fn on_remove_revealing_viewshed(
+    event: On<Remove, Viewshed>,
+    viewers: Query<&Viewshed, With<RevealsFog>>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    if let Ok(viewshed) = viewers.get(event.entity) {
+        dirty.0.extend(viewshed.computed.map(|key| key.map));
+    }
+}
+
+/// A viewer started revealing: its current view joins its map's fog.
+fn on_add_revealer(
+    event: On<Add, RevealsFog>,
+    viewers: Query<&Viewshed>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    if let Ok(viewshed) = viewers.get(event.entity) {
+        dirty.0.extend(viewshed.computed.map(|key| key.map));
+    }
+}

@@ -1,0 +1,127 @@
+//! A headless Bevy app with the plugin and helpers to spawn tilemaps, shared by the plugin
+//! test files.
+#![allow(dead_code)]
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+/// `MinimalPlugins` + `ViewshedPlugin`: no window, no GPU.
+pub fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+    app
+}
+
+/// Spawns a `width` x `height` tilemap whose tiles are entities with `TileVisible` and
+/// `TileColor`; the tiles where `wall(x, y)` is true are `Opaque`.
+pub fn spawn_map(
+    app: &mut App,
+    width: u32,
+    height: u32,
+    wall: impl Fn(u32, u32) -> bool,
+) -> Entity {
+    spawn_layer(app, width, height, wall, None)
+}
+
+/// Like [`spawn_map`], as a layer of `root` when given.
+pub fn spawn_layer(
+    app: &mut App,
+    width: u32,
+    height: u32,
+    wall: impl Fn(u32, u32) -> bool,
+    root: Option<Entity>,
+) -> Entity {
+    let world = app.world_mut();
+    let size = TilemapSize::new(width, height);
+    let map = world.spawn_empty().id();
+    let mut storage = TileStorage::empty(size);
+    for y in 0..height {
+        for x in 0..width {
+            let pos = TilePos { x, y };
+            let mut tile = world.spawn((
+                pos,
+                TilemapId(map),
+                TileVisible(true),
+                TileColor(Color::WHITE),
+            ));
+            if wall(x, y) {
+                tile.insert(Opaque);
+            }
+            storage.set(&pos, tile.id());
+        }
+    }
+    let mut map_entity = world.entity_mut(map);
+    map_entity.insert((
+        size,
+        storage,
+        TilemapGridSize::new(16.0, 16.0),
+        TilemapTileSize::new(16.0, 16.0),
+        TilemapType::Square,
+        TilemapAnchor::None,
+        Transform::default(),
+        GlobalTransform::default(),
+    ));
+    if let Some(root) = root {
+        map_entity.insert(LayerOf(root));
+    }
+    map
+}
+
+/// Spawns a viewer at `(x, y)` on `map`.
+pub fn spawn_viewer(app: &mut App, map: Entity, x: u32, y: u32, radius: u32) -> Entity {
+    app.world_mut()
+        .spawn((Viewshed::new(radius), TilePos { x, y }, TilemapId(map)))
+        .id()
+}
+
+pub fn viewshed(app: &App, viewer: Entity) -> &Viewshed {
+    app.world()
+        .get::<Viewshed>(viewer)
+        .expect("viewer has a Viewshed")
+}
+
+pub fn generation(app: &App, viewer: Entity) -> u64 {
+    viewshed(app, viewer).generation()
+}
+
+pub fn tile_entity(app: &App, map: Entity, x: u32, y: u32) -> Entity {
+    app.world()
+        .get::<TileStorage>(map)
+        .unwrap()
+        .get(&TilePos { x, y })
+        .unwrap()
+}
+
+pub fn opacity(app: &App, map: Entity) -> &MapOpacity {
+    app.world()
+        .get::<MapOpacity>(map)
+        .expect("map has MapOpacity")
+}
+
+/// The visible tiles as `(x, y)`, sorted.
+pub fn seen(app: &App, viewer: Entity) -> Vec<(u32, u32)> {
+    let mut tiles: Vec<_> = viewshed(app, viewer).iter().map(|t| (t.x, t.y)).collect();
+    tiles.sort_unstable_by_key(|&(x, y)| (y, x));
+    tiles
+}
+
+/// The same, from the core on the same walls.
+pub fn core_seen(
+    width: u32,
+    height: u32,
+    wall: impl Fn(u32, u32) -> bool,
+    origin: (u32, u32),
+    radius: u32,
+) -> Vec<(u32, u32)> {
+    let grid = OpacityGrid::from_fn(width, height, wall);
+    let options = if radius == Viewshed::UNLIMITED {
+        FovOptions::unlimited()
+    } else {
+        FovOptions::radius(radius)
+    };
+    field_of_view(&grid, origin, options)
+        .unwrap()
+        .iter()
+        .collect()
+}
