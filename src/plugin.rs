@@ -5,6 +5,7 @@ use bevy::app::{App, Plugin, PostUpdate};
 use bevy::camera::visibility::VisibilitySystems;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
+use bevy::render::RenderApp;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::TilemapPlugin;
 
@@ -21,7 +22,10 @@ use crate::recompute::{FogDirty, ViewshedUpdated, recompute_viewsheds};
 /// Adds field of view to an app: every entity with a [`Viewshed`] sees, [`Opaque`] entities
 /// block sight, and fog of war is written into tilemap layers with a [`FogStyle`].
 ///
-/// Adds bevy_ecs_tilemap's `TilemapPlugin` if the app does not have it yet.
+/// Adds bevy_ecs_tilemap's `TilemapPlugin` if the app does not have it yet (add this plugin
+/// after `DefaultPlugins`). In a headless app (no render sub-app, e.g. `MinimalPlugins` on a
+/// server or in tests) the tilemap renderer cannot run, so only the tilemap components are
+/// used and `TilemapPlugin` is not added.
 ///
 /// By default the systems run in [`PostUpdate`], after transform propagation and before
 /// visibility propagation: a viewer moved in `Update` sees from its new tile in the same
@@ -68,9 +72,20 @@ pub enum ViewshedSystems {
 }
 
 impl Plugin for ViewshedPlugin {
+    fn finish(&self, app: &mut App) {
+        Self::check_tilemap_plugin(app);
+    }
+
     fn build(&self, app: &mut App) {
         if !app.is_plugin_added::<TilemapPlugin>() {
-            app.add_plugins(TilemapPlugin);
+            if cfg!(feature = "render") && app.get_sub_app(RenderApp).is_none() {
+                // bevy_ecs_tilemap's renderer needs a render sub-app: in a headless app (or one
+                // whose rendering is added later) only its components are used. `finish` says
+                // so if rendering turns up after all.
+                debug!("bevy_viewshed: no RenderApp, TilemapPlugin not added (headless app)");
+            } else {
+                app.add_plugins(TilemapPlugin);
+            }
         }
         app.add_message::<ViewshedUpdated>()
             .init_resource::<OpaqueIndex>()
@@ -124,6 +139,18 @@ impl Plugin for ViewshedPlugin {
             .add_observer(on_remove_revealer)
             .add_observer(on_remove_revealing_viewshed)
             .add_observer(on_add_revealer);
+    }
+}
+
+impl ViewshedPlugin {
+    fn check_tilemap_plugin(app: &App) {
+        if !app.is_plugin_added::<TilemapPlugin>() && app.get_sub_app(RenderApp).is_some() {
+            error!(
+                "bevy_viewshed: ViewshedPlugin was added before rendering, so it did not add \
+                 bevy_ecs_tilemap's TilemapPlugin and tilemaps will not be drawn: add \
+                 ViewshedPlugin after DefaultPlugins, or add TilemapPlugin yourself"
+            );
+        }
     }
 }
 

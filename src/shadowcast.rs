@@ -248,6 +248,66 @@ impl Fov {
         Ok(())
     }
 
+    /// Scans the interval `self.current[index]` of a row whose cells `col_min ..= col_max`
+    /// (at most 64) are `row_walls` (bit 0 = `col_min`); pushes the lit intervals of the next
+    /// row and returns the row's lit cells.
+    #[inline(always)]
+    fn scan_interval_in_word(
+        &mut self,
+        index: usize,
+        depth: u32,
+        col_min: i64,
+        col_max: i64,
+        row_walls: u64,
+        scan: Scan,
+    ) -> u64 {
+        let Interval { start, end } = self.current[index];
+        let lo = (start.whole + i64::from(2 * start.rem >= start.den)).max(col_min);
+        let hi = (end.whole + i64::from(2 * end.rem > end.den)).min(col_max);
+        if lo > hi {
+            return 0;
+        }
+        let (first, last) = ((lo - col_min) as u32, (hi - col_min) as u32);
+        let range = bit_range(first, last);
+        let walls = row_walls & range;
+        let floors = !row_walls & range;
+        let mut lit = if scan.light_walls { walls } else { 0 };
+        let lit_min = (start.whole + i64::from(start.rem > 0)).max(lo);
+        let lit_max = end.whole.min(hi);
+        if lit_min <= lit_max {
+            lit |= floors & bit_range((lit_min - col_min) as u32, (lit_max - col_min) as u32);
+        }
+
+        // Walk the runs of floors: each one lights the next row between its edges.
+        let mut in_floor = false;
+        let mut floor_start = start.next_depth();
+        let mut pos = first;
+        loop {
+            let rest = if in_floor { walls } else { floors } >> pos;
+            if rest == 0 {
+                break;
+            }
+            pos += rest.trailing_zeros();
+            let at = col_min + i64::from(pos);
+            if in_floor {
+                self.next.push(Interval {
+                    start: floor_start,
+                    end: Slope::left_edge_next_depth(at, depth),
+                });
+            } else if pos != first {
+                floor_start = Slope::left_edge_next_depth(at, depth);
+            }
+            in_floor = !in_floor;
+        }
+        if in_floor {
+            self.next.push(Interval {
+                start: floor_start,
+                end: end.next_depth(),
+            });
+        }
+        lit
+    }
+
     /// Scans one quadrant, calling `emit(line, first_cell, cells)` with the visible cells of
     /// each row segment as bits (bit `i` = cell `first_cell + i` of grid line `line`).
     #[inline(always)]
@@ -294,6 +354,22 @@ impl Fov {
                 col_max = col_max.min(reach as i64);
             }
             self.next.clear();
+            if col_min > col_max {
+                break;
+            }
+            if col_max - col_min < 64 {
+                // The whole row fits in one word: read it and write what it lights once.
+                let cell = (origin + col_min) as u32;
+                let row_walls = q.lines.bits(line, cell) & low_bits((col_max - col_min + 1) as u32);
+                let mut row_lit = 0;
+                for index in 0..self.current.len() {
+                    row_lit |=
+                        self.scan_interval_in_word(index, depth, col_min, col_max, row_walls, scan);
+                }
+                emit(line, cell, row_lit);
+                std::mem::swap(&mut self.current, &mut self.next);
+                continue;
+            }
             for index in 0..self.current.len() {
                 let Interval { start, end } = self.current[index];
                 // Floors whose centre lies inside the interval: ceil(d*start) ..= floor(d*end).
@@ -434,6 +510,12 @@ impl Slope {
 struct Interval {
     start: Slope,
     end: Slope,
+}
+
+/// A word with the bits `first ..= last` set, `first <= last < 64`.
+#[inline(always)]
+fn bit_range(first: u32, last: u32) -> u64 {
+    low_bits(last + 1) & !low_bits(first)
 }
 
 /// A word with the low `n` bits set, `n <= 64`.

@@ -1,10 +1,6 @@
 //! The plugin in a headless `App` (`MinimalPlugins`): viewers see what the core computes,
 //! views are recomputed exactly when something they depend on changed, opacity follows
 //! `Opaque` entities, and bad input is handled without a panic.
-//!
-//! A headless app cannot host bevy_ecs_tilemap's renderer, so these tests are built without
-//! the `render` feature: the README's test command is `cargo test --no-default-features`.
-#![cfg(not(feature = "render"))]
 
 mod common;
 mod common_app;
@@ -431,4 +427,23 @@ fn systems_have_no_ambiguities() {
     spawn_viewer(&mut app, map, 2, 2, 4);
     // Building the schedule fails (panics) on any ambiguity.
     app.update();
+}
+
+#[test]
+fn tilemap_plugin_is_added_unless_the_app_cannot_render() {
+    let app = app();
+    // With bevy_ecs_tilemap's renderer compiled in, a headless app (no render sub-app) cannot
+    // host it: the plugin then works on the tilemap components alone.
+    assert_eq!(
+        app.is_plugin_added::<TilemapPlugin>(),
+        cfg!(not(feature = "render"))
+    );
+    let mut with_tilemap = App::new();
+    if cfg!(not(feature = "render")) {
+        with_tilemap.add_plugins((MinimalPlugins, TilemapPlugin, ViewshedPlugin::default()));
+        assert!(
+            with_tilemap.is_plugin_added::<TilemapPlugin>(),
+            "added once, by the game"
+        );
+    }
 }
