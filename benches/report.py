@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the README's performance table from criterion's results of `cargo bench --bench fov`.
+"""Prints the README's performance tables from criterion's results of
+`cargo bench --bench fov` and `cargo bench --bench plugin`.
 
 usage: python3 benches/report.py [CRITERION_DIR]
 (default: $CARGO_TARGET_DIR/criterion, else target/criterion)
@@ -13,20 +14,22 @@ OURS = "bevy_viewshed"
 SYMMETRIC = {"bracket_symmetric", "symmetric_shadowcasting"}
 
 
-def load(root):
+def load(root, prefix):
     results = {}
     for bench in root.glob("**/new/benchmark.json"):
         meta = json.loads(bench.read_text())
         group = meta["group_id"]
-        if not group.startswith("fov/"):
+        if not group.startswith(prefix):
             continue
         name = meta.get("function_id") or meta.get("value_str")
         estimates = json.loads((bench.parent / "estimates.json").read_text())
-        results.setdefault(group[len("fov/"):], {})[name] = estimates["median"]["point_estimate"]
+        results.setdefault(group[len(prefix):], {})[name] = estimates["median"]["point_estimate"]
     return results
 
 
 def fmt(ns):
+    if ns >= 1_000_000:
+        return f"{ns / 1_000_000:.2f} ms"
     return f"{ns / 1000:.2f} µs" if ns >= 1000 else f"{ns:.0f} ns"
 
 
@@ -38,9 +41,10 @@ def order(group):
 def main():
     default = Path(os.environ.get("CARGO_TARGET_DIR", "target")) / "criterion"
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else default
-    results = load(root)
-    if not results:
-        sys.exit(f"no fov results under {root}; run `cargo bench --bench fov` first")
+    results = load(root, "fov/")
+    plugin = load(root, "plugin/")
+    if not results and not plugin:
+        sys.exit(f"no results under {root}; run `cargo bench --bench fov` / `--bench plugin` first")
     print("| map / radius | bevy_viewshed | fastest peer | ours ÷ fastest | fastest symmetric peer | ours ÷ symmetric |")
     print("|---|---:|---|---:|---|---:|")
     for group in sorted(results, key=order):
@@ -60,6 +64,21 @@ def main():
         print()
         print(f"1024x1024 vs 128x128 pillars20 at r16: {fmt(big[OURS])} vs {fmt(small[OURS])}"
               f" = {big[OURS] / small[OURS]:.2f}x")
+
+
+    if plugin:
+        print()
+        print("| frame (256x256 dungeon, radius 8) | bevy_viewshed | tutorial baseline | speed-up |")
+        print("|---|---:|---:|---:|")
+        for group in sorted(plugin, key=lambda g: (g.split("/")[0] != "moving", int(g.split("/")[1]))):
+            times = plugin[group]
+            ours, base = times.get(OURS), times.get("tutorial_baseline")
+            if ours is None:
+                continue
+            kind, viewers = group.split("/")
+            what = f"{int(viewers):,} viewers all moving" if kind == "moving" else f"{int(viewers):,} viewers, one door toggling"
+            extra = [fmt(base), f"{base / ours:.1f}x"] if base else ["-", "-"]
+            print("| " + " | ".join([what, fmt(ours)] + extra) + " |")
 
 
 if __name__ == "__main__":

@@ -382,12 +382,8 @@ fn write_tile(
         _ => {}
     }
     match (look.color, color) {
-        (Some(new), Some(mut color)) => {
-            // TileColor has no PartialEq: compare the colours so unchanged tiles stay unchanged.
-            if color.0 != new {
-                color.0 = new;
-            }
-        }
+        // TileColor has no PartialEq: compare the colours so unchanged tiles stay unchanged.
+        (Some(new), Some(mut color)) if color.0 != new => color.0 = new,
         (Some(new), None) => {
             commands.entity(entity).insert(TileColor(new));
         }

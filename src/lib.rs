@@ -28,6 +28,8 @@
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
+// ECS queries spell out their types; naming each one would hide what a system reads.
+#![allow(clippy::type_complexity)]
 
 pub mod ascii;
 pub mod components;

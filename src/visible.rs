@@ -311,9 +311,9 @@ mod tests {
         }
         let original = m;
         transpose_64x64(&mut m);
-        for i in 0..64 {
-            for j in 0..64 {
-                assert_eq!(m[i] >> j & 1, original[j] >> i & 1, "bit ({i}, {j})");
+        for (i, row) in m.iter().enumerate() {
+            for (j, column) in original.iter().enumerate() {
+                assert_eq!(row >> j & 1, column >> i & 1, "bit ({i}, {j})");
             }
         }
     }

@@ -13,7 +13,7 @@ use common::random_grid;
 use common_app::*;
 
 fn pillars(x: u32, y: u32) -> bool {
-    (x * 7 + y * 13) % 11 == 0
+    (x * 7 + y * 13).is_multiple_of(11)
 }
 
 #[test]
@@ -107,7 +107,9 @@ fn recomputed_only_when_something_changed() {
 #[test]
 fn door_at_one_end_of_a_big_map_recomputes_only_viewers_in_reach() {
     let mut app = app();
-    let map = spawn_map(&mut app, 256, 256, |x, y| x % 16 == 0 && y % 5 != 0);
+    let map = spawn_map(&mut app, 256, 256, |x, y| {
+        x.is_multiple_of(16) && !y.is_multiple_of(5)
+    });
     let mut viewers = Vec::new();
     for i in 0..200u32 {
         let (x, y) = (1 + (i * 37) % 254, 1 + (i * 91) % 254);

@@ -82,9 +82,8 @@ fn cave(width: u32, height: u32, rng: &mut Rng) -> OpacityGrid {
                 let mut walls = 0;
                 for (dx, dy) in (-1i32..=1).flat_map(|dx| (-1i32..=1).map(move |dy| (dx, dy))) {
                     let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                    if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                        walls += 1;
-                    } else if previous[ny as usize * w + nx as usize] {
+                    let outside = nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32;
+                    if outside || previous[ny as usize * w + nx as usize] {
                         walls += 1;
                     }
                 }

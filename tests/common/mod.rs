@@ -20,6 +20,9 @@ pub fn random_grid(width: u32, height: u32, density_percent: u32, seed: u64) -> 
     })
 }
 
+/// Maps (depth, column) of a quadrant to (dx, dy).
+type QuadrantTransform = fn(i64, i64) -> (i64, i64);
+
 /// Albert Ford's symmetric shadowcasting written plainly from the rules in
 /// `tests/fov-cases/README.md`: recursive, one cell at a time, exact fractions. Slow; it is
 /// the oracle the fast implementation is compared with on random maps.
@@ -33,7 +36,7 @@ pub fn oracle(
     seen.insert(origin);
     let (ox, oy) = (i64::from(origin.0), i64::from(origin.1));
     // (depth, col) -> (dx, dy) for the four quadrants.
-    let quadrants: [fn(i64, i64) -> (i64, i64); 4] =
+    let quadrants: [QuadrantTransform; 4] =
         [|d, c| (c, -d), |d, c| (c, d), |d, c| (d, c), |d, c| (-d, c)];
     let opaque = |dx: i64, dy: i64| {
         let (x, y) = (ox + dx, oy + dy);
