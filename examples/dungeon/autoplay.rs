@@ -1,0 +1,153 @@
+//! `--autoplay N`: the player explores by itself for N turns (deterministic for a seed), then
+//! `--screenshot PATH` saves the window and `--exit` quits. That is how CI sees the game.
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::hud::FovTiming;
+use crate::input::{Action, act, blocked, neighbours};
+use crate::map::Cell;
+use crate::{ActorSprites, Door, Level, Options, Player, PlayerActed, Turn};
+
+/// Frames to let the last turn render before the screenshot.
+const SETTLE_FRAMES: u32 = 6;
+
+#[derive(Resource, Default)]
+struct Finish {
+    settled: u32,
+    requested: bool,
+}
+
+pub struct AutoplayPlugin;
+
+impl Plugin for AutoplayPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Finish>().add_systems(Last, finish);
+    }
+}
+
+/// One scripted turn per frame: walk towards the nearest unexplored tile, opening doors on
+/// the way.
+pub fn play(
+    options: Res<Options>,
+    mut commands: Commands,
+    level: Res<Level>,
+    fog: Query<&FogOfWar>,
+    mut player: Single<&mut TilePos, With<Player>>,
+    others: Query<&TilePos, Without<Player>>,
+    mut doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+    mut turn: ResMut<Turn>,
+    mut acted: MessageWriter<PlayerActed>,
+) {
+    let Some(turns) = options.autoplay else { return };
+    if turn.0 >= turns {
+        return;
+    }
+    let Ok(fog) = fog.get(level.terrain) else { return };
+    let action = match next_step(&level, fog, **player, &doors) {
+        Some(next) if level.dungeon.cell(next.x, next.y) == Cell::Door && blocked(&level, &doors, next) => {
+            Action::ToggleDoors
+        }
+        Some(next) => Action::Step(next.x as i32 - player.x as i32, next.y as i32 - player.y as i32),
+        None => Action::Wait,
+    };
+    if !act(action, &mut commands, &level, &mut player, &others, &mut doors) {
+        // A monster in the way: wait for it to move.
+        act(Action::Wait, &mut commands, &level, &mut player, &others, &mut doors);
+    }
+    turn.0 += 1;
+    acted.write(PlayerActed);
+}
+
+/// The first step of a shortest walk to the nearest unexplored walkable tile.
+fn next_step(
+    level: &Level,
+    fog: &FogOfWar,
+    from: TilePos,
+    doors: &Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+) -> Option<TilePos> {
+    let (w, h) = (crate::MAP_WIDTH as usize, crate::MAP_HEIGHT as usize);
+    let mut came_from: Vec<Option<TilePos>> = vec![None; w * h];
+    let index = |t: TilePos| t.y as usize * w + t.x as usize;
+    came_from[index(from)] = Some(from);
+    let mut queue = VecDeque::from([from]);
+    while let Some(tile) = queue.pop_front() {
+        if !fog.is_explored(tile) {
+            let mut step = tile;
+            while let Some(previous) = came_from[index(step)].filter(|&p| p != from) {
+                step = previous;
+            }
+            return Some(step);
+        }
+        for next in neighbours(tile) {
+            let walkable = level.dungeon.cell(next.x, next.y) != Cell::Wall;
+            if walkable && came_from[index(next)].is_none() {
+                came_from[index(next)] = Some(tile);
+                queue.push_back(next);
+            }
+        }
+    }
+    let _ = doors;
+    None
+}
+
+/// After the scripted turns: let the frame settle, save the screenshot, exit.
+fn finish(
+    mut commands: Commands,
+    options: Res<Options>,
+    turn: Res<Turn>,
+    mut finish: ResMut<Finish>,
+    sprites: Option<Res<ActorSprites>>,
+    assets: Res<AssetServer>,
+    timing: Res<FovTiming>,
+    player: Query<(&TilePos, &Viewshed), With<Player>>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(turns) = options.autoplay else { return };
+    let loaded = sprites.is_some_and(|s| assets.is_loaded_with_dependencies(&s.image));
+    if turn.0 < turns || !loaded || finish.requested {
+        return;
+    }
+    finish.settled += 1;
+    if finish.settled < SETTLE_FRAMES {
+        return;
+    }
+    finish.requested = true;
+    if let Ok((tile, viewshed)) = player.single() {
+        // The camera sits one tile above the map's centre, the window is 1280x720.
+        let world = crate::tile_center(*tile);
+        let (px, py) = (640.0 + world.x, 360.0 - (world.y - crate::TILE));
+        println!(
+            "autoplay done: turn {} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; last FOV update {:.3} ms for {} views",
+            turn.0,
+            tile.x,
+            tile.y,
+            viewshed.radius,
+            viewshed.count(),
+            timing.last.as_secs_f64() * 1000.0,
+            timing.viewers
+        );
+    }
+    match options.screenshot.clone() {
+        Some(path) => {
+            let exit_after = options.exit;
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path.clone()))
+                .observe(move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                    println!("screenshot saved to {}", path.display());
+                    if exit_after {
+                        exit.write(AppExit::Success);
+                    }
+                });
+        }
+        None if options.exit => {
+            exit.write(AppExit::Success);
+        }
+        None => {}
+    }
+}

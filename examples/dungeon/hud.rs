@@ -1,0 +1,87 @@
+//! The HUD line: seed, turn, view radius, and how long the last FOV update took.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::{Options, Player, Turn};
+
+#[derive(Component)]
+struct HudText;
+
+/// The duration of the last frame's `ViewshedSystems::Recompute` that recomputed something.
+#[derive(Resource, Default)]
+pub struct FovTiming {
+    started: Option<Instant>,
+    pub last: Duration,
+    pub viewers: usize,
+}
+
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<FovTiming>().add_systems(
+            PostUpdate,
+            (
+                start_timer.before(ViewshedSystems::Recompute),
+                stop_timer.after(ViewshedSystems::Recompute).before(ViewshedSystems::Fog),
+                update_text.after(ViewshedSystems::Fog),
+            ),
+        );
+    }
+}
+
+pub fn setup(mut commands: Commands) {
+    commands.spawn((
+        HudText,
+        Text::new(""),
+        TextFont {
+            font_size: FontSize::Px(16.0),
+            ..default()
+        },
+        TextColor(Color::srgb(0.85, 0.85, 0.9)),
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(7.0),
+            left: Val::Px(10.0),
+            ..default()
+        },
+    ));
+}
+
+fn start_timer(mut timing: ResMut<FovTiming>) {
+    timing.started = Some(Instant::now());
+}
+
+fn stop_timer(mut timing: ResMut<FovTiming>, mut updated: MessageReader<ViewshedUpdated>) {
+    let viewers = updated.read().count();
+    if let Some(started) = timing.started.take()
+        && viewers > 0
+    {
+        timing.last = started.elapsed();
+        timing.viewers = viewers;
+    }
+}
+
+fn update_text(
+    options: Res<Options>,
+    turn: Res<Turn>,
+    timing: Res<FovTiming>,
+    player: Single<&Viewshed, With<Player>>,
+    mut text: Single<&mut Text, With<HudText>>,
+) {
+    let line = format!(
+        "seed {}   turn {}   radius {}   FOV update {:.3} ms ({} views)   \
+         move: arrows/WASD/hjklyubn/numpad   o: doors   +/-: radius   v: monster views",
+        options.seed,
+        turn.0,
+        player.radius,
+        timing.last.as_secs_f64() * 1000.0,
+        timing.viewers,
+    );
+    if text.0 != line {
+        text.0 = line;
+    }
+}

@@ -1,0 +1,164 @@
+//! The player's turn: moving (arrows, WASD, vi keys, numpad; diagonals too), waiting, doors,
+//! and the view radius.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::map::Cell;
+use crate::{Door, Level, Options, Player, PlayerActed, Turn, tiles};
+
+/// What the player does this turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Step(i32, i32),
+    Wait,
+    ToggleDoors,
+}
+
+/// Keys and the step each one takes (tilemap y grows upwards).
+const MOVES: [(KeyCode, (i32, i32)); 28] = [
+    (KeyCode::ArrowUp, (0, 1)),
+    (KeyCode::ArrowDown, (0, -1)),
+    (KeyCode::ArrowLeft, (-1, 0)),
+    (KeyCode::ArrowRight, (1, 0)),
+    (KeyCode::KeyW, (0, 1)),
+    (KeyCode::KeyS, (0, -1)),
+    (KeyCode::KeyA, (-1, 0)),
+    (KeyCode::KeyD, (1, 0)),
+    (KeyCode::KeyK, (0, 1)),
+    (KeyCode::KeyJ, (0, -1)),
+    (KeyCode::KeyH, (-1, 0)),
+    (KeyCode::KeyL, (1, 0)),
+    (KeyCode::KeyY, (-1, 1)),
+    (KeyCode::KeyU, (1, 1)),
+    (KeyCode::KeyB, (-1, -1)),
+    (KeyCode::KeyN, (1, -1)),
+    (KeyCode::Numpad8, (0, 1)),
+    (KeyCode::Numpad2, (0, -1)),
+    (KeyCode::Numpad4, (-1, 0)),
+    (KeyCode::Numpad6, (1, 0)),
+    (KeyCode::Numpad7, (-1, 1)),
+    (KeyCode::Numpad9, (1, 1)),
+    (KeyCode::Numpad1, (-1, -1)),
+    (KeyCode::Numpad3, (1, -1)),
+    (KeyCode::Home, (-1, 1)),
+    (KeyCode::PageUp, (1, 1)),
+    (KeyCode::End, (-1, -1)),
+    (KeyCode::PageDown, (1, -1)),
+];
+
+/// The player acts from the keyboard unless a scripted walk plays.
+pub fn players_turn(options: Res<Options>) -> bool {
+    options.autoplay.is_none()
+}
+
+pub fn player_turn(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    level: Res<Level>,
+    mut player: Single<&mut TilePos, With<Player>>,
+    others: Query<&TilePos, Without<Player>>,
+    mut doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+    mut turn: ResMut<Turn>,
+    mut acted: MessageWriter<PlayerActed>,
+) {
+    let action = if let Some((_, (dx, dy))) = MOVES.iter().find(|(key, _)| keys.just_pressed(*key)) {
+        Action::Step(*dx, *dy)
+    } else if keys.just_pressed(KeyCode::Period) || keys.just_pressed(KeyCode::Numpad5) {
+        Action::Wait
+    } else if keys.just_pressed(KeyCode::KeyO) {
+        Action::ToggleDoors
+    } else {
+        return;
+    };
+    if act(action, &mut commands, &level, &mut player, &others, &mut doors) {
+        turn.0 += 1;
+        acted.write(PlayerActed);
+    }
+}
+
+/// Carries out an action; false when it was not possible (walking into a wall).
+pub fn act(
+    action: Action,
+    commands: &mut Commands,
+    level: &Level,
+    player: &mut TilePos,
+    others: &Query<&TilePos, Without<Player>>,
+    doors: &mut Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+) -> bool {
+    match action {
+        Action::Step(dx, dy) => {
+            let Some(target) = step(*player, dx, dy) else {
+                return false;
+            };
+            if blocked(level, doors, target) || others.iter().any(|pos| *pos == target) {
+                return false;
+            }
+            *player = target;
+            true
+        }
+        Action::Wait => true,
+        Action::ToggleDoors => {
+            let storage_tiles = neighbours(*player);
+            let mut toggled = false;
+            for tile in storage_tiles {
+                if level.dungeon.cell(tile.x, tile.y) != Cell::Door || others.iter().any(|pos| *pos == tile) {
+                    continue;
+                }
+                let Some(entity) = door_entity(level, tile) else { continue };
+                if let Ok((entity, mut door, mut texture)) = doors.get_mut(entity) {
+                    door.open = !door.open;
+                    // Opening a door removes its Opaque: the view changes this very frame.
+                    if door.open {
+                        commands.entity(entity).remove::<Opaque>();
+                        texture.0 = tiles::DOOR_OPEN;
+                    } else {
+                        commands.entity(entity).insert(Opaque);
+                        texture.0 = tiles::DOOR_CLOSED;
+                    }
+                    toggled = true;
+                }
+            }
+            toggled
+        }
+    }
+}
+
+pub fn step(from: TilePos, dx: i32, dy: i32) -> Option<TilePos> {
+    let (x, y) = (from.x as i32 + dx, from.y as i32 + dy);
+    (x >= 0 && y >= 0 && x < crate::MAP_WIDTH as i32 && y < crate::MAP_HEIGHT as i32)
+        .then(|| TilePos { x: x as u32, y: y as u32 })
+}
+
+pub fn neighbours(tile: TilePos) -> impl Iterator<Item = TilePos> {
+    (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+        .filter(|&d| d != (0, 0))
+        .filter_map(move |(dx, dy)| step(tile, dx, dy))
+}
+
+fn door_entity(level: &Level, tile: TilePos) -> Option<Entity> {
+    level.door_tiles.get(&(tile.x, tile.y)).copied()
+}
+
+/// Walls and closed doors block moves.
+pub fn blocked(level: &Level, doors: &Query<(Entity, &mut Door, &mut TileTextureIndex)>, tile: TilePos) -> bool {
+    match level.dungeon.cell(tile.x, tile.y) {
+        Cell::Wall => true,
+        Cell::Floor => false,
+        Cell::Door => door_entity(level, tile)
+            .and_then(|entity| doors.get(entity).ok())
+            .is_some_and(|(_, door, _)| !door.open),
+    }
+}
+
+/// `+` and `-` change the player's view radius; the view follows at once.
+pub fn change_radius(keys: Res<ButtonInput<KeyCode>>, mut viewshed: Single<&mut Viewshed, With<Player>>) {
+    if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
+        viewshed.radius = (viewshed.radius + 1).min(60);
+    }
+    if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
+        viewshed.radius = viewshed.radius.saturating_sub(1);
+    }
+}

@@ -1,0 +1,135 @@
+//! Monsters: they wander with their own `Viewshed`s, chase the player once they see it (and,
+//! the FOV being symmetric, the player then sees them too), and hide outside the player's
+//! view. `v` shows what they see.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::input::{blocked, neighbours};
+use crate::map::{Dungeon, Rng};
+use crate::{ActorSprites, Door, Level, Player, PlayerActed, sprite, tiles};
+
+#[derive(Component)]
+pub struct Monster {
+    /// Whether it saw the player on its last turn.
+    pub chasing: bool,
+}
+
+/// The monsters' dice, seeded from the dungeon's seed so a seed replays the same game.
+#[derive(Resource)]
+pub struct MonsterRng(Rng);
+
+/// Whether the monsters' views are drawn.
+#[derive(Resource, Default)]
+pub struct ShowMonsterViews(pub bool);
+
+pub struct MonsterViewsPlugin;
+
+impl Plugin for MonsterViewsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<ShowMonsterViews>().add_systems(
+            PostUpdate,
+            draw_views.after(ViewshedSystems::Fog),
+        );
+    }
+}
+
+pub fn spawn(commands: &mut Commands, dungeon: &Dungeon, map: Entity, sprites: &ActorSprites, seed: u64) {
+    let mut rng = Rng(seed ^ 0x5EED);
+    // Two monsters in every room but the player's.
+    for room in 1..dungeon.rooms.len() {
+        let (x, y, w, h) = dungeon.rooms[room];
+        for _ in 0..2 {
+            let tile = TilePos { x: x + rng.below(w), y: y + rng.below(h) };
+            commands.spawn((
+                Monster { chasing: false },
+                Viewshed::new(6),
+                HideOutsideView,
+                tile,
+                TilemapId(map),
+                sprite(sprites, tiles::MONSTER),
+                Transform::from_xyz(0.0, 0.0, 2.0),
+            ));
+        }
+    }
+    commands.insert_resource(MonsterRng(rng));
+}
+
+/// After each player action, every monster steps: towards the player if it sees it,
+/// otherwise to a random free neighbour.
+pub fn take_turns(
+    mut acted: MessageReader<PlayerActed>,
+    level: Res<Level>,
+    player: Single<&TilePos, (With<Player>, Without<Monster>)>,
+    mut monsters: Query<(Entity, &mut TilePos, &Viewshed, &mut Monster)>,
+    doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+    mut rng: ResMut<MonsterRng>,
+) {
+    for _ in acted.read() {
+        let target = **player;
+        let taken: Vec<(Entity, TilePos)> = monsters.iter().map(|(e, pos, _, _)| (e, *pos)).collect();
+        let mut occupied: Vec<TilePos> = taken.iter().map(|&(_, pos)| pos).collect();
+        occupied.push(target);
+        for (index, (_, mut pos, viewshed, mut monster)) in monsters.iter_mut().enumerate() {
+            monster.chasing = viewshed.is_visible(target);
+            let free: Vec<TilePos> = neighbours(*pos)
+                .filter(|&tile| !blocked(&level, &doors, tile) && !occupied.contains(&tile))
+                .collect();
+            if free.is_empty() {
+                continue;
+            }
+            let next = if monster.chasing {
+                let distance = |t: &TilePos| (t.x.abs_diff(target.x)).max(t.y.abs_diff(target.y));
+                *free.iter().min_by_key(|t| (distance(t), t.x, t.y)).unwrap()
+            } else if rng.0.below(3) == 0 {
+                free[rng.0.below(free.len() as u32) as usize]
+            } else {
+                continue;
+            };
+            occupied[index] = next;
+            *pos = next;
+        }
+    }
+}
+
+/// `v` shows or hides the monsters' views.
+pub fn toggle_views(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowMonsterViews>) {
+    if keys.just_pressed(KeyCode::KeyV) {
+        show.0 = !show.0;
+    }
+}
+
+/// Tints the overlay layer where monsters see, only when something changed.
+fn draw_views(
+    show: Res<ShowMonsterViews>,
+    mut updated: MessageReader<ViewshedUpdated>,
+    level: Option<Res<Level>>,
+    monsters: Query<&Viewshed, With<Monster>>,
+    storages: Query<&TileStorage>,
+    mut tiles: Query<&mut TileVisible>,
+) {
+    let monster_moved = updated.read().any(|m| monsters.contains(m.viewer));
+    let Some(level) = level else { return };
+    if !show.is_changed() && !monster_moved {
+        return;
+    }
+    let Ok(storage) = storages.get(level.overlay) else { return };
+    let mut seen = vec![false; (crate::MAP_WIDTH * crate::MAP_HEIGHT) as usize];
+    if show.0 {
+        for viewshed in &monsters {
+            for tile in viewshed.iter() {
+                seen[(tile.y * crate::MAP_WIDTH + tile.x) as usize] = true;
+            }
+        }
+    }
+    for y in 0..crate::MAP_HEIGHT {
+        for x in 0..crate::MAP_WIDTH {
+            if let Some(entity) = storage.get(&TilePos { x, y })
+                && let Ok(mut visible) = tiles.get_mut(entity)
+            {
+                visible.set_if_neq(TileVisible(seen[(y * crate::MAP_WIDTH + x) as usize]));
+            }
+        }
+    }
+}

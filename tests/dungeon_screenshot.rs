@@ -1,0 +1,131 @@
+//! Plays the dungeon example under Xvfb with Mesa's software Vulkan driver, lets it save a
+//! screenshot, and checks the frame: its size, bright tiles around the player, black
+//! unexplored regions, dimmer remembered tiles, and fewer bright tiles at radius 3 than at 10.
+//!
+//! It needs `xvfb-run` and Vulkan (Debian: `xvfb mesa-vulkan-drivers libvulkan1`), so it runs
+//! when `BEVY_VIEWSHED_SCREENSHOT_TEST=1`, which `.ci/run` sets after installing them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ENABLE: &str = "BEVY_VIEWSHED_SCREENSHOT_TEST";
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+}
+
+fn build_example() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--example", "dungeon", "--features", "render"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the dungeon example builds");
+    target_dir().join("debug/examples/dungeon")
+}
+
+/// Runs a scripted game and returns the screenshot and the player's pixel position.
+fn play(binary: &Path, radius: u32, out: &Path) -> (image::RgbaImage, (u32, u32)) {
+    let output = Command::new("timeout")
+        .arg("600")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(binary)
+        .args(["--seed", "7", "--autoplay", "45", "--radius", &radius.to_string()])
+        .arg("--screenshot")
+        .arg(out)
+        .arg("--exit")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("xvfb-run runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the example exits cleanly\nstdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("autoplay done"))
+        .expect("the example reports the end of its scripted game");
+    let pixel = line.split("pixel (").nth(1).unwrap().split(')').next().unwrap();
+    let (px, py) = pixel.split_once(", ").unwrap();
+    let image = image::open(out).expect("the screenshot is a PNG").to_rgba8();
+    (image, (px.parse().unwrap(), py.parse().unwrap()))
+}
+
+fn luminance(p: &image::Rgba<u8>) -> f64 {
+    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
+}
+
+/// Mean luminance of the 16x16 tile whose top-left pixel is `(x, y)`.
+fn tile_mean(image: &image::RgbaImage, x: u32, y: u32) -> f64 {
+    let mut sum = 0.0;
+    for dy in 0..16 {
+        for dx in 0..16 {
+            sum += luminance(image.get_pixel(x + dx, y + dy));
+        }
+    }
+    sum / 256.0
+}
+
+/// Tiles of the map area (below the HUD line) classified as black, dim and bright.
+fn classify(image: &image::RgbaImage) -> (usize, usize, usize, f64, f64) {
+    let (mut black, mut dim, mut bright) = (0, 0, 0);
+    let (mut dim_sum, mut bright_sum) = (0.0, 0.0);
+    for y in (32..720 - 16).step_by(16) {
+        for x in (0..1280).step_by(16) {
+            let mean = tile_mean(image, x, y);
+            if mean < 3.0 {
+                black += 1;
+            } else if mean < 50.0 {
+                dim += 1;
+                dim_sum += mean;
+            } else {
+                bright += 1;
+                bright_sum += mean;
+            }
+        }
+    }
+    (black, dim, bright, dim_sum / dim.max(1) as f64, bright_sum / bright.max(1) as f64)
+}
+
+#[test]
+fn dungeon_screenshot_shows_fog_of_war() {
+    if std::env::var(ENABLE).as_deref() != Ok("1") {
+        eprintln!("dungeon screenshot test not run: set {ENABLE}=1 (needs xvfb-run and Vulkan)");
+        return;
+    }
+    let binary = build_example();
+    let dir = target_dir().join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let wide_path = dir.join("dungeon-radius10.png");
+    let (wide, (px, py)) = play(&binary, 10, &wide_path);
+    assert_eq!(wide.dimensions(), (1280, 720));
+    let (black, dim, bright, dim_mean, bright_mean) = classify(&wide);
+    println!("radius 10: {black} black, {dim} dim (mean {dim_mean:.1}), {bright} bright (mean {bright_mean:.1}) tiles");
+    // The tiles around the player are visible, so drawn bright.
+    let mut around = Vec::new();
+    for (dx, dy) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
+        let (x, y) = ((px as i32 - 8 + dx * 16) as u32, (py as i32 - 8 + dy * 16) as u32);
+        around.push(tile_mean(&wide, x, y));
+    }
+    let around_mean = around.iter().sum::<f64>() / around.len() as f64;
+    assert!(around_mean > 50.0, "tiles around the player are bright: {around:?}");
+    assert!(black > 500, "unexplored regions are black ({black} black tiles)");
+    assert!(dim > 20, "remembered tiles are shown dimmed ({dim} dim tiles)");
+    assert!(dim_mean < bright_mean / 2.0, "remembered tiles are dimmer than visible ones");
+
+    let narrow_path = dir.join("dungeon-radius3.png");
+    let (narrow, _) = play(&binary, 3, &narrow_path);
+    let (_, _, narrow_bright, _, _) = classify(&narrow);
+    println!("radius 3: {narrow_bright} bright tiles; screenshots in {}", dir.display());
+    assert!(
+        narrow_bright < bright,
+        "radius 3 shows fewer bright tiles ({narrow_bright}) than radius 10 ({bright})"
+    );
+}
