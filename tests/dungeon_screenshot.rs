@@ -26,17 +26,44 @@ fn build_example() -> PathBuf {
     target_dir().join("debug/examples/dungeon")
 }
 
-/// Runs a scripted game and returns the screenshot and the player's pixel position.
-fn play(binary: &Path, radius: u32, out: &Path) -> (image::RgbaImage, (u32, u32)) {
+/// What the example reported at the end of its scripted game, and the frame it saved.
+struct Game {
+    image: image::RgbaImage,
+    /// The centre pixel of the player's tile.
+    pixel: (u32, u32),
+    /// How many tiles the player's `Viewshed` held.
+    sees: usize,
+}
+
+/// The word after `key` in `line`, e.g. `field(line, "sees ")`.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(key)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{key:?} in {line:?}"))
+        .split([' ', ')'])
+        .next()
+        .unwrap()
+}
+
+/// Runs a scripted game and returns its screenshot and report.
+fn play(binary: &Path, radius: u32, out: &Path) -> Game {
     let output = Command::new("timeout")
         .arg("600")
         .arg("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(binary)
-        .args(["--seed", "7", "--autoplay", "45", "--radius", &radius.to_string()])
+        .args([
+            "--seed",
+            "7",
+            "--autoplay",
+            "45",
+            "--radius",
+            &radius.to_string(),
+        ])
         .arg("--screenshot")
         .arg(out)
         .arg("--exit")
+        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("xvfb-run runs");
@@ -51,37 +78,54 @@ fn play(binary: &Path, radius: u32, out: &Path) -> (image::RgbaImage, (u32, u32)
         .lines()
         .find(|l| l.starts_with("autoplay done"))
         .expect("the example reports the end of its scripted game");
-    let pixel = line.split("pixel (").nth(1).unwrap().split(')').next().unwrap();
-    let (px, py) = pixel.split_once(", ").unwrap();
-    let image = image::open(out).expect("the screenshot is a PNG").to_rgba8();
-    (image, (px.parse().unwrap(), py.parse().unwrap()))
+    let px = field(line, "pixel (").trim_end_matches(',');
+    let py = field(line, &format!("pixel ({px}, "));
+    Game {
+        image: image::open(out)
+            .expect("the screenshot is a PNG")
+            .to_rgba8(),
+        pixel: (px.parse().unwrap(), py.parse().unwrap()),
+        sees: field(line, "sees ").parse().unwrap(),
+    }
 }
 
 fn luminance(p: &image::Rgba<u8>) -> f64 {
     0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
 }
 
-/// Mean luminance of the 16x16 tile whose top-left pixel is `(x, y)`.
+/// Mean luminance and mean red, green, blue of the 16x16 tile whose top-left pixel is `(x, y)`.
 fn tile_mean(image: &image::RgbaImage, x: u32, y: u32) -> f64 {
-    let mut sum = 0.0;
-    for dy in 0..16 {
-        for dx in 0..16 {
-            sum += luminance(image.get_pixel(x + dx, y + dy));
-        }
-    }
-    sum / 256.0
+    tile_stats(image, x, y).0
 }
 
-/// Tiles of the map area (below the HUD line) classified as black, dim and bright.
+fn tile_stats(image: &image::RgbaImage, x: u32, y: u32) -> (f64, [f64; 3]) {
+    let (mut sum, mut rgb) = (0.0, [0.0; 3]);
+    for dy in 0..16 {
+        for dx in 0..16 {
+            let p = image.get_pixel(x + dx, y + dy);
+            sum += luminance(p);
+            for c in 0..3 {
+                rgb[c] += f64::from(p[c]);
+            }
+        }
+    }
+    (sum / 256.0, rgb.map(|c| c / 256.0))
+}
+
+/// Tiles of the map area (below the HUD lines) classified as black (unexplored), dim
+/// (remembered: the example tints them a dark cold grey-blue, so their blue clearly exceeds
+/// their red, or they are dark) and bright (visible: drawn in the tileset's own colours, the
+/// darkest of which, the floor, has a luminance over 90), with the mean luminance of the dim
+/// and of the bright ones.
 fn classify(image: &image::RgbaImage) -> (usize, usize, usize, f64, f64) {
     let (mut black, mut dim, mut bright) = (0, 0, 0);
     let (mut dim_sum, mut bright_sum) = (0.0, 0.0);
-    for y in (32..720 - 16).step_by(16) {
+    for y in (32..720).step_by(16) {
         for x in (0..1280).step_by(16) {
-            let mean = tile_mean(image, x, y);
+            let (mean, [r, _, b]) = tile_stats(image, x, y);
             if mean < 3.0 {
                 black += 1;
-            } else if mean < 50.0 {
+            } else if b > 1.25 * r || mean < 60.0 {
                 dim += 1;
                 dim_sum += mean;
             } else {
@@ -90,7 +134,13 @@ fn classify(image: &image::RgbaImage) -> (usize, usize, usize, f64, f64) {
             }
         }
     }
-    (black, dim, bright, dim_sum / dim.max(1) as f64, bright_sum / bright.max(1) as f64)
+    (
+        black,
+        dim,
+        bright,
+        dim_sum / dim.max(1) as f64,
+        bright_sum / bright.max(1) as f64,
+    )
 }
 
 #[test]
@@ -104,26 +154,64 @@ fn dungeon_screenshot_shows_fog_of_war() {
     std::fs::create_dir_all(&dir).unwrap();
 
     let wide_path = dir.join("dungeon-radius10.png");
-    let (wide, (px, py)) = play(&binary, 10, &wide_path);
-    assert_eq!(wide.dimensions(), (1280, 720));
-    let (black, dim, bright, dim_mean, bright_mean) = classify(&wide);
-    println!("radius 10: {black} black, {dim} dim (mean {dim_mean:.1}), {bright} bright (mean {bright_mean:.1}) tiles");
+    let wide = play(&binary, 10, &wide_path);
+    assert_eq!(wide.image.dimensions(), (1280, 720));
+    let (black, dim, bright, dim_mean, bright_mean) = classify(&wide.image);
+    println!(
+        "radius 10: {black} black, {dim} dim (mean {dim_mean:.1}), {bright} bright (mean {bright_mean:.1}) tiles"
+    );
     // The tiles around the player are visible, so drawn bright.
+    let (px, py) = wide.pixel;
     let mut around = Vec::new();
-    for (dx, dy) in [(-1i32, 0i32), (1, 0), (0, -1), (0, 1), (-1, -1), (1, 1), (-1, 1), (1, -1)] {
-        let (x, y) = ((px as i32 - 8 + dx * 16) as u32, (py as i32 - 8 + dy * 16) as u32);
-        around.push(tile_mean(&wide, x, y));
+    for (dx, dy) in [
+        (-1i32, 0i32),
+        (1, 0),
+        (0, -1),
+        (0, 1),
+        (-1, -1),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+    ] {
+        let (x, y) = (
+            (px as i32 - 8 + dx * 16) as u32,
+            (py as i32 - 8 + dy * 16) as u32,
+        );
+        around.push(tile_mean(&wide.image, x, y));
     }
-    let around_mean = around.iter().sum::<f64>() / around.len() as f64;
-    assert!(around_mean > 50.0, "tiles around the player are bright: {around:?}");
-    assert!(black > 500, "unexplored regions are black ({black} black tiles)");
-    assert!(dim > 20, "remembered tiles are shown dimmed ({dim} dim tiles)");
-    assert!(dim_mean < bright_mean / 2.0, "remembered tiles are dimmer than visible ones");
+    assert!(
+        around.iter().all(|&mean| mean > 50.0),
+        "tiles around the player are bright: {around:?}"
+    );
+    // Exactly the player's visible tiles are drawn bright: the frame shows the viewshed.
+    assert_eq!(
+        bright, wide.sees,
+        "bright tiles = tiles in the player's viewshed"
+    );
+    assert!(
+        black > 500,
+        "unexplored regions are black ({black} black tiles)"
+    );
+    assert!(
+        dim > 20,
+        "remembered tiles are shown dimmed ({dim} dim tiles)"
+    );
+    assert!(
+        dim_mean < 0.6 * bright_mean,
+        "remembered tiles ({dim_mean:.1}) are dimmer than visible ones ({bright_mean:.1})"
+    );
 
     let narrow_path = dir.join("dungeon-radius3.png");
-    let (narrow, _) = play(&binary, 3, &narrow_path);
-    let (_, _, narrow_bright, _, _) = classify(&narrow);
-    println!("radius 3: {narrow_bright} bright tiles; screenshots in {}", dir.display());
+    let narrow = play(&binary, 3, &narrow_path);
+    let (_, _, narrow_bright, _, _) = classify(&narrow.image);
+    println!(
+        "radius 3: {narrow_bright} bright tiles; screenshots in {}",
+        dir.display()
+    );
+    assert_eq!(
+        narrow_bright, narrow.sees,
+        "bright tiles = tiles in the player's viewshed"
+    );
     assert!(
         narrow_bright < bright,
         "radius 3 shows fewer bright tiles ({narrow_bright}) than radius 10 ({bright})"

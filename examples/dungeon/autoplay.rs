@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 
+use bevy::asset::LoadState;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy_ecs_tilemap::prelude::*;
@@ -11,6 +12,7 @@ use bevy_viewshed::prelude::*;
 use crate::hud::FovTiming;
 use crate::input::{Action, act, blocked, neighbours};
 use crate::map::Cell;
+use crate::monsters::Monster;
 use crate::{ActorSprites, Door, Level, Options, Player, PlayerActed, Turn};
 
 /// Frames to let the last turn render before the screenshot.
@@ -38,38 +40,57 @@ pub fn play(
     level: Res<Level>,
     fog: Query<&FogOfWar>,
     mut player: Single<&mut TilePos, With<Player>>,
-    others: Query<&TilePos, Without<Player>>,
+    monsters: Query<&TilePos, (With<Monster>, Without<Player>)>,
     mut doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
     mut turn: ResMut<Turn>,
     mut acted: MessageWriter<PlayerActed>,
 ) {
-    let Some(turns) = options.autoplay else { return };
+    let Some(turns) = options.autoplay else {
+        return;
+    };
     if turn.0 >= turns {
         return;
     }
-    let Ok(fog) = fog.get(level.terrain) else { return };
-    let action = match next_step(&level, fog, **player, &doors) {
-        Some(next) if level.dungeon.cell(next.x, next.y) == Cell::Door && blocked(&level, &doors, next) => {
+    let Ok(fog) = fog.get(level.terrain) else {
+        return;
+    };
+    let action = match next_step(&level, fog, **player) {
+        Some(next)
+            if level.dungeon.cell(next.x, next.y) == Cell::Door
+                && blocked(&level, &doors, next) =>
+        {
             Action::ToggleDoors
         }
-        Some(next) => Action::Step(next.x as i32 - player.x as i32, next.y as i32 - player.y as i32),
+        Some(next) => Action::Step(
+            next.x as i32 - player.x as i32,
+            next.y as i32 - player.y as i32,
+        ),
         None => Action::Wait,
     };
-    if !act(action, &mut commands, &level, &mut player, &others, &mut doors) {
+    if !act(
+        action,
+        &mut commands,
+        &level,
+        &mut player,
+        &monsters,
+        &mut doors,
+    ) {
         // A monster in the way: wait for it to move.
-        act(Action::Wait, &mut commands, &level, &mut player, &others, &mut doors);
+        act(
+            Action::Wait,
+            &mut commands,
+            &level,
+            &mut player,
+            &monsters,
+            &mut doors,
+        );
     }
     turn.0 += 1;
     acted.write(PlayerActed);
 }
 
 /// The first step of a shortest walk to the nearest unexplored walkable tile.
-fn next_step(
-    level: &Level,
-    fog: &FogOfWar,
-    from: TilePos,
-    doors: &Query<(Entity, &mut Door, &mut TileTextureIndex)>,
-) -> Option<TilePos> {
+fn next_step(level: &Level, fog: &FogOfWar, from: TilePos) -> Option<TilePos> {
     let (w, h) = (crate::MAP_WIDTH as usize, crate::MAP_HEIGHT as usize);
     let mut came_from: Vec<Option<TilePos>> = vec![None; w * h];
     let index = |t: TilePos| t.y as usize * w + t.x as usize;
@@ -91,7 +112,6 @@ fn next_step(
             }
         }
     }
-    let _ = doors;
     None
 }
 
@@ -107,7 +127,19 @@ fn finish(
     player: Query<(&TilePos, &Viewshed), With<Player>>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    let Some(turns) = options.autoplay else { return };
+    let Some(turns) = options.autoplay else {
+        return;
+    };
+    if let Some(sprites) = &sprites
+        && let Some(LoadState::Failed(error)) = assets.get_load_state(&sprites.image)
+    {
+        // Without its tileset the scripted game would wait for ever: fail loudly instead.
+        eprintln!(
+            "dungeon: the tileset did not load ({error}); run from the crate's folder or set BEVY_ASSET_ROOT"
+        );
+        exit.write(AppExit::error());
+        return;
+    }
     let loaded = sprites.is_some_and(|s| assets.is_loaded_with_dependencies(&s.image));
     if turn.0 < turns || !loaded || finish.requested {
         return;
@@ -138,12 +170,14 @@ fn finish(
             commands
                 .spawn(Screenshot::primary_window())
                 .observe(save_to_disk(path.clone()))
-                .observe(move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                    println!("screenshot saved to {}", path.display());
-                    if exit_after {
-                        exit.write(AppExit::Success);
-                    }
-                });
+                .observe(
+                    move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                        println!("screenshot saved to {}", path.display());
+                        if exit_after {
+                            exit.write(AppExit::Success);
+                        }
+                    },
+                );
         }
         None if options.exit => {
             exit.write(AppExit::Success);

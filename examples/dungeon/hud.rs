@@ -26,7 +26,9 @@ impl Plugin for HudPlugin {
             PostUpdate,
             (
                 start_timer.before(ViewshedSystems::Recompute),
-                stop_timer.after(ViewshedSystems::Recompute).before(ViewshedSystems::Fog),
+                stop_timer
+                    .after(ViewshedSystems::Recompute)
+                    .before(ViewshedSystems::Fog),
                 update_text.after(ViewshedSystems::Fog),
             ),
         );
@@ -38,13 +40,13 @@ pub fn setup(mut commands: Commands) {
         HudText,
         Text::new(""),
         TextFont {
-            font_size: FontSize::Px(16.0),
+            font_size: FontSize::Px(12.0),
             ..default()
         },
         TextColor(Color::srgb(0.85, 0.85, 0.9)),
         Node {
             position_type: PositionType::Absolute,
-            top: Val::Px(7.0),
+            top: Val::Px(1.0),
             left: Val::Px(10.0),
             ..default()
         },
@@ -73,8 +75,8 @@ fn update_text(
     mut text: Single<&mut Text, With<HudText>>,
 ) {
     let line = format!(
-        "seed {}   turn {}   radius {}   FOV update {:.3} ms ({} views)   \
-         move: arrows/WASD/hjklyubn/numpad   o: doors   +/-: radius   v: monster views",
+        "seed {}   turn {}   radius {}   FOV update {:.3} ms ({} views)\n\
+         move: arrows / WASD / hjkl yubn / numpad   wait: .   doors: o   radius: + -   monster views: v",
         options.seed,
         turn.0,
         player.radius,

@@ -6,6 +6,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::map::Cell;
+use crate::monsters::Monster;
 use crate::{Door, Level, Options, Player, PlayerActed, Turn, tiles};
 
 /// What the player does this turn.
@@ -58,12 +59,13 @@ pub fn player_turn(
     mut commands: Commands,
     level: Res<Level>,
     mut player: Single<&mut TilePos, With<Player>>,
-    others: Query<&TilePos, Without<Player>>,
+    monsters: Query<&TilePos, (With<Monster>, Without<Player>)>,
     mut doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
     mut turn: ResMut<Turn>,
     mut acted: MessageWriter<PlayerActed>,
 ) {
-    let action = if let Some((_, (dx, dy))) = MOVES.iter().find(|(key, _)| keys.just_pressed(*key)) {
+    let action = if let Some((_, (dx, dy))) = MOVES.iter().find(|(key, _)| keys.just_pressed(*key))
+    {
         Action::Step(*dx, *dy)
     } else if keys.just_pressed(KeyCode::Period) || keys.just_pressed(KeyCode::Numpad5) {
         Action::Wait
@@ -72,7 +74,14 @@ pub fn player_turn(
     } else {
         return;
     };
-    if act(action, &mut commands, &level, &mut player, &others, &mut doors) {
+    if act(
+        action,
+        &mut commands,
+        &level,
+        &mut player,
+        &monsters,
+        &mut doors,
+    ) {
         turn.0 += 1;
         acted.write(PlayerActed);
     }
@@ -84,7 +93,7 @@ pub fn act(
     commands: &mut Commands,
     level: &Level,
     player: &mut TilePos,
-    others: &Query<&TilePos, Without<Player>>,
+    monsters: &Query<&TilePos, (With<Monster>, Without<Player>)>,
     doors: &mut Query<(Entity, &mut Door, &mut TileTextureIndex)>,
 ) -> bool {
     match action {
@@ -92,7 +101,7 @@ pub fn act(
             let Some(target) = step(*player, dx, dy) else {
                 return false;
             };
-            if blocked(level, doors, target) || others.iter().any(|pos| *pos == target) {
+            if blocked(level, doors, target) || monsters.iter().any(|pos| *pos == target) {
                 return false;
             }
             *player = target;
@@ -103,10 +112,14 @@ pub fn act(
             let storage_tiles = neighbours(*player);
             let mut toggled = false;
             for tile in storage_tiles {
-                if level.dungeon.cell(tile.x, tile.y) != Cell::Door || others.iter().any(|pos| *pos == tile) {
+                if level.dungeon.cell(tile.x, tile.y) != Cell::Door
+                    || monsters.iter().any(|pos| *pos == tile)
+                {
                     continue;
                 }
-                let Some(entity) = door_entity(level, tile) else { continue };
+                let Some(entity) = door_entity(level, tile) else {
+                    continue;
+                };
                 if let Ok((entity, mut door, mut texture)) = doors.get_mut(entity) {
                     door.open = !door.open;
                     // Opening a door removes its Opaque: the view changes this very frame.
@@ -127,8 +140,12 @@ pub fn act(
 
 pub fn step(from: TilePos, dx: i32, dy: i32) -> Option<TilePos> {
     let (x, y) = (from.x as i32 + dx, from.y as i32 + dy);
-    (x >= 0 && y >= 0 && x < crate::MAP_WIDTH as i32 && y < crate::MAP_HEIGHT as i32)
-        .then(|| TilePos { x: x as u32, y: y as u32 })
+    (x >= 0 && y >= 0 && x < crate::MAP_WIDTH as i32 && y < crate::MAP_HEIGHT as i32).then_some(
+        TilePos {
+            x: x as u32,
+            y: y as u32,
+        },
+    )
 }
 
 pub fn neighbours(tile: TilePos) -> impl Iterator<Item = TilePos> {
@@ -143,7 +160,11 @@ fn door_entity(level: &Level, tile: TilePos) -> Option<Entity> {
 }
 
 /// Walls and closed doors block moves.
-pub fn blocked(level: &Level, doors: &Query<(Entity, &mut Door, &mut TileTextureIndex)>, tile: TilePos) -> bool {
+pub fn blocked(
+    level: &Level,
+    doors: &Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+    tile: TilePos,
+) -> bool {
     match level.dungeon.cell(tile.x, tile.y) {
         Cell::Wall => true,
         Cell::Floor => false,
@@ -154,7 +175,10 @@ pub fn blocked(level: &Level, doors: &Query<(Entity, &mut Door, &mut TileTexture
 }
 
 /// `+` and `-` change the player's view radius; the view follows at once.
-pub fn change_radius(keys: Res<ButtonInput<KeyCode>>, mut viewshed: Single<&mut Viewshed, With<Player>>) {
+pub fn change_radius(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut viewshed: Single<&mut Viewshed, With<Player>>,
+) {
     if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
         viewshed.radius = (viewshed.radius + 1).min(60);
     }

@@ -5,11 +5,15 @@
 //! cargo run --example dungeon                       # a new dungeon each run
 //! cargo run --example dungeon -- --seed 42          # the same dungeon again
 //! cargo run --example dungeon -- --seed 42 --autoplay 60 --screenshot shot.png --exit
+//! cargo run --example dungeon -- --help             # all the options
 //! ```
 //!
 //! Keys: arrows, WASD, vi keys (hjkl yubn) or the numpad to move (diagonals too), `.` or
 //! numpad 5 to wait, `o` to open or close the doors next to you, `+`/`-` to change your view
 //! radius, `v` to show what the monsters see.
+
+// Bevy systems take their data as parameters: many of them, with spelled-out query types.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod autoplay;
 mod hud;
@@ -43,6 +47,9 @@ pub mod tiles {
     pub const PLAIN: u32 = 7;
 }
 
+const USAGE: &str = "usage: dungeon [--seed N] [--radius N] [--monster-views] \
+                     [--autoplay TURNS] [--screenshot PATH] [--exit]";
+
 /// What the command line asked for.
 #[derive(Resource, Clone, Debug)]
 pub struct Options {
@@ -51,6 +58,8 @@ pub struct Options {
     pub screenshot: Option<PathBuf>,
     pub exit: bool,
     pub radius: u32,
+    /// Start with the monsters' views drawn (as `v` does).
+    pub monster_views: bool,
 }
 
 impl Options {
@@ -63,22 +72,38 @@ impl Options {
             screenshot: None,
             exit: false,
             radius: 10,
+            monster_views: false,
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
             let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
             match arg.as_str() {
-                "--seed" => options.seed = value("--seed")?.parse().map_err(|e| format!("--seed: {e}"))?,
-                "--autoplay" => {
-                    options.autoplay = Some(value("--autoplay")?.parse().map_err(|e| format!("--autoplay: {e}"))?)
+                "--seed" => {
+                    options.seed = value("--seed")?
+                        .parse()
+                        .map_err(|e| format!("--seed: {e}"))?
                 }
-                "--radius" => options.radius = value("--radius")?.parse().map_err(|e| format!("--radius: {e}"))?,
+                "--autoplay" => {
+                    options.autoplay = Some(
+                        value("--autoplay")?
+                            .parse()
+                            .map_err(|e| format!("--autoplay: {e}"))?,
+                    )
+                }
+                "--radius" => {
+                    options.radius = value("--radius")?
+                        .parse()
+                        .map_err(|e| format!("--radius: {e}"))?
+                }
                 "--screenshot" => options.screenshot = Some(value("--screenshot")?.into()),
                 "--exit" => options.exit = true,
+                "--monster-views" => options.monster_views = true,
+                "--help" | "-h" => {
+                    println!("{USAGE}");
+                    std::process::exit(0);
+                }
                 other => {
-                    return Err(format!(
-                        "unknown argument {other:?}; use --seed N, --autoplay N, --radius N, --screenshot PATH, --exit"
-                    ));
+                    return Err(format!("unknown argument {other:?}\n{USAGE}"));
                 }
             }
         }
@@ -145,6 +170,7 @@ fn main() {
         )
         .add_plugins(ViewshedPlugin::default())
         .insert_resource(ClearColor(Color::BLACK))
+        .insert_resource(monsters::ShowMonsterViews(options.monster_views))
         .insert_resource(options)
         .init_resource::<Turn>()
         .add_message::<PlayerActed>()
@@ -152,14 +178,21 @@ fn main() {
         .add_systems(
             Update,
             (
-                (input::player_turn, autoplay::play).run_if(input::players_turn),
+                (
+                    input::player_turn.run_if(input::players_turn),
+                    autoplay::play.run_if(not(input::players_turn)),
+                ),
                 monsters::take_turns,
                 (input::change_radius, monsters::toggle_views),
                 place_sprites,
             )
                 .chain(),
         )
-        .add_plugins((hud::HudPlugin, autoplay::AutoplayPlugin, monsters::MonsterViewsPlugin))
+        .add_plugins((
+            hud::HudPlugin,
+            autoplay::AutoplayPlugin,
+            monsters::MonsterViewsPlugin,
+        ))
         .run();
 }
 
@@ -218,8 +251,12 @@ fn setup(
             anchor: TilemapAnchor::Center,
             ..default()
         },
-        // Visible tiles as drawn, remembered ones dimmed, unexplored ones hidden (black).
-        FogStyle::default(),
+        // Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored
+        // ones hidden (the black clear colour shows through).
+        FogStyle {
+            remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
+            ..default()
+        },
     ));
 
     // A layer above the terrain that shows what the monsters see, when asked to.
@@ -234,7 +271,7 @@ fn setup(
                     tilemap_id: TilemapId(overlay),
                     texture_index: TileTextureIndex(tiles::PLAIN),
                     visible: TileVisible(false),
-                    color: TileColor(Color::srgba(1.0, 0.2, 0.1, 0.28)),
+                    color: TileColor(Color::srgba(1.0, 0.35, 0.1, 0.14)),
                     ..default()
                 })
                 .id();
@@ -262,14 +299,23 @@ fn setup(
 
     let sprites = ActorSprites {
         image: texture,
-        layout: layouts.add(TextureAtlasLayout::from_grid(UVec2::splat(16), 8, 1, None, None)),
+        layout: layouts.add(TextureAtlasLayout::from_grid(
+            UVec2::splat(16),
+            8,
+            1,
+            None,
+            None,
+        )),
     };
     let start = dungeon.center(0);
     commands.spawn((
         Player,
         Viewshed::new(options.radius),
         RevealsFog,
-        TilePos { x: start.0, y: start.1 },
+        TilePos {
+            x: start.0,
+            y: start.1,
+        },
         TilemapId(terrain),
         sprite(&sprites, tiles::PLAYER),
         Transform::from_xyz(0.0, 0.0, 2.0),

@@ -49,10 +49,9 @@ impl Dungeon {
             let (w, h) = (5 + rng.below(10), 4 + rng.below(6));
             let (x, y) = (1 + rng.below(width - w - 2), 1 + rng.below(height - h - 2));
             // Keep a wall between rooms.
-            if rooms
-                .iter()
-                .any(|&(rx, ry, rw, rh)| x <= rx + rw + 1 && rx <= x + w + 1 && y <= ry + rh + 1 && ry <= y + h + 1)
-            {
+            if rooms.iter().any(|&(rx, ry, rw, rh)| {
+                x <= rx + rw + 1 && rx <= x + w + 1 && y <= ry + rh + 1 && ry <= y + h + 1
+            }) {
                 continue;
             }
             for cy in y..y + h {
@@ -125,9 +124,12 @@ impl Dungeon {
                 let wall = |dx: i32, dy: i32| {
                     self.cell((x as i32 + dx) as u32, (y as i32 + dy) as u32) == Cell::Wall
                 };
-                let room_next = [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|&(dx, dy): &(i32, i32)| {
-                    self.in_room((x as i32 + dx) as u32, (y as i32 + dy) as u32)
-                });
+                let room_next =
+                    [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                        .iter()
+                        .any(|&(dx, dy): &(i32, i32)| {
+                            self.in_room((x as i32 + dx) as u32, (y as i32 + dy) as u32)
+                        });
                 let across_x = wall(0, 1) && wall(0, -1);
                 let across_y = wall(1, 0) && wall(-1, 0);
                 if room_next && (across_x || across_y) {

@@ -28,20 +28,27 @@ pub struct MonsterViewsPlugin;
 
 impl Plugin for MonsterViewsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ShowMonsterViews>().add_systems(
-            PostUpdate,
-            draw_views.after(ViewshedSystems::Fog),
-        );
+        app.init_resource::<ShowMonsterViews>()
+            .add_systems(PostUpdate, draw_views.after(ViewshedSystems::Fog));
     }
 }
 
-pub fn spawn(commands: &mut Commands, dungeon: &Dungeon, map: Entity, sprites: &ActorSprites, seed: u64) {
+pub fn spawn(
+    commands: &mut Commands,
+    dungeon: &Dungeon,
+    map: Entity,
+    sprites: &ActorSprites,
+    seed: u64,
+) {
     let mut rng = Rng(seed ^ 0x5EED);
     // Two monsters in every room but the player's.
     for room in 1..dungeon.rooms.len() {
         let (x, y, w, h) = dungeon.rooms[room];
         for _ in 0..2 {
-            let tile = TilePos { x: x + rng.below(w), y: y + rng.below(h) };
+            let tile = TilePos {
+                x: x + rng.below(w),
+                y: y + rng.below(h),
+            };
             commands.spawn((
                 Monster { chasing: false },
                 Viewshed::new(6),
@@ -68,7 +75,8 @@ pub fn take_turns(
 ) {
     for _ in acted.read() {
         let target = **player;
-        let taken: Vec<(Entity, TilePos)> = monsters.iter().map(|(e, pos, _, _)| (e, *pos)).collect();
+        let taken: Vec<(Entity, TilePos)> =
+            monsters.iter().map(|(e, pos, _, _)| (e, *pos)).collect();
         let mut occupied: Vec<TilePos> = taken.iter().map(|&(_, pos)| pos).collect();
         occupied.push(target);
         for (index, (_, mut pos, viewshed, mut monster)) in monsters.iter_mut().enumerate() {
@@ -100,25 +108,33 @@ pub fn toggle_views(keys: Res<ButtonInput<KeyCode>>, mut show: ResMut<ShowMonste
     }
 }
 
-/// Tints the overlay layer where monsters see, only when something changed.
+/// Tints the overlay layer where monsters see (on explored tiles), only when a view changed.
 fn draw_views(
     show: Res<ShowMonsterViews>,
     mut updated: MessageReader<ViewshedUpdated>,
     level: Option<Res<Level>>,
     monsters: Query<&Viewshed, With<Monster>>,
+    fog: Query<&FogOfWar>,
     storages: Query<&TileStorage>,
     mut tiles: Query<&mut TileVisible>,
 ) {
-    let monster_moved = updated.read().any(|m| monsters.contains(m.viewer));
+    // Any view changed (a monster's, or the player's, which explores new tiles).
+    let views_changed = updated.read().count() > 0;
     let Some(level) = level else { return };
-    if !show.is_changed() && !monster_moved {
+    if !show.is_changed() && !views_changed {
         return;
     }
-    let Ok(storage) = storages.get(level.overlay) else { return };
+    let Ok(fog) = fog.get(level.terrain) else {
+        return;
+    };
+    let Ok(storage) = storages.get(level.overlay) else {
+        return;
+    };
     let mut seen = vec![false; (crate::MAP_WIDTH * crate::MAP_HEIGHT) as usize];
     if show.0 {
         for viewshed in &monsters {
-            for tile in viewshed.iter() {
+            // Only where the player has explored: the overlay must not give the map away.
+            for tile in viewshed.iter().filter(|&tile| fog.is_explored(tile)) {
                 seen[(tile.y * crate::MAP_WIDTH + tile.x) as usize] = true;
             }
         }
