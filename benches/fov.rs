@@ -139,6 +139,7 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
         let options = FovOptions {
             radius: radius.map_or(Radius::Unlimited, Radius::Limited),
             light_walls: true,
+            ..FovOptions::default()
         };
         group.bench_function(BenchmarkId::from_parameter("bevy_viewshed"), |b| {
             b.iter(|| {

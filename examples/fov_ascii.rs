@@ -4,24 +4,40 @@
 //! ```text
 //! cargo run --example fov_ascii -- assets/maps/dungeon.map
 //! cargo run --example fov_ascii -- - --radius 6 --no-light-walls < my.map
+//! cargo run --example fov_ascii -- assets/maps/pillars.map --permissive
+//! cargo run --example fov_ascii -- assets/maps/pillars.map --shape chebyshev --cone 0,90
 //! ```
+//!
+//! `--cone FACING,WIDTH` takes degrees; 0 faces right and, as rows are numbered down the
+//! text, 90 faces down.
 
 use std::io::Read;
 use std::process::ExitCode;
 
 use bevy_viewshed::ascii::AsciiMap;
-use bevy_viewshed::{Fov, FovOptions, Radius, VisibleSet};
+use bevy_viewshed::{Cone, DistanceShape, Fov, FovMode, FovOptions, Radius, VisibleSet};
 
-const USAGE: &str = "usage: fov_ascii MAP_FILE|- [--radius N] [--no-light-walls]";
+const USAGE: &str = "usage: fov_ascii MAP_FILE|- [--radius N] [--no-light-walls] \
+                     [--shape euclidean|chebyshev|manhattan] [--permissive] [--cone FACING,WIDTH]";
 
 struct Args {
     path: String,
     radius: Option<u32>,
     light_walls: bool,
+    shape: DistanceShape,
+    mode: FovMode,
+    cone: Option<Cone>,
+}
+
+fn parse_cone(value: &str) -> Option<Cone> {
+    let (facing, width) = value.split_once(',')?;
+    let (facing, width) = (facing.trim().parse().ok()?, width.trim().parse().ok()?);
+    Some(Cone::degrees(facing, width))
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut path, mut radius, mut light_walls) = (None, None, true);
+    let (mut shape, mut mode, mut cone) = (DistanceShape::Euclidean, FovMode::Symmetric, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--radius" => {
@@ -34,6 +50,25 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 })?);
             }
             "--no-light-walls" => light_walls = false,
+            "--permissive" => mode = FovMode::Permissive,
+            "--shape" => {
+                shape = match args.next().as_deref() {
+                    Some("euclidean") => DistanceShape::Euclidean,
+                    Some("chebyshev") => DistanceShape::Chebyshev,
+                    Some("manhattan") => DistanceShape::Manhattan,
+                    other => {
+                        return Err(format!(
+                            "--shape must be euclidean, chebyshev or manhattan, not {other:?}"
+                        ));
+                    }
+                }
+            }
+            "--cone" => {
+                let value = args.next().ok_or("--cone needs FACING,WIDTH in degrees")?;
+                cone = Some(parse_cone(&value).ok_or_else(|| {
+                    format!("--cone needs FACING,WIDTH in degrees, like 90,120, not {value:?}")
+                })?);
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             _ if path.is_none() && (arg == "-" || !arg.starts_with('-')) => path = Some(arg),
             _ => return Err(format!("unexpected argument {arg:?}; {USAGE}")),
@@ -44,6 +79,9 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         path,
         radius,
         light_walls,
+        shape,
+        mode,
+        cone,
     })
 }
 
@@ -66,7 +104,10 @@ fn run() -> Result<String, String> {
     let map = AsciiMap::parse(&text).map_err(|e| format!("{name}: {e}"))?;
     let options = FovOptions {
         radius: args.radius.map_or(map.radius, Radius::Limited),
+        shape: args.shape,
         light_walls: args.light_walls,
+        cone: args.cone,
+        mode: args.mode,
     };
     let mut visible = VisibleSet::new();
     Fov::new()

@@ -10,7 +10,7 @@
 //! ```
 
 use crate::grid::OpacityGrid;
-use crate::shadowcast::Radius;
+use crate::options::Radius;
 use crate::visible::VisibleSet;
 
 /// A map read from text: the grid, the viewer and the radius.

@@ -6,7 +6,7 @@ use bevy::camera::visibility::Visibility;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::shadowcast::{FovOptions, Radius};
+use crate::options::{FovOptions, Radius};
 use crate::visible::VisibleSet;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
@@ -144,6 +144,7 @@ impl Viewshed {
                 Radius::Limited(self.radius)
             },
             light_walls: self.light_walls,
+            ..FovOptions::default()
         }
     }
 }

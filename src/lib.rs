@@ -3,8 +3,8 @@
 //! unexplored) is written into the tile layers that opt in with a [`FogStyle`].
 //!
 //! The field of view is exact symmetric shadowcasting (Albert Ford's rules) on bit-packed
-//! grids. That core ([`grid`], [`shadowcast`], [`visible`], [`ascii`]) knows nothing of Bevy
-//! and can be used on its own:
+//! grids. That core ([`grid`], [`options`], [`shadowcast`], [`visible`], [`line_of_sight`],
+//! [`ascii`]) knows nothing of Bevy and can be used on its own:
 //!
 //! ```
 //! use bevy_viewshed::{field_of_view, FovOptions, OpacityGrid};
@@ -25,6 +25,7 @@
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
+//! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory and the viewsheds |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
@@ -35,7 +36,9 @@ pub mod ascii;
 pub mod components;
 pub mod fog;
 pub mod grid;
+pub mod line_of_sight;
 pub mod opacity;
+pub mod options;
 pub mod plugin;
 pub mod recompute;
 pub mod shadowcast;
@@ -44,18 +47,21 @@ pub mod visible;
 pub use components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Viewshed};
 pub use fog::{FogOfWar, FogState, FogStyle, TileLook};
 pub use grid::OpacityGrid;
+pub use line_of_sight::{LineOfSight, line_of_sight};
 pub use opacity::MapOpacity;
+pub use options::{Cone, DistanceShape, FovMode, FovOptions, Radius};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
 pub use recompute::ViewshedUpdated;
-pub use shadowcast::{Fov, FovError, FovOptions, Radius, field_of_view};
+pub use shadowcast::{Fov, FovError, field_of_view};
 pub use visible::{VisibleSet, Window};
 
 /// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        FogOfWar, FogState, FogStyle, Fov, FovError, FovOptions, HideOutsideView, LayerOf,
-        MapOpacity, OpacityGrid, Opaque, Radius, RevealsFog, TileLook, Viewshed, ViewshedPlugin,
-        ViewshedSystems, ViewshedUpdated, VisibleSet, field_of_view,
+        Cone, DistanceShape, FogOfWar, FogState, FogStyle, Fov, FovError, FovMode, FovOptions,
+        HideOutsideView, LayerOf, LineOfSight, MapOpacity, OpacityGrid, Opaque, Radius, RevealsFog,
+        TileLook, Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet,
+        field_of_view, line_of_sight,
     };
 }
 

@@ -17,61 +17,17 @@
 //! - a run of floors continues into the next row between the slopes of its outer edges,
 //!   `(2*col - 1) / (2*d)` for the left edge of a cell after a wall and of a wall after floors;
 //! - cells outside the map are opaque and never visible; cells beyond the radius
-//!   (`dx*dx + dy*dy > r*(r+1)`) are never visible and can shadow only cells beyond it too.
+//!   (`dx*dx + dy*dy > r*(r+1)`, or the square or diamond of the options' shape) are never
+//!   visible and can shadow only cells beyond it too;
+//! - in the permissive mode every floor the row covers is lit, like walls;
+//! - a vision cone skips the quadrants it cannot reach and then keeps the cells whose centre
+//!   it contains.
+
+use std::f64::consts::{FRAC_PI_2, PI};
 
 use crate::grid::{Lines, OpacityGrid};
+use crate::options::{DistanceShape, FovMode, FovOptions, Radius};
 use crate::visible::{BitRows, VisibleSet, Window};
-
-/// How far a viewer sees.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Radius {
-    /// Cells with `dx*dx + dy*dy <= r*(r+1)` around the viewer (a disk of radius `r + 1/2`
-    /// through cell centres). `Limited(0)` sees only the viewer's own cell.
-    Limited(u32),
-    /// No limit: only walls and the map's edge stop sight.
-    #[default]
-    Unlimited,
-}
-
-/// Options of one field-of-view computation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct FovOptions {
-    /// How far the viewer sees.
-    pub radius: Radius,
-    /// Whether opaque cells that sight reaches are visible (true, the default: walls light
-    /// up) or not reported (false: only transparent cells and the viewer's own cell).
-    pub light_walls: bool,
-}
-
-impl Default for FovOptions {
-    fn default() -> Self {
-        Self::unlimited()
-    }
-}
-
-impl FovOptions {
-    /// Unlimited radius, walls lit.
-    pub const fn unlimited() -> Self {
-        Self {
-            radius: Radius::Unlimited,
-            light_walls: true,
-        }
-    }
-
-    /// Radius `r` (see [`Radius::Limited`]), walls lit.
-    pub const fn radius(r: u32) -> Self {
-        Self {
-            radius: Radius::Limited(r),
-            light_walls: true,
-        }
-    }
-
-    /// The same options with light walls switched on or off.
-    pub const fn with_light_walls(mut self, light_walls: bool) -> Self {
-        self.light_walls = light_walls;
-        self
-    }
-}
 
 /// Why a field of view could not be computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -209,15 +165,27 @@ impl Fov {
         };
         visible.reset(window);
         visible.rows_mut().set(oy - window.y, ox - window.x);
-        let limit = radius.map(|r| u64::from(r) * (u64::from(r) + 1));
         let scan = Scan {
-            limit,
+            reach: match radius {
+                None => Reach::Unlimited,
+                Some(r) => match options.shape {
+                    DistanceShape::Euclidean => Reach::Disk(u64::from(r) * (u64::from(r) + 1)),
+                    DistanceShape::Chebyshev => Reach::Square(r),
+                    DistanceShape::Manhattan => Reach::Diamond(r),
+                },
+            },
             light_walls: options.light_walls,
+            permissive: options.mode == FovMode::Permissive,
         };
+        // A quadrant the cone cannot reach is not scanned.
+        let reaches = |direction: f64| options.cone.is_none_or(|c| c.reaches_sector(direction));
 
         // North and south: rows of the grid, cells along x, straight into the window's rows.
         let rows = visible.rows_mut();
-        for forward in [false, true] {
+        for (forward, direction) in [(false, -FRAC_PI_2), (true, FRAC_PI_2)] {
+            if !reaches(direction) {
+                continue;
+            }
             let quadrant = Quadrant {
                 lines: grid.row_lines(),
                 origin_line: oy,
@@ -230,21 +198,30 @@ impl Fov {
         }
         // East and west: columns of the grid, cells along y, into the transposed window,
         // which is then merged into the window 64x64 cells at a time.
-        let mut columns = std::mem::take(&mut self.columns);
-        columns.reset(window.width, window.height);
-        for forward in [false, true] {
-            let quadrant = Quadrant {
-                lines: grid.column_lines(),
-                origin_line: ox,
-                origin_cell: oy,
-                forward,
-            };
-            self.scan(quadrant, scan, |x, y, cells| {
-                columns.set_run(x - window.x, y - window.y, cells);
-            });
+        if reaches(0.0) || reaches(PI) {
+            let mut columns = std::mem::take(&mut self.columns);
+            columns.reset(window.width, window.height);
+            for (forward, direction) in [(false, PI), (true, 0.0)] {
+                if !reaches(direction) {
+                    continue;
+                }
+                let quadrant = Quadrant {
+                    lines: grid.column_lines(),
+                    origin_line: ox,
+                    origin_cell: oy,
+                    forward,
+                };
+                self.scan(quadrant, scan, |x, y, cells| {
+                    columns.set_run(x - window.x, y - window.y, cells);
+                });
+            }
+            visible.merge_transposed(&columns);
+            self.columns = columns;
         }
-        visible.merge_transposed(&columns);
-        self.columns = columns;
+        if let Some(cone) = options.cone.filter(|cone| !cone.is_full()) {
+            let (ox, oy) = (i64::from(ox), i64::from(oy));
+            visible.retain(|x, y| cone.contains(i64::from(x) - ox, i64::from(y) - oy));
+        }
         Ok(())
     }
 
@@ -272,10 +249,14 @@ impl Fov {
         let walls = row_walls & range;
         let floors = !row_walls & range;
         let mut lit = if scan.light_walls { walls } else { 0 };
-        let lit_min = (start.whole + i64::from(start.rem > 0)).max(lo);
-        let lit_max = end.whole.min(hi);
-        if lit_min <= lit_max {
-            lit |= floors & bit_range((lit_min - col_min) as u32, (lit_max - col_min) as u32);
+        if scan.permissive {
+            lit |= floors;
+        } else {
+            let lit_min = (start.whole + i64::from(start.rem > 0)).max(lo);
+            let lit_max = end.whole.min(hi);
+            if lit_min <= lit_max {
+                lit |= floors & bit_range((lit_min - col_min) as u32, (lit_max - col_min) as u32);
+            }
         }
 
         // Walk the runs of floors: each one lights the next row between its edges.
@@ -317,10 +298,11 @@ impl Fov {
         } else {
             q.origin_line
         };
-        let max_depth = match scan.limit {
+        let max_depth = match scan.reach {
             // Depth r+1 is beyond the disk: (r+1)^2 > r*(r+1).
-            Some(limit) => max_depth.min(limit.isqrt() as u32),
-            None => max_depth,
+            Reach::Disk(limit) => max_depth.min(limit.isqrt() as u32),
+            Reach::Square(r) | Reach::Diamond(r) => max_depth.min(r),
+            Reach::Unlimited => max_depth,
         };
         let origin = i64::from(q.origin_cell);
         // Columns (relative to the viewer) that lie on the map.
@@ -328,7 +310,10 @@ impl Fov {
         let map_max = i64::from(q.lines.len) - 1 - origin;
 
         // Widest column inside the disk, updated per depth (at depth 1 it is r itself).
-        let mut reach = scan.limit.map_or(0, |limit| limit.isqrt());
+        let mut disk_reach = match scan.reach {
+            Reach::Disk(limit) => limit.isqrt(),
+            _ => 0,
+        };
         self.current.clear();
         self.current.push(Interval {
             start: Slope::at_depth_one(-1),
@@ -344,14 +329,23 @@ impl Fov {
                 q.origin_line - depth
             };
             let (mut col_min, mut col_max) = (map_min, map_max);
-            if let Some(limit) = scan.limit {
-                // The widest column inside the disk at this depth shrinks as depth grows.
-                let room = limit - u64::from(depth) * u64::from(depth);
-                while reach * reach > room {
-                    reach -= 1;
+            // The widest column inside the radius at this depth (it never grows with depth,
+            // so cells beyond the radius can only shadow cells beyond it too).
+            let reach = match scan.reach {
+                Reach::Unlimited => None,
+                Reach::Disk(limit) => {
+                    let room = limit - u64::from(depth) * u64::from(depth);
+                    while disk_reach * disk_reach > room {
+                        disk_reach -= 1;
+                    }
+                    Some(disk_reach as i64)
                 }
-                col_min = col_min.max(-(reach as i64));
-                col_max = col_max.min(reach as i64);
+                Reach::Square(r) => Some(i64::from(r)),
+                Reach::Diamond(r) => Some(i64::from(r - depth)),
+            };
+            if let Some(reach) = reach {
+                col_min = col_min.max(-reach);
+                col_max = col_max.min(reach);
             }
             self.next.clear();
             if col_min > col_max {
@@ -372,15 +366,19 @@ impl Fov {
             }
             for index in 0..self.current.len() {
                 let Interval { start, end } = self.current[index];
-                // Floors whose centre lies inside the interval: ceil(d*start) ..= floor(d*end).
-                let lit_min = start.whole + i64::from(start.rem > 0);
-                let lit_max = end.whole;
                 // Columns the row covers: d*start rounded half up ..= d*end rounded half down.
                 let lo = (start.whole + i64::from(2 * start.rem >= start.den)).max(col_min);
                 let hi = (end.whole + i64::from(2 * end.rem > end.den)).min(col_max);
                 if lo > hi {
                     continue;
                 }
+                // Lit floors: those whose centre lies inside the interval,
+                // ceil(d*start) ..= floor(d*end), or every covered one when permissive.
+                let (lit_min, lit_max) = if scan.permissive {
+                    (lo, hi)
+                } else {
+                    (start.whole + i64::from(start.rem > 0), end.whole)
+                };
 
                 let mut in_floor = false;
                 // The start of the current run of floors, for the next row.
@@ -438,9 +436,22 @@ impl Fov {
 /// What stays the same for every quadrant of one computation.
 #[derive(Clone, Copy)]
 struct Scan {
-    /// `r*(r+1)` for a limited radius.
-    limit: Option<u64>,
+    reach: Reach,
     light_walls: bool,
+    /// Floors are lit when the row covers them, not only when their centre is in the sector.
+    permissive: bool,
+}
+
+/// Which cells a limited radius keeps.
+#[derive(Clone, Copy)]
+enum Reach {
+    Unlimited,
+    /// `dx*dx + dy*dy <= limit`, `limit = r*(r+1)`.
+    Disk(u64),
+    /// `max(|dx|, |dy|) <= r`.
+    Square(u32),
+    /// `|dx| + |dy| <= r`.
+    Diamond(u32),
 }
 
 /// One quadrant: rows at depth `d` are grid line `origin_line ± d`, columns run along it.

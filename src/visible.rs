@@ -121,6 +121,23 @@ impl VisibleSet {
         self.rows.reset(window.height, window.width);
     }
 
+    /// Keeps only the visible cells `(x, y)` (map coordinates) for which `keep` is true.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
+        let stride = self.rows.stride;
+        for (index, word) in self.rows.words.iter_mut().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
+                let x = self.x0 + ((index % stride) * WORD_BITS) as u32 + bit;
+                let y = self.y0 + (index / stride) as u32;
+                if !keep(x, y) {
+                    *word &= !(1 << bit);
+                }
+            }
+        }
+    }
+
     /// The window's rows, to write into (coordinates relative to the window).
     pub(crate) fn rows_mut(&mut self) -> &mut BitRows {
         &mut self.rows

@@ -54,10 +54,7 @@ fn radius() -> impl Strategy<Value = Radius> {
 }
 
 fn fov(grid: &OpacityGrid, viewer: (u32, u32), radius: Radius) -> BTreeSet<(u32, u32)> {
-    let options = FovOptions {
-        radius,
-        light_walls: true,
-    };
+    let options = FovOptions::unlimited().with_radius(radius);
     let mut visible = VisibleSet::new();
     Fov::new()
         .compute(grid, viewer, options, &mut visible)
@@ -78,7 +75,7 @@ proptest! {
     #[test]
     fn agrees_with_the_plain_rules(s in scene(300), radius in radius(), light_walls: bool) {
         let mut visible = VisibleSet::new();
-        let options = FovOptions { radius, light_walls };
+        let options = FovOptions { radius, light_walls, ..FovOptions::default() };
         Fov::new().compute(&s.grid, s.viewer, options, &mut visible).unwrap();
         let ours: BTreeSet<_> = visible.iter().collect();
         prop_assert_eq!(ours.len(), visible.count());
@@ -165,7 +162,7 @@ proptest! {
         let (w, h) = (s.grid.width(), s.grid.height());
         let origin = (w.saturating_add(dx), dy % (h + 1));
         let mut visible = fov_nonempty(&s.grid);
-        let result = Fov::new().compute(&s.grid, origin, FovOptions { radius, light_walls: true }, &mut visible);
+        let result = Fov::new().compute(&s.grid, origin, FovOptions::unlimited().with_radius(radius), &mut visible);
         prop_assert_eq!(result, Err(FovError::OriginOutsideMap { origin, width: w, height: h }));
         prop_assert!(visible.is_empty());
         prop_assert_eq!(visible.count(), 0);
@@ -176,8 +173,8 @@ proptest! {
     fn reuse_does_not_leak_state(a in scene(80), b in scene(80), ra in radius(), rb in radius()) {
         let mut fov_state = Fov::new();
         let mut visible = VisibleSet::new();
-        fov_state.compute(&a.grid, a.viewer, FovOptions { radius: ra, light_walls: true }, &mut visible).unwrap();
-        fov_state.compute(&b.grid, b.viewer, FovOptions { radius: rb, light_walls: true }, &mut visible).unwrap();
+        fov_state.compute(&a.grid, a.viewer, FovOptions::unlimited().with_radius(ra), &mut visible).unwrap();
+        fov_state.compute(&b.grid, b.viewer, FovOptions::unlimited().with_radius(rb), &mut visible).unwrap();
         prop_assert_eq!(visible.iter().collect::<BTreeSet<_>>(), fov(&b.grid, b.viewer, rb));
     }
 }

@@ -37,6 +37,7 @@ fn all_reference_cases_match_exactly() {
         let options = FovOptions {
             radius: map.radius,
             light_walls: true,
+            ..FovOptions::default()
         };
         fov.compute(&map.grid, map.viewer, options, &mut visible)
             .unwrap();
@@ -105,6 +106,7 @@ fn reference_cases_without_light_walls_drop_only_the_walls() {
         let options = FovOptions {
             radius: map.radius,
             light_walls: true,
+            ..FovOptions::default()
         };
         fov.compute(&map.grid, map.viewer, options, &mut lit)
             .unwrap();

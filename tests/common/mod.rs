@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use bevy_viewshed::{OpacityGrid, Radius};
+use bevy_viewshed::{DistanceShape, FovMode, FovOptions, OpacityGrid, Radius};
 
 /// A deterministic random map: each cell opaque with probability `density_percent`%.
 pub fn random_grid(width: u32, height: u32, density_percent: u32, seed: u64) -> OpacityGrid {
@@ -32,6 +32,23 @@ pub fn oracle(
     radius: Radius,
     light_walls: bool,
 ) -> BTreeSet<(u32, u32)> {
+    let options = FovOptions {
+        radius,
+        light_walls,
+        ..FovOptions::default()
+    };
+    oracle_with(grid, origin, options)
+}
+
+/// The oracle for any options: the radius in its shape, the permissive floor rule (floors
+/// the scan covers, like walls), and a cone (cells whose centre `Cone::contains`).
+pub fn oracle_with(
+    grid: &OpacityGrid,
+    origin: (u32, u32),
+    options: FovOptions,
+) -> BTreeSet<(u32, u32)> {
+    let light_walls = options.light_walls;
+    let permissive = options.mode == FovMode::Permissive;
     let mut seen = BTreeSet::new();
     seen.insert(origin);
     let (ox, oy) = (i64::from(origin.0), i64::from(origin.1));
@@ -56,7 +73,7 @@ pub fn oracle(
                 let symmetric = col * start.1 >= depth * start.0 && col * end.1 <= depth * end.0;
                 let (x, y) = (ox + dx, oy + dy);
                 let on_map = x >= 0 && y >= 0 && grid.contains(x as u32, y as u32);
-                if on_map && ((wall && light_walls) || (!wall && symmetric)) {
+                if on_map && ((wall && light_walls) || (!wall && (symmetric || permissive))) {
                     seen.insert((x as u32, y as u32));
                 }
                 let slope = (2 * col - 1, 2 * depth);
@@ -73,12 +90,24 @@ pub fn oracle(
             }
         }
     }
-    if let Radius::Limited(r) = radius {
-        let limit = u128::from(r) * (u128::from(r) + 1);
+    if let Radius::Limited(r) = options.radius {
+        let r = i128::from(r);
         seen.retain(|&(x, y)| {
-            let dx = i128::from(x) - i128::from(origin.0);
-            let dy = i128::from(y) - i128::from(origin.1);
-            ((dx * dx + dy * dy) as u128) <= limit
+            let dx = (i128::from(x) - i128::from(origin.0)).abs();
+            let dy = (i128::from(y) - i128::from(origin.1)).abs();
+            match options.shape {
+                DistanceShape::Euclidean => dx * dx + dy * dy <= r * (r + 1),
+                DistanceShape::Chebyshev => dx.max(dy) <= r,
+                DistanceShape::Manhattan => dx + dy <= r,
+            }
+        });
+    }
+    if let Some(cone) = options.cone {
+        seen.retain(|&(x, y)| {
+            cone.contains(
+                i64::from(x) - i64::from(origin.0),
+                i64::from(y) - i64::from(origin.1),
+            )
         });
     }
     seen
