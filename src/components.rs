@@ -3,10 +3,11 @@
 //! ([`HideOutsideView`]), and which tilemaps are layers of one map ([`LayerOf`]).
 
 use bevy::camera::visibility::Visibility;
+use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::options::{FovOptions, Radius};
+use crate::options::{Cone, DistanceShape, FovMode, FovOptions, Radius};
 use crate::visible::VisibleSet;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
@@ -32,8 +33,24 @@ pub struct Viewshed {
     pub radius: u32,
     /// Whether opaque tiles that sight reaches count as seen (true, the default).
     pub light_walls: bool,
+    /// The shape the radius is measured in (a disk by default).
+    #[reflect(ignore)]
+    pub shape: DistanceShape,
+    /// A vision cone (`None`, the default: all around). Turn it as the viewer turns; the
+    /// view follows at the next update.
+    #[reflect(ignore)]
+    pub cone: Option<Cone>,
+    /// Which floors count as seen (symmetric by default).
+    #[reflect(ignore)]
+    pub mode: FovMode,
     #[reflect(ignore)]
     pub(crate) visible: VisibleSet,
+    /// The view before the last recomputation.
+    #[reflect(ignore)]
+    pub(crate) previous: VisibleSet,
+    /// The [`Spottable`](crate::Spottable) entities it sees.
+    #[reflect(ignore)]
+    pub(crate) spotted: EntityHashSet,
     pub(crate) generation: u64,
     /// What the current view was computed from.
     #[reflect(ignore)]
@@ -51,6 +68,9 @@ pub(crate) struct ViewKey {
     pub origin: (u32, u32),
     pub radius: u32,
     pub light_walls: bool,
+    pub shape: DistanceShape,
+    pub cone: Option<Cone>,
+    pub mode: FovMode,
 }
 
 /// Why a viewer sees nothing.
@@ -79,7 +99,12 @@ impl Viewshed {
         Self {
             radius,
             light_walls: true,
+            shape: DistanceShape::Euclidean,
+            cone: None,
+            mode: FovMode::Symmetric,
             visible: VisibleSet::new(),
+            previous: VisibleSet::new(),
+            spotted: EntityHashSet::default(),
             generation: 0,
             computed: None,
             warned: None,
@@ -95,6 +120,50 @@ impl Viewshed {
     pub fn with_light_walls(mut self, light_walls: bool) -> Self {
         self.light_walls = light_walls;
         self
+    }
+
+    /// The same viewer with its radius measured in `shape`.
+    pub fn with_shape(mut self, shape: DistanceShape) -> Self {
+        self.shape = shape;
+        self
+    }
+
+    /// The same viewer restricted to a vision cone.
+    pub fn with_cone(mut self, cone: Cone) -> Self {
+        self.cone = Some(cone);
+        self
+    }
+
+    /// The same viewer with this floor rule.
+    pub fn with_mode(mut self, mode: FovMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Whether `tile` is in the current view (a line-of-sight query answered from the view:
+    /// for a symmetric, unlimited, all-around viewer it equals the core's `line_of_sight`).
+    pub fn can_see(&self, tile: TilePos) -> bool {
+        self.is_visible(tile)
+    }
+
+    /// The [`Spottable`](crate::Spottable) entities the viewer sees (itself excluded), as of
+    /// the last [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify).
+    pub fn spotted(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.spotted.iter().copied()
+    }
+
+    /// The tiles in the current view that were not in the one before the last recomputation.
+    pub fn newly_seen(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.iter()
+            .filter(|tile| !self.previous.contains(tile.x, tile.y))
+    }
+
+    /// The tiles in the view before the last recomputation that are not in the current one.
+    pub fn newly_unseen(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.previous
+            .iter()
+            .map(|(x, y)| TilePos { x, y })
+            .filter(|tile| !self.visible.contains(tile.x, tile.y))
     }
 
     /// Whether the viewer saw `tile` at its last update.
@@ -144,7 +213,9 @@ impl Viewshed {
                 Radius::Limited(self.radius)
             },
             light_walls: self.light_walls,
-            ..FovOptions::default()
+            shape: self.shape,
+            cone: self.cone,
+            mode: self.mode,
         }
     }
 }
@@ -160,10 +231,23 @@ impl Viewshed {
 pub struct Opaque;
 
 /// Marks viewers whose sight lifts the fog of war (the player and allies, not monsters).
+///
+/// Their views, united per map, make their [`Team`]'s view: team 0 (the team drawn unless
+/// [`FogTeam`](crate::FogTeam) says otherwise) when the entity has no `Team`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Viewshed)]
 pub struct RevealsFog;
+
+/// The team a [`RevealsFog`] viewer sees for (team 0 without this component). A team's view,
+/// per map, is the union of its members' viewsheds, with an explored memory of its own (see
+/// [`FogOfWar`](crate::FogOfWar)); the fog of war is drawn for the team in the
+/// [`FogTeam`](crate::FogTeam) resource, which a spectator mode or a hot-seat game switches at
+/// run time. Change a viewer's team by inserting another `Team`.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Team(pub u32);
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the
 /// revealed view: its `Visibility` is set to `Hidden` outside it and `Inherited` inside.

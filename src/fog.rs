@@ -1,9 +1,9 @@
-//! Fog of war: what the [`RevealsFog`] viewers of a map see now and have ever seen, written
-//! into the tile layers that opt in with a [`FogStyle`], and the `Visibility` of
-//! [`HideOutsideView`] entities.
+//! Fog of war: what each [`Team`] of viewers (the [`RevealsFog`] viewers are team 0) sees now
+//! on a map and has ever seen, written for the team in [`FogTeam`] into the tile layers that
+//! opt in with a [`FogStyle`], and the `Visibility` of [`HideOutsideView`] entities.
 //!
 //! Each map (root tilemap) gets a [`FogOfWar`] component. Every tile is in one
-//! [`FogState`]: `Visible` (a revealing viewer sees it now), `Remembered` (seen before) or
+//! [`FogState`] per team: `Visible` (a member sees it now), `Remembered` (seen before) or
 //! `Unexplored`. Tiles are written only when their state changed, and with
 //! "set if not equal" semantics, so unchanged tiles are not extracted for rendering again.
 
@@ -13,7 +13,9 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize};
 use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
 
-use crate::components::{HideOutsideView, LayerOf, Layers, RevealsFog, Viewshed};
+use std::collections::BTreeMap;
+
+use crate::components::{HideOutsideView, LayerOf, Layers, RevealsFog, Team, Viewshed};
 use crate::opacity::root_of;
 use crate::recompute::FogDirty;
 use crate::visible::BitRows;
@@ -29,75 +31,49 @@ pub enum FogState {
     Visible,
 }
 
-/// The fog of war of one map, on its root tilemap: the union of what its [`RevealsFog`]
-/// viewers see now, and the explored memory (tiles seen at least once).
-///
-/// The game may read it and change the memory: [`forget_all`](Self::forget_all) for a level
-/// reset, [`explore_all`](Self::explore_all) for a magic map, [`set_explored`](Self::set_explored)
-/// for anything finer. Tiles follow at the next update.
-///
-/// ```
-/// # use bevy::prelude::*;
-/// # use bevy_viewshed::prelude::*;
-/// fn magic_mapping(mut fog: Query<&mut FogOfWar>) {
-///     for mut fog in &mut fog {
-///         fog.explore_all();
-///     }
-/// }
-/// ```
-#[derive(Component, Debug, Default)]
-pub struct FogOfWar {
+/// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
+/// [`HideOutsideView`] entities show (team 0, the [`RevealsFog`] viewers, by default). Change
+/// it at run time for a spectator mode or a hot-seat game; the tiles follow at the next update.
+#[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Resource, Default, Debug)]
+pub struct FogTeam(pub Team);
+
+/// What one team sees now on one map and what it has ever seen.
+#[derive(Clone, Debug, Default)]
+pub struct TeamFog {
     width: u32,
     height: u32,
     visible: BitRows,
     explored: BitRows,
-    /// What the tiles show now, to write only what changes.
-    shown_visible: BitRows,
-    shown_explored: BitRows,
-    /// Every tile of every fog layer must be written (new map, resized map).
-    refresh_all: bool,
 }
 
-impl FogOfWar {
-    fn new(size: TilemapSize) -> Self {
+impl TeamFog {
+    fn new(width: u32, height: u32) -> Self {
         let mut fog = Self::default();
-        fog.resize(size);
+        fog.resize(width, height);
         fog
     }
 
-    fn resize(&mut self, size: TilemapSize) {
+    fn resize(&mut self, width: u32, height: u32) {
         let old_explored = std::mem::take(&mut self.explored);
         let (old_width, old_height) = (self.width, self.height);
-        self.width = size.x;
-        self.height = size.y;
-        for rows in [
-            &mut self.visible,
-            &mut self.explored,
-            &mut self.shown_visible,
-            &mut self.shown_explored,
-        ] {
-            rows.reset(size.y, size.x);
-        }
-        for y in 0..old_height.min(size.y) {
-            for x in 0..old_width.min(size.x) {
+        (self.width, self.height) = (width, height);
+        self.visible.reset(height, width);
+        self.explored.reset(height, width);
+        for y in 0..old_height.min(height) {
+            for x in 0..old_width.min(width) {
                 if old_explored.get(y, x) {
                     self.explored.set(y, x);
                 }
             }
         }
-        self.refresh_all = true;
-    }
-
-    /// The map's size in tiles.
-    pub fn size(&self) -> TilemapSize {
-        TilemapSize::new(self.width, self.height)
     }
 
     fn contains(&self, tile: TilePos) -> bool {
         tile.x < self.width && tile.y < self.height
     }
 
-    /// The state of `tile` (tiles off the map are unexplored).
+    /// The state of `tile` for this team (tiles off the map are unexplored).
     pub fn state(&self, tile: TilePos) -> FogState {
         if self.is_visible(tile) {
             FogState::Visible
@@ -108,7 +84,7 @@ impl FogOfWar {
         }
     }
 
-    /// Whether a revealing viewer sees `tile` now.
+    /// Whether a member of the team sees `tile` now.
     pub fn is_visible(&self, tile: TilePos) -> bool {
         self.contains(tile) && self.visible.get(tile.y, tile.x)
     }
@@ -140,7 +116,7 @@ impl FogOfWar {
         }
     }
 
-    /// The tiles revealing viewers see now.
+    /// The tiles the team's members see now.
     pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
         self.tiles_in(&self.visible)
     }
@@ -156,6 +132,133 @@ impl FogOfWar {
                 .filter(move |&x| rows.get(y, x))
                 .map(move |x| TilePos { x, y })
         })
+    }
+}
+
+/// The fog of war of one map, on its root tilemap: for each [`Team`], the union of what its
+/// members see now and its explored memory (tiles seen at least once).
+///
+/// The methods without a team ([`state`](Self::state), [`is_visible`](Self::is_visible),
+/// [`forget_all`](Self::forget_all), ...) read and change the team that is drawn
+/// ([`FogTeam`], team 0 by default); [`team`](Self::team) and [`team_mut`](Self::team_mut)
+/// reach any team. The game may change the memory: `forget_all` for a level reset,
+/// `explore_all` for a magic map, `set_explored` for anything finer. Tiles follow at the next
+/// update.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// fn magic_mapping(mut fog: Query<&mut FogOfWar>) {
+///     for mut fog in &mut fog {
+///         fog.explore_all();
+///     }
+/// }
+/// ```
+#[derive(Component, Clone, Debug, Default)]
+pub struct FogOfWar {
+    width: u32,
+    height: u32,
+    teams: BTreeMap<Team, TeamFog>,
+    /// The team drawn.
+    shown_team: Team,
+    /// What the tiles show now, to write only what changes.
+    shown_visible: BitRows,
+    shown_explored: BitRows,
+    /// Every tile of every fog layer must be written (new map, resized map).
+    refresh_all: bool,
+}
+
+impl FogOfWar {
+    fn new(size: TilemapSize) -> Self {
+        let mut fog = Self::default();
+        fog.resize(size);
+        fog
+    }
+
+    fn resize(&mut self, size: TilemapSize) {
+        (self.width, self.height) = (size.x, size.y);
+        for team in self.teams.values_mut() {
+            team.resize(size.x, size.y);
+        }
+        self.shown_visible.reset(size.y, size.x);
+        self.shown_explored.reset(size.y, size.x);
+        self.refresh_all = true;
+    }
+
+    /// The map's size in tiles.
+    pub fn size(&self) -> TilemapSize {
+        TilemapSize::new(self.width, self.height)
+    }
+
+    /// The team whose fog is drawn.
+    pub fn shown_team(&self) -> Team {
+        self.shown_team
+    }
+
+    /// The fog of `team` on this map, if the team ever had a member here (or was drawn).
+    pub fn team(&self, team: Team) -> Option<&TeamFog> {
+        self.teams.get(&team)
+    }
+
+    /// The fog of `team` on this map, to change its memory (made empty if it had none).
+    pub fn team_mut(&mut self, team: Team) -> &mut TeamFog {
+        let (width, height) = (self.width, self.height);
+        self.teams
+            .entry(team)
+            .or_insert_with(|| TeamFog::new(width, height))
+    }
+
+    /// The teams with a fog on this map.
+    pub fn teams(&self) -> impl Iterator<Item = (Team, &TeamFog)> + '_ {
+        self.teams.iter().map(|(&team, fog)| (team, fog))
+    }
+
+    fn shown(&self) -> Option<&TeamFog> {
+        self.teams.get(&self.shown_team)
+    }
+
+    /// The state of `tile` for the team drawn (tiles off the map are unexplored).
+    pub fn state(&self, tile: TilePos) -> FogState {
+        self.shown()
+            .map_or(FogState::Unexplored, |fog| fog.state(tile))
+    }
+
+    /// Whether a member of the team drawn sees `tile` now.
+    pub fn is_visible(&self, tile: TilePos) -> bool {
+        self.shown().is_some_and(|fog| fog.is_visible(tile))
+    }
+
+    /// Whether the team drawn has seen `tile` at least once (tiles seen now included).
+    pub fn is_explored(&self, tile: TilePos) -> bool {
+        self.shown().is_some_and(|fog| fog.is_explored(tile))
+    }
+
+    /// Marks `tile` explored or not for the team drawn. A tile seen now stays explored.
+    pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
+        let team = self.shown_team;
+        self.team_mut(team).set_explored(tile, explored);
+    }
+
+    /// The team drawn forgets everything not seen now (a new level, an amnesia potion).
+    pub fn forget_all(&mut self) {
+        let team = self.shown_team;
+        self.team_mut(team).forget_all();
+    }
+
+    /// Marks every tile explored for the team drawn (a magic map).
+    pub fn explore_all(&mut self) {
+        let team = self.shown_team;
+        self.team_mut(team).explore_all();
+    }
+
+    /// The tiles the team drawn sees now.
+    pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.shown().into_iter().flat_map(TeamFog::visible_tiles)
+    }
+
+    /// The tiles the team drawn has seen at least once.
+    pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.shown().into_iter().flat_map(TeamFog::explored_tiles)
     }
 }
 
@@ -269,13 +372,14 @@ type TileLookQuery<'w, 's> = Query<
     ),
 >;
 
-/// Rebuilds the revealed view of the maps that need it and writes what changed into the fog
-/// layers.
+/// Rebuilds the team views of the maps that need it and writes what changed into the fog
+/// layers, for the team drawn.
 pub(crate) fn update_fog(
     mut commands: Commands,
     mut fogs: Query<(Entity, &mut FogOfWar, Option<&Layers>)>,
-    revealers: Query<&Viewshed, With<RevealsFog>>,
+    members: Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
     styles: Query<(&TileStorage, Ref<FogStyle>)>,
+    shown_team: Res<FogTeam>,
     mut tiles: TileLookQuery,
     mut dirty: ResMut<FogDirty>,
 ) {
@@ -284,21 +388,34 @@ pub(crate) fn update_fog(
         let styled_changed = std::iter::once(map)
             .chain(layers.into_iter().flat_map(Layers::iter))
             .any(|layer| styles.get(layer).is_ok_and(|(_, style)| style.is_changed()));
-        if !rebuild && !fog.is_changed() && !styled_changed {
+        let switched = fog.shown_team != shown_team.0;
+        if !rebuild && !fog.is_changed() && !styled_changed && !switched {
             continue;
         }
         let fog = fog.bypass_change_detection();
+        fog.shown_team = shown_team.0;
+        fog.team_mut(shown_team.0);
         if rebuild {
-            fog.visible.words_mut().fill(0);
-            for viewshed in &revealers {
+            for team in fog.teams.values_mut() {
+                team.visible.words_mut().fill(0);
+            }
+            for (viewshed, team) in &members {
                 if viewshed.computed.is_some_and(|key| key.map == map) {
-                    fog.visible.or_visible(&viewshed.visible);
+                    let team = team.copied().unwrap_or_default();
+                    fog.team_mut(team).visible.or_visible(&viewshed.visible);
                 }
             }
         }
         // What is seen now is explored.
-        for (explored, &visible) in fog.explored.words_mut().iter_mut().zip(fog.visible.words()) {
-            *explored |= visible;
+        for team in fog.teams.values_mut() {
+            for (explored, &visible) in team
+                .explored
+                .words_mut()
+                .iter_mut()
+                .zip(team.visible.words())
+            {
+                *explored |= visible;
+            }
         }
 
         for layer in std::iter::once(map).chain(layers.into_iter().flat_map(Layers::iter)) {
@@ -331,8 +448,17 @@ pub(crate) fn update_fog(
             }
         }
         fog.refresh_all = false;
-        fog.shown_visible.clone_from(&fog.visible);
-        fog.shown_explored.clone_from(&fog.explored);
+        let FogOfWar {
+            teams,
+            shown_team,
+            shown_visible,
+            shown_explored,
+            ..
+        } = fog;
+        if let Some(shown) = teams.get(shown_team) {
+            shown_visible.clone_from(&shown.visible);
+            shown_explored.clone_from(&shown.explored);
+        }
     }
     // Maps that no longer exist.
     dirty.0.clear();
@@ -340,13 +466,22 @@ pub(crate) fn update_fog(
 
 /// Calls `f` for every tile whose state differs from what the tiles show.
 fn for_each_changed(fog: &FogOfWar, mut f: impl FnMut(TilePos)) {
-    let stride = fog.visible.stride();
-    let words = fog
+    let Some(shown) = fog.shown() else {
+        return;
+    };
+    let stride = shown.visible.stride();
+    let words = shown
         .visible
         .words()
         .iter()
         .zip(fog.shown_visible.words())
-        .zip(fog.explored.words().iter().zip(fog.shown_explored.words()));
+        .zip(
+            shown
+                .explored
+                .words()
+                .iter()
+                .zip(fog.shown_explored.words()),
+        );
     for (index, ((v, sv), (e, se))) in words.enumerate() {
         let mut changed = (v ^ sv) | (e ^ se);
         while changed != 0 {

@@ -19,8 +19,8 @@
 //! ```
 //!
 //! The Bevy side: [`ViewshedPlugin`] with its [`ViewshedSystems`] set, the components in
-//! [`components`], the opacity grids in [`opacity`], the recomputation in [`recompute`] and
-//! the fog of war in [`fog`].
+//! [`components`], the opacity grids in [`opacity`], the recomputation in [`recompute`], the
+//! seen/lost notifications in [`sightings`] and the fog of war in [`fog`].
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
@@ -42,10 +42,11 @@ pub mod options;
 pub mod plugin;
 pub mod recompute;
 pub mod shadowcast;
+pub mod sightings;
 pub mod visible;
 
-pub use components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Viewshed};
-pub use fog::{FogOfWar, FogState, FogStyle, TileLook};
+pub use components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Team, Viewshed};
+pub use fog::{FogOfWar, FogState, FogStyle, FogTeam, TeamFog, TileLook};
 pub use grid::OpacityGrid;
 pub use line_of_sight::{LineOfSight, line_of_sight};
 pub use opacity::MapOpacity;
@@ -53,15 +54,16 @@ pub use options::{Cone, DistanceShape, FovMode, FovOptions, Radius};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
 pub use recompute::ViewshedUpdated;
 pub use shadowcast::{Fov, FovError, field_of_view};
+pub use sightings::{LostSight, Spottable, Spotted};
 pub use visible::{VisibleSet, Window};
 
 /// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Cone, DistanceShape, FogOfWar, FogState, FogStyle, Fov, FovError, FovMode, FovOptions,
-        HideOutsideView, LayerOf, LineOfSight, MapOpacity, OpacityGrid, Opaque, Radius, RevealsFog,
-        TileLook, Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet,
-        field_of_view, line_of_sight,
+        Cone, DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
+        FovOptions, HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity, OpacityGrid,
+        Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook, Viewshed,
+        ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, field_of_view, line_of_sight,
     };
 }
 

@@ -14,6 +14,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::components::{LayerOf, Opaque};
 use crate::grid::OpacityGrid;
+use crate::options::DistanceShape;
 
 /// Beyond this many changed cells in one update, every viewer of the map is recomputed
 /// instead of checking each cell against each viewer.
@@ -66,19 +67,23 @@ impl MapOpacity {
         self.counts.get(&(tile.x, tile.y)).copied().unwrap_or(0)
     }
 
-    /// Whether opacity changed since the last recomputation anywhere inside the disk of
-    /// `radius` around `origin` (cells beyond the disk cannot change what is seen inside it).
-    pub(crate) fn changed_within(&self, origin: (u32, u32), radius: u32) -> bool {
+    /// Whether opacity changed since the last recomputation anywhere within `radius` of
+    /// `origin` in `shape` (cells beyond the radius cannot change what is seen inside it).
+    pub(crate) fn changed_within(
+        &self,
+        origin: (u32, u32),
+        radius: u32,
+        shape: DistanceShape,
+    ) -> bool {
         if self.all_changed {
             return true;
         }
-        let limit = u64::from(radius) * (u64::from(radius) + 1);
         self.changed.iter().any(|&(x, y)| {
             let (dx, dy) = (
-                u64::from(x.abs_diff(origin.0)),
-                u64::from(y.abs_diff(origin.1)),
+                i64::from(x) - i64::from(origin.0),
+                i64::from(y) - i64::from(origin.1),
             );
-            radius == u32::MAX || dx * dx + dy * dy <= limit
+            radius == u32::MAX || shape.contains(dx, dy, radius)
         })
     }
 

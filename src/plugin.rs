@@ -9,15 +9,19 @@ use bevy::render::RenderApp;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::TilemapPlugin;
 
-use crate::components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Viewshed};
+use crate::components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Team, Viewshed};
 use crate::fog::{
-    FogState, FogStyle, TileLook, hide_outside_view, style_new_tiles, track_fog, update_fog,
+    FogState, FogStyle, FogTeam, TileLook, hide_outside_view, style_new_tiles, track_fog,
+    update_fog,
 };
 use crate::opacity::{
     OpaqueIndex, on_layer_change, on_layer_removed, on_remove_opaque, on_remove_tile_pos,
     on_remove_tilemap_id, sync_opaque, track_maps,
 };
 use crate::recompute::{FogDirty, ViewshedUpdated, recompute_viewsheds};
+use crate::sightings::{
+    LostSight, Spottable, Spotted, notify_sightings, on_remove_spottable, on_remove_viewer,
+};
 
 /// Adds field of view to an app: every entity with a [`Viewshed`] sees, [`Opaque`] entities
 /// block sight, and fog of war is written into tilemap layers with a [`FogStyle`].
@@ -67,6 +71,9 @@ pub enum ViewshedSystems {
     SyncOpacity,
     /// Viewsheds that need it are recomputed (in parallel); `ViewshedUpdated` is written.
     Recompute,
+    /// `Spotted` and `LostSight` are sent for the `Spottable` entities viewers started or
+    /// stopped seeing.
+    Notify,
     /// Fog of war and `HideOutsideView` visibility are brought up to date.
     Fog,
 }
@@ -88,11 +95,17 @@ impl Plugin for ViewshedPlugin {
             }
         }
         app.add_message::<ViewshedUpdated>()
+            .add_message::<Spotted>()
+            .add_message::<LostSight>()
             .init_resource::<OpaqueIndex>()
             .init_resource::<FogDirty>()
+            .init_resource::<FogTeam>()
             .register_type::<Viewshed>()
+            .register_type::<Team>()
+            .register_type::<FogTeam>()
             .register_type::<Opaque>()
             .register_type::<RevealsFog>()
+            .register_type::<Spottable>()
             .register_type::<HideOutsideView>()
             .register_type::<LayerOf>()
             .register_type::<Layers>()
@@ -106,6 +119,7 @@ impl Plugin for ViewshedPlugin {
             (
                 ViewshedSystems::SyncOpacity,
                 ViewshedSystems::Recompute,
+                ViewshedSystems::Notify,
                 ViewshedSystems::Fog,
             )
                 .chain(),
@@ -126,6 +140,7 @@ impl Plugin for ViewshedPlugin {
                     .chain()
                     .in_set(ViewshedSystems::SyncOpacity),
                 recompute_viewsheds.in_set(ViewshedSystems::Recompute),
+                notify_sightings.in_set(ViewshedSystems::Notify),
                 (update_fog, style_new_tiles, hide_outside_view)
                     .chain()
                     .in_set(ViewshedSystems::Fog),
@@ -138,7 +153,11 @@ impl Plugin for ViewshedPlugin {
             .add_observer(on_layer_removed)
             .add_observer(on_remove_revealer)
             .add_observer(on_remove_revealing_viewshed)
-            .add_observer(on_add_revealer);
+            .add_observer(on_add_revealer)
+            .add_observer(on_team_change)
+            .add_observer(on_team_removed)
+            .add_observer(on_remove_spottable)
+            .add_observer(on_remove_viewer);
     }
 }
 
@@ -154,7 +173,8 @@ impl ViewshedPlugin {
     }
 }
 
-/// A revealing viewer left (despawned, or no longer reveals): its map's fog is rebuilt.
+/// A revealing viewer left (despawned, or no longer reveals): its map's team views are
+/// rebuilt.
 fn on_remove_revealer(
     event: On<Remove, RevealsFog>,
     viewers: Query<&Viewshed>,
@@ -165,7 +185,7 @@ fn on_remove_revealer(
     }
 }
 
-/// A revealing viewer lost its viewshed: its map's fog is rebuilt.
+/// A revealing viewer lost its viewshed: its map's team views are rebuilt.
 fn on_remove_revealing_viewshed(
     event: On<Remove, Viewshed>,
     viewers: Query<&Viewshed, With<RevealsFog>>,
@@ -176,10 +196,33 @@ fn on_remove_revealing_viewshed(
     }
 }
 
-/// A viewer started revealing: its current view joins its map's fog.
+/// A viewer started revealing: its current view joins its team's view.
 fn on_add_revealer(
     event: On<Add, RevealsFog>,
     viewers: Query<&Viewshed>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    if let Ok(viewshed) = viewers.get(event.entity) {
+        dirty.0.extend(viewshed.computed.map(|key| key.map));
+    }
+}
+
+/// A viewer changed teams (or lost its `Team`, joining team 0): its map's team views are
+/// rebuilt.
+fn on_team_change(
+    event: On<Insert, Team>,
+    viewers: Query<&Viewshed, With<RevealsFog>>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    if let Ok(viewshed) = viewers.get(event.entity) {
+        dirty.0.extend(viewshed.computed.map(|key| key.map));
+    }
+}
+
+/// A revealing viewer lost its `Team` (it joins team 0).
+fn on_team_removed(
+    event: On<Remove, Team>,
+    viewers: Query<&Viewshed, With<RevealsFog>>,
     mut dirty: ResMut<FogDirty>,
 ) {
     if let Ok(viewshed) = viewers.get(event.entity) {

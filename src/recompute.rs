@@ -28,7 +28,7 @@ pub struct ViewshedUpdated {
     pub viewer: Entity,
 }
 
-/// Maps whose revealed view (the union of their [`RevealsFog`] viewers) must be rebuilt.
+/// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct FogDirty(pub EntityHashSet);
 
@@ -80,12 +80,14 @@ pub(crate) fn recompute_viewsheds(
         match key {
             Ok((key, opacity)) => {
                 let up_to_date = viewshed.computed == Some(key)
-                    && !opacity.changed_within(key.origin, key.radius);
+                    && !opacity.changed_within(key.origin, key.radius, key.shape);
                 if up_to_date {
                     return;
                 }
                 let options = viewshed.options();
                 let viewshed = &mut *viewshed;
+                // The last view becomes the previous one (for newly seen / unseen tiles).
+                std::mem::swap(&mut viewshed.visible, &mut viewshed.previous);
                 // The origin was checked to be on the map, so this cannot fail.
                 if fov
                     .compute(opacity.grid(), key.origin, options, &mut viewshed.visible)
@@ -106,6 +108,7 @@ pub(crate) fn recompute_viewsheds(
                 }
                 if viewshed.computed.is_some() || !viewshed.visible.is_empty() {
                     let viewshed = &mut *viewshed;
+                    std::mem::swap(&mut viewshed.visible, &mut viewshed.previous);
                     viewshed.visible.clear();
                     viewshed.computed = None;
                     viewshed.generation += 1;
@@ -180,6 +183,9 @@ fn locate<'a>(
             origin,
             radius: viewshed.radius,
             light_walls: viewshed.light_walls,
+            shape: viewshed.shape,
+            cone: viewshed.cone,
+            mode: viewshed.mode,
         },
         opacity,
     ))
