@@ -15,7 +15,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use bevy_viewshed::ascii::AsciiMap;
-use bevy_viewshed::{Cone, DistanceShape, Fov, FovMode, FovOptions, Radius, VisibleSet};
+use bevy_viewshed::{DistanceShape, Fov, FovMode, FovOptions, Radius, VisibleSet, VisionCone};
 
 const USAGE: &str = "usage: fov_ascii MAP_FILE|- [--radius N] [--no-light-walls] \
                      [--shape euclidean|chebyshev|manhattan] [--permissive] [--cone FACING,WIDTH]";
@@ -26,13 +26,13 @@ struct Args {
     light_walls: bool,
     shape: DistanceShape,
     mode: FovMode,
-    cone: Option<Cone>,
+    cone: Option<VisionCone>,
 }
 
-fn parse_cone(value: &str) -> Option<Cone> {
+fn parse_cone(value: &str) -> Option<VisionCone> {
     let (facing, width) = value.split_once(',')?;
     let (facing, width) = (facing.trim().parse().ok()?, width.trim().parse().ok()?);
-    Some(Cone::degrees(facing, width))
+    Some(VisionCone::degrees(facing, width))
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {

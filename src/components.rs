@@ -7,7 +7,7 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::options::{Cone, DistanceShape, FovMode, FovOptions, Radius};
+use crate::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 use crate::visible::VisibleSet;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
@@ -39,7 +39,7 @@ pub struct Viewshed {
     /// A vision cone (`None`, the default: all around). Turn it as the viewer turns; the
     /// view follows at the next update.
     #[reflect(ignore)]
-    pub cone: Option<Cone>,
+    pub cone: Option<VisionCone>,
     /// Which floors count as seen (symmetric by default).
     #[reflect(ignore)]
     pub mode: FovMode,
@@ -69,7 +69,7 @@ pub(crate) struct ViewKey {
     pub radius: u32,
     pub light_walls: bool,
     pub shape: DistanceShape,
-    pub cone: Option<Cone>,
+    pub cone: Option<VisionCone>,
     pub mode: FovMode,
 }
 
@@ -129,7 +129,7 @@ impl Viewshed {
     }
 
     /// The same viewer restricted to a vision cone.
-    pub fn with_cone(mut self, cone: Cone) -> Self {
+    pub fn with_cone(mut self, cone: VisionCone) -> Self {
         self.cone = Some(cone);
         self
     }

@@ -50,7 +50,7 @@ pub use fog::{FogOfWar, FogState, FogStyle, FogTeam, TeamFog, TileLook};
 pub use grid::OpacityGrid;
 pub use line_of_sight::{LineOfSight, line_of_sight};
 pub use opacity::MapOpacity;
-pub use options::{Cone, DistanceShape, FovMode, FovOptions, Radius};
+pub use options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
 pub use recompute::ViewshedUpdated;
 pub use shadowcast::{Fov, FovError, field_of_view};
@@ -60,10 +60,10 @@ pub use visible::{VisibleSet, Window};
 /// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Cone, DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
-        FovOptions, HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity, OpacityGrid,
-        Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook, Viewshed,
-        ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, field_of_view, line_of_sight,
+        DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode, FovOptions,
+        HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity, OpacityGrid, Opaque, Radius,
+        RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook, Viewshed, ViewshedPlugin,
+        ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone, field_of_view, line_of_sight,
     };
 }
 

@@ -1,5 +1,5 @@
 //! What one field-of-view computation is asked for: how far ([`Radius`]) and in which shape
-//! ([`DistanceShape`]), in which directions ([`Cone`]), whether walls light up, and which
+//! ([`DistanceShape`]), in which directions ([`VisionCone`]), whether walls light up, and which
 //! floors count as seen ([`FovMode`]). Plain data, no Bevy.
 
 use std::f64::consts::{FRAC_PI_4, PI, TAU};
@@ -107,9 +107,9 @@ pub enum FovMode {
 ///
 /// ```
 /// use std::f64::consts::FRAC_PI_2;
-/// use bevy_viewshed::Cone;
+/// use bevy_viewshed::VisionCone;
 ///
-/// let east = Cone::toward(1, 0, FRAC_PI_2); // a 90-degree cone facing +x
+/// let east = VisionCone::toward(1, 0, FRAC_PI_2); // a 90-degree cone facing +x
 /// assert!(east.contains(5, 0));
 /// assert!(east.contains(3, 3) && east.contains(3, -3)); // the diagonals are its edges
 /// assert!(!east.contains(2, 3));
@@ -117,7 +117,7 @@ pub enum FovMode {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Cone {
+pub struct VisionCone {
     /// The direction the viewer faces, in radians (0 = +x, counter-clockwise).
     pub facing: f64,
     /// The full opening angle, in radians.
@@ -127,7 +127,7 @@ pub struct Cone {
 /// Rounding allowance of the cone test, in radians.
 const CONE_EPSILON: f64 = 1e-9;
 
-impl Cone {
+impl VisionCone {
     /// A cone facing `facing` radians, `width` radians wide.
     pub const fn new(facing: f64, width: f64) -> Self {
         Self { facing, width }
@@ -181,9 +181,9 @@ impl Cone {
     }
 }
 
-impl Eq for Cone {}
+impl Eq for VisionCone {}
 
-impl Hash for Cone {
+impl Hash for VisionCone {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.facing.to_bits().hash(state);
         self.width.to_bits().hash(state);
@@ -193,11 +193,11 @@ impl Hash for Cone {
 /// Options of one field-of-view computation.
 ///
 /// ```
-/// use bevy_viewshed::{Cone, DistanceShape, FovMode, FovOptions};
+/// use bevy_viewshed::{VisionCone, DistanceShape, FovMode, FovOptions};
 ///
 /// let guard = FovOptions::radius(8)
 ///     .with_shape(DistanceShape::Chebyshev)
-///     .with_cone(Cone::degrees(90.0, 120.0))
+///     .with_cone(VisionCone::degrees(90.0, 120.0))
 ///     .with_mode(FovMode::Permissive)
 ///     .with_light_walls(false);
 /// assert_eq!(FovOptions::default(), FovOptions::unlimited());
@@ -213,7 +213,7 @@ pub struct FovOptions {
     /// up) or not reported (false: only transparent cells and the viewer's own cell).
     pub light_walls: bool,
     /// Sees only inside this cone (`None`, the default: all around).
-    pub cone: Option<Cone>,
+    pub cone: Option<VisionCone>,
     /// Which floors count as seen (symmetric by default).
     pub mode: FovMode,
 }
@@ -263,7 +263,7 @@ impl FovOptions {
     }
 
     /// The same options restricted to a vision cone.
-    pub const fn with_cone(mut self, cone: Cone) -> Self {
+    pub const fn with_cone(mut self, cone: VisionCone) -> Self {
         self.cone = Some(cone);
         self
     }

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
 
 use bevy_viewshed::{
-    Cone, DistanceShape, Fov, FovMode, FovOptions, LineOfSight, OpacityGrid, Radius, VisibleSet,
-    line_of_sight,
+    DistanceShape, Fov, FovMode, FovOptions, LineOfSight, OpacityGrid, Radius, VisibleSet,
+    VisionCone, line_of_sight,
 };
 use common::{Symmetry, oracle_with, random_grid};
 use proptest::prelude::*;
@@ -62,7 +62,7 @@ fn radius() -> impl Strategy<Value = Radius> {
 }
 
 /// Cones of every kind: facing a grid direction or any angle, narrow to all around.
-fn cone() -> impl Strategy<Value = Cone> {
+fn cone() -> impl Strategy<Value = VisionCone> {
     let width = prop_oneof![
         Just(0.0),
         Just(FRAC_PI_2),
@@ -74,7 +74,7 @@ fn cone() -> impl Strategy<Value = Cone> {
         (0i32..8).prop_map(|i| f64::from(i) * FRAC_PI_4),
         -10.0..10.0f64
     ];
-    (facing, width).prop_map(|(facing, width)| Cone::new(facing, width))
+    (facing, width).prop_map(|(facing, width)| VisionCone::new(facing, width))
 }
 
 fn options() -> impl Strategy<Value = FovOptions> {
@@ -249,8 +249,8 @@ fn grid_aligned_cones_are_exact_wedges() {
         ((1, -1), |dx, dy| dx >= 0 && dy <= 0),
     ];
     for ((fx, fy), wedge) in wedges {
-        let cone = Cone::toward(fx, fy, FRAC_PI_2);
-        let degrees = Cone::degrees(f64::from(fy).atan2(f64::from(fx)).to_degrees(), 90.0);
+        let cone = VisionCone::toward(fx, fy, FRAC_PI_2);
+        let degrees = VisionCone::degrees(f64::from(fy).atan2(f64::from(fx)).to_degrees(), 90.0);
         for dx in -40..=40 {
             for dy in -40..=40 {
                 let expected = wedge(dx, dy) || (dx, dy) == (0, 0);
@@ -270,7 +270,7 @@ fn grid_aligned_cones_are_exact_wedges() {
 #[test]
 fn a_guard_sees_in_front_only() {
     let grid = OpacityGrid::new(21, 21);
-    let options = FovOptions::radius(6).with_cone(Cone::toward(1, 0, FRAC_PI_2));
+    let options = FovOptions::radius(6).with_cone(VisionCone::toward(1, 0, FRAC_PI_2));
     let seen = fov(&grid, (10, 10), options);
     assert!(seen.contains(&(16, 10)));
     assert!(seen.contains(&(14, 14)), "the diagonal edge is inside");

@@ -41,7 +41,7 @@ pub fn oracle(
 }
 
 /// The oracle for any options: the radius in its shape, the permissive floor rule (floors
-/// the scan covers, like walls), and a cone (cells whose centre `Cone::contains`).
+/// the scan covers, like walls), and a cone (cells whose centre `VisionCone::contains`).
 pub fn oracle_with(
     grid: &OpacityGrid,
     origin: (u32, u32),
