@@ -27,6 +27,7 @@ use crate::visible::VisibleSet;
 /// ```
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Viewshed {
     /// How far the viewer sees: tiles with `dx*dx + dy*dy <= r*(r+1)`. 0 sees only the
     /// viewer's own tile; [`Viewshed::UNLIMITED`] sees as far as walls and the map allow.
@@ -47,16 +48,21 @@ pub struct Viewshed {
     pub(crate) visible: VisibleSet,
     /// The view before the last recomputation.
     #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) previous: VisibleSet,
     /// The [`Spottable`](crate::Spottable) entities it sees.
     #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) spotted: EntityHashSet,
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) generation: u64,
     /// What the current view was computed from.
     #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) computed: Option<ViewKey>,
     /// The last problem warned about, so each is logged once.
     #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) warned: Option<ViewProblem>,
 }
 

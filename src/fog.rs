@@ -155,6 +155,11 @@ impl TeamFog {
 /// }
 /// ```
 #[derive(Component, Clone, Debug, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "ExploredMemory", try_from = "ExploredMemory")
+)]
 pub struct FogOfWar {
     width: u32,
     height: u32,
@@ -259,6 +264,124 @@ impl FogOfWar {
     /// The tiles the team drawn has seen at least once.
     pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
         self.shown().into_iter().flat_map(TeamFog::explored_tiles)
+    }
+}
+
+/// The explored memory of a map, per team: what a save game keeps. Take it with
+/// [`FogOfWar::memory`] and put it back with [`FogOfWar::restore`]; with the `serde` feature
+/// this is also how a [`FogOfWar`] serializes (deserializing one gives a fog with that memory
+/// and nothing seen now: viewers fill that in at the next update).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ExploredMemory {
+    /// The map's width in tiles.
+    pub width: u32,
+    /// The map's height in tiles.
+    pub height: u32,
+    /// Per team, the explored tiles row by row (`y` from 0), each row `width.div_ceil(64)`
+    /// words, bit `x % 64` of word `x / 64` for tile `x`.
+    pub teams: Vec<(Team, Vec<u64>)>,
+}
+
+/// Why an [`ExploredMemory`] does not fit a map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryError {
+    /// The memory was taken on a map of another size.
+    SizeMismatch {
+        /// The size the memory is for.
+        memory: (u32, u32),
+        /// The map's size.
+        map: (u32, u32),
+    },
+    /// A team's rows do not have `height * width.div_ceil(64)` words.
+    WrongLength {
+        /// The team.
+        team: Team,
+        /// How many words it has.
+        words: usize,
+    },
+}
+
+impl std::fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemoryError::SizeMismatch { memory, map } => write!(
+                f,
+                "explored memory of a {}x{} map does not fit a {}x{} map",
+                memory.0, memory.1, map.0, map.1
+            ),
+            MemoryError::WrongLength { team, words } => {
+                write!(f, "explored memory of team {} has {words} words", team.0)
+            }
+        }
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
+impl FogOfWar {
+    /// The explored memory of every team on this map (for a save game).
+    pub fn memory(&self) -> ExploredMemory {
+        ExploredMemory {
+            width: self.width,
+            height: self.height,
+            teams: self
+                .teams
+                .iter()
+                .map(|(&team, fog)| (team, fog.explored.words().to_vec()))
+                .collect(),
+        }
+    }
+
+    /// Puts back a memory taken with [`memory`](Self::memory) on a map of the same size: each
+    /// team in it remembers what it remembered then (plus what it sees now); teams not in it
+    /// forget what they do not see now. The tiles follow at the next update.
+    pub fn restore(&mut self, memory: &ExploredMemory) -> Result<(), MemoryError> {
+        if (memory.width, memory.height) != (self.width, self.height) {
+            return Err(MemoryError::SizeMismatch {
+                memory: (memory.width, memory.height),
+                map: (self.width, self.height),
+            });
+        }
+        let words = self.height as usize * (self.width as usize).div_ceil(64);
+        if let Some((team, rows)) = memory.teams.iter().find(|(_, rows)| rows.len() != words) {
+            return Err(MemoryError::WrongLength {
+                team: *team,
+                words: rows.len(),
+            });
+        }
+        for fog in self.teams.values_mut() {
+            fog.forget_all();
+        }
+        for (team, rows) in &memory.teams {
+            let fog = self.team_mut(*team);
+            for ((explored, &saved), &visible) in fog
+                .explored
+                .words_mut()
+                .iter_mut()
+                .zip(rows)
+                .zip(fog.visible.words())
+            {
+                *explored = saved | visible;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl From<FogOfWar> for ExploredMemory {
+    fn from(fog: FogOfWar) -> Self {
+        fog.memory()
+    }
+}
+
+impl TryFrom<ExploredMemory> for FogOfWar {
+    type Error = MemoryError;
+
+    fn try_from(memory: ExploredMemory) -> Result<Self, MemoryError> {
+        let mut fog = FogOfWar::new(TilemapSize::new(memory.width, memory.height));
+        fog.restore(&memory)?;
+        Ok(fog)
     }
 }
 

@@ -46,7 +46,9 @@ pub mod sightings;
 pub mod visible;
 
 pub use components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Team, Viewshed};
-pub use fog::{FogOfWar, FogState, FogStyle, FogTeam, TeamFog, TileLook};
+pub use fog::{
+    ExploredMemory, FogOfWar, FogState, FogStyle, FogTeam, MemoryError, TeamFog, TileLook,
+};
 pub use grid::OpacityGrid;
 pub use line_of_sight::{LineOfSight, line_of_sight};
 pub use opacity::MapOpacity;

@@ -7,6 +7,7 @@ use std::hash::{Hash, Hasher};
 
 /// How far a viewer sees.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Radius {
     /// Cells within `r` of the viewer in the options' [`DistanceShape`] (by default
     /// `dx*dx + dy*dy <= r*(r+1)`, a disk of radius `r + 1/2` through cell centres).
@@ -204,6 +205,7 @@ impl Hash for VisionCone {
 /// # let _ = guard;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FovOptions {
     /// How far the viewer sees.
     pub radius: Radius,

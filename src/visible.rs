@@ -26,6 +26,7 @@ use crate::grid::{WORD_BITS, words_for};
 /// assert_eq!(visible.iter().next(), Some((4, 4)));
 /// ```
 #[derive(Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VisibleSet {
     /// Left column of the window on the map.
     x0: u32,
@@ -39,6 +40,7 @@ pub struct VisibleSet {
 
 /// The rectangle of map cells a [`VisibleSet`] covers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Window {
     /// Left column.
     pub x: u32,
@@ -193,6 +195,7 @@ const SCATTER_LIMIT: u32 = 160;
 
 /// Equal rows of bits, each padded to whole words.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct BitRows {
     words: Vec<u64>,
     /// Words per row.

@@ -1,0 +1,160 @@
+//! With the `serde` feature: the explored memory and the viewsheds survive a save game
+//! (a JSON round trip), and a loaded game shows what had been explored.
+#![cfg(feature = "serde")]
+
+mod common_app;
+
+use std::f64::consts::FRAC_PI_2;
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ExploredMemory, MemoryError};
+use common_app::{app, spawn_map, tile_entity, viewshed};
+
+fn walls(x: u32, _y: u32) -> bool {
+    x == 10
+}
+
+#[test]
+fn the_explored_memory_survives_a_save_game() {
+    // Play: the player explores the west half, an ally team sees the east.
+    let mut game = app();
+    let map = spawn_map(&mut game, 20, 8, walls);
+    let player = game
+        .world_mut()
+        .spawn((
+            Viewshed::new(5),
+            RevealsFog,
+            TilePos { x: 3, y: 3 },
+            TilemapId(map),
+        ))
+        .id();
+    game.world_mut().spawn((
+        Viewshed::new(3),
+        RevealsFog,
+        Team(2),
+        TilePos { x: 15, y: 3 },
+        TilemapId(map),
+    ));
+    game.update();
+    *game.world_mut().get_mut::<TilePos>(player).unwrap() = TilePos { x: 6, y: 3 };
+    game.update();
+    let fog = game.world().get::<FogOfWar>(map).unwrap().clone();
+    let json = serde_json::to_string(&fog).unwrap();
+
+    // Load into a fresh app with the same map and nobody on it yet.
+    let mut loaded = app();
+    let new_map = spawn_map(&mut loaded, 20, 8, walls);
+    loaded
+        .world_mut()
+        .entity_mut(new_map)
+        .insert(FogStyle::default());
+    loaded.update();
+    let restored: FogOfWar = serde_json::from_str(&json).unwrap();
+    assert_eq!(restored.memory(), fog.memory());
+    loaded.world_mut().entity_mut(new_map).insert(restored);
+    loaded.update();
+
+    let fog_now = loaded.world().get::<FogOfWar>(new_map).unwrap();
+    for y in 0..8 {
+        for x in 0..20 {
+            let tile = TilePos { x, y };
+            let was = fog.team(Team(0)).unwrap().is_explored(tile);
+            let expected = if was {
+                FogState::Remembered
+            } else {
+                FogState::Unexplored
+            };
+            assert_eq!(fog_now.state(tile), expected, "{tile:?}");
+            let team2 = fog_now.team(Team(2)).unwrap();
+            assert_eq!(
+                team2.is_explored(tile),
+                fog.team(Team(2)).unwrap().is_explored(tile)
+            );
+        }
+    }
+    // The tiles show it: remembered tiles are drawn (dimmed), unexplored ones hidden.
+    let shown = |x, y| {
+        loaded
+            .world()
+            .get::<TileVisible>(tile_entity(&loaded, new_map, x, y))
+            .unwrap()
+            .0
+    };
+    assert!(shown(1, 3), "explored before the save");
+    assert!(!shown(15, 3), "team 0 never saw the east");
+}
+
+#[test]
+fn a_memory_for_another_map_size_is_refused() {
+    let memory = ExploredMemory {
+        width: 5,
+        height: 5,
+        teams: vec![(Team(0), vec![0; 5])],
+    };
+    let mut fog: FogOfWar = memory.clone().try_into().unwrap();
+    let bigger = ExploredMemory {
+        width: 6,
+        ..memory.clone()
+    };
+    assert_eq!(
+        fog.restore(&bigger),
+        Err(MemoryError::SizeMismatch {
+            memory: (6, 5),
+            map: (5, 5)
+        })
+    );
+    let short = ExploredMemory {
+        teams: vec![(Team(1), vec![0; 3])],
+        ..memory
+    };
+    assert!(fog.restore(&short).is_err());
+    let json = serde_json::to_string(&short).unwrap();
+    assert!(serde_json::from_str::<FogOfWar>(&json).is_err());
+}
+
+#[test]
+fn viewsheds_and_options_round_trip() {
+    let mut game = app();
+    let map = spawn_map(&mut game, 20, 8, walls);
+    let guard = game
+        .world_mut()
+        .spawn((
+            Viewshed::new(6)
+                .with_shape(DistanceShape::Manhattan)
+                .with_cone(VisionCone::toward(1, 0, FRAC_PI_2))
+                .with_mode(FovMode::Permissive)
+                .with_light_walls(false),
+            TilePos { x: 4, y: 4 },
+            TilemapId(map),
+        ))
+        .id();
+    game.update();
+    let saved = viewshed(&game, guard).clone();
+    let json = serde_json::to_string(&saved).unwrap();
+    let back: Viewshed = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.radius, 6);
+    assert_eq!(back.shape, DistanceShape::Manhattan);
+    assert_eq!(back.cone, saved.cone);
+    assert_eq!(back.mode, FovMode::Permissive);
+    assert!(!back.light_walls);
+    assert_eq!(back.visible_set(), saved.visible_set());
+
+    // Loaded onto the same map, it is recomputed to the same view.
+    let loaded_guard = game
+        .world_mut()
+        .spawn((back, TilePos { x: 4, y: 4 }, TilemapId(map)))
+        .id();
+    game.update();
+    assert_eq!(
+        viewshed(&game, loaded_guard).visible_set(),
+        saved.visible_set()
+    );
+
+    let options = FovOptions::radius(9)
+        .with_shape(DistanceShape::Chebyshev)
+        .with_cone(VisionCone::degrees(45.0, 120.0));
+    let json = serde_json::to_string(&options).unwrap();
+    assert_eq!(serde_json::from_str::<FovOptions>(&json).unwrap(), options);
+}
