@@ -4,7 +4,7 @@
 Made by this project (no third-party art); only the Python standard library is needed:
     python3 assets/make_tileset.py
 
-Tiles: 0 floor, 1 wall, 2 closed door, 3 open door, 4 player, 5 monster, 6 (unused),
+Tiles: 0 floor, 1 wall, 2 closed door, 3 open door, 4 player, 5 monster, 6 guard,
 7 plain white (tinted for overlays).
 """
 import random
@@ -90,6 +90,7 @@ door(2, False)
 door(3, True)
 figure(4, (250, 220, 70, 255), (20, 20, 60, 255))
 figure(5, (220, 50, 40, 255), (255, 240, 120, 255))
+figure(6, (150, 90, 235, 255), (255, 240, 120, 255))
 for y in range(T):
     for x in range(T):
         put(7, x, y, (255, 255, 255, 255))

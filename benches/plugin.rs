@@ -7,6 +7,9 @@
 //!
 //! - `moving/*`: every viewer steps to a neighbouring floor tile every frame.
 //! - `door/*`: nobody moves, one door toggles every frame.
+//! - `bevy_viewshed_cones`: the same with a 120-degree vision cone on every viewer;
+//!   `bevy_viewshed_teams`: every viewer `RevealsFog` in one of four teams, fog of war written
+//!   into the tiles.
 //! - `tutorial_baseline`: the same moves with views kept the way the popular Rust roguelike
 //!   tutorial keeps them: a `Vec<Point>` per viewer, recomputed every turn with
 //!   bracket-pathfinding's `field_of_view`, then trimmed to the map.
@@ -114,14 +117,36 @@ fn minimal_plugins() -> impl PluginGroup {
     })
 }
 
-fn plugin_app(grid: &OpacityGrid, viewers: usize, moving: bool) -> App {
+/// What the viewers of a bench app carry besides a plain radius-8 `Viewshed`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Plain,
+    /// A 120-degree vision cone facing along the viewer's walk.
+    Cones,
+    /// `RevealsFog` in one of four teams, with the fog written into the tiles for team 0.
+    Teams,
+}
+
+fn plugin_app(grid: &OpacityGrid, viewers: usize, moving: bool, variant: Variant) -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
     let map = spawn_dungeon(app.world_mut(), grid);
-    for walk in walks(grid, viewers) {
-        let mut viewer = app
-            .world_mut()
-            .spawn((Viewshed::new(RADIUS), walk.a, TilemapId(map)));
+    if variant == Variant::Teams {
+        app.world_mut().entity_mut(map).insert(FogStyle::default());
+    }
+    for (i, walk) in walks(grid, viewers).into_iter().enumerate() {
+        let mut viewshed = Viewshed::new(RADIUS);
+        if variant == Variant::Cones {
+            let (dx, dy) = (
+                walk.b.x as i32 - walk.a.x as i32,
+                walk.b.y as i32 - walk.a.y as i32,
+            );
+            viewshed = viewshed.with_cone(VisionCone::toward(dx, dy, 120f64.to_radians()));
+        }
+        let mut viewer = app.world_mut().spawn((viewshed, walk.a, TilemapId(map)));
+        if variant == Variant::Teams {
+            viewer.insert((RevealsFog, Team(i as u32 % 4)));
+        }
         if moving {
             viewer.insert(walk);
         }
@@ -214,11 +239,16 @@ fn plugin_benches(c: &mut Criterion) {
     let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
     for viewers in [1_000, 10_000] {
         let mut group = c.benchmark_group(format!("plugin/moving/{viewers}"));
-        let mut app = plugin_app(&grid, viewers, true);
-        group.bench_function(BenchmarkId::from_parameter("bevy_viewshed"), |b| {
-            b.iter(|| app.update())
-        });
-        drop(app);
+        for (name, variant) in [
+            ("bevy_viewshed", Variant::Plain),
+            ("bevy_viewshed_cones", Variant::Cones),
+            ("bevy_viewshed_teams", Variant::Teams),
+        ] {
+            let mut app = plugin_app(&grid, viewers, true, variant);
+            group.bench_function(BenchmarkId::from_parameter(name), |b| {
+                b.iter(|| app.update())
+            });
+        }
         let mut app = tutorial_app(&grid, viewers);
         group.bench_function(BenchmarkId::from_parameter("tutorial_baseline"), |b| {
             b.iter(|| app.update())
@@ -227,7 +257,7 @@ fn plugin_benches(c: &mut Criterion) {
     }
     for viewers in [1_000, 10_000] {
         let mut group = c.benchmark_group(format!("plugin/door/{viewers}"));
-        let mut app = plugin_app(&grid, viewers, false);
+        let mut app = plugin_app(&grid, viewers, false, Variant::Plain);
         let mut generations = app.world_mut().query::<&Viewshed>();
         let before: u64 = generations
             .iter(app.world())

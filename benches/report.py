@@ -79,6 +79,15 @@ def main():
             what = f"{int(viewers):,} viewers all moving" if kind == "moving" else f"{int(viewers):,} viewers, one door toggling"
             extra = [fmt(base), f"{base / ours:.1f}x"] if base else ["-", "-"]
             print("| " + " | ".join([what, fmt(ours)] + extra) + " |")
+        variants = [g for g in plugin if any(k in plugin[g] for k in ("bevy_viewshed_cones", "bevy_viewshed_teams"))]
+        if variants:
+            print()
+            print("| frame, all moving (256x256 dungeon, radius 8) | plain | 120-degree cones | 4 teams + fog |")
+            print("|---|---:|---:|---:|")
+            for group in sorted(variants, key=lambda g: int(g.split("/")[1])):
+                times = plugin[group]
+                cells = [fmt(times[k]) if k in times else "-" for k in (OURS, "bevy_viewshed_cones", "bevy_viewshed_teams")]
+                print(f"| {int(group.split('/')[1]):,} viewers | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

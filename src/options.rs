@@ -169,16 +169,46 @@ impl VisionCone {
     /// Whether the centre of the cell at offset `(dx, dy)` from the viewer lies inside the
     /// cone. The viewer's own cell (`(0, 0)`) always does.
     pub fn contains(&self, dx: i64, dy: i64) -> bool {
-        if (dx, dy) == (0, 0) || self.is_full() {
-            return true;
-        }
-        self.off_axis((dy as f64).atan2(dx as f64)) <= self.half() + CONE_EPSILON
+        ConeTest::new(self).contains(dx, dy)
     }
 
     /// Whether the cone reaches into the 90-degree sector centred on `center` radians (a scan
     /// quadrant, edges included).
     pub(crate) fn reaches_sector(&self, center: f64) -> bool {
         self.is_full() || self.off_axis(center) <= self.half() + FRAC_PI_4 + CONE_EPSILON
+    }
+}
+
+/// The cone test prepared once for many cells: a cell is inside when the cosine of its angle
+/// to the facing direction is at least the cosine of half the opening (plus the allowance),
+/// which needs no trigonometry per cell.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ConeTest {
+    full: bool,
+    cos_facing: f64,
+    sin_facing: f64,
+    /// cos(min(half + allowance, PI)), lowered by a last rounding allowance.
+    threshold: f64,
+}
+
+impl ConeTest {
+    pub(crate) fn new(cone: &VisionCone) -> Self {
+        let limit = (cone.half() + CONE_EPSILON).min(PI);
+        Self {
+            full: cone.is_full(),
+            cos_facing: cone.facing.cos(),
+            sin_facing: cone.facing.sin(),
+            threshold: limit.cos() - 1e-12,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, dx: i64, dy: i64) -> bool {
+        if self.full || (dx, dy) == (0, 0) {
+            return true;
+        }
+        let (x, y) = (dx as f64, dy as f64);
+        x * self.cos_facing + y * self.sin_facing >= self.threshold * x.hypot(y)
     }
 }
 

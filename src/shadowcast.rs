@@ -26,7 +26,7 @@
 use std::f64::consts::{FRAC_PI_2, PI};
 
 use crate::grid::{Lines, OpacityGrid};
-use crate::options::{DistanceShape, FovMode, FovOptions, Radius};
+use crate::options::{ConeTest, DistanceShape, FovMode, FovOptions, Radius};
 use crate::visible::{BitRows, VisibleSet, Window};
 
 /// Why a field of view could not be computed.
@@ -220,7 +220,8 @@ impl Fov {
         }
         if let Some(cone) = options.cone.filter(|cone| !cone.is_full()) {
             let (ox, oy) = (i64::from(ox), i64::from(oy));
-            visible.retain(|x, y| cone.contains(i64::from(x) - ox, i64::from(y) - oy));
+            let test = ConeTest::new(&cone);
+            visible.retain(|x, y| test.contains(i64::from(x) - ox, i64::from(y) - oy));
         }
         Ok(())
     }

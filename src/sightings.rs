@@ -68,6 +68,12 @@ pub(crate) fn notify_sightings(
     mut spotted: MessageWriter<Spotted>,
     mut lost: MessageWriter<LostSight>,
 ) {
+    if targets.is_empty() {
+        // Nothing to spot (and nobody still sees a target: removals are handled as they
+        // happen), so the recomputed views need no look.
+        updated.clear();
+        return;
+    }
     let recomputed: EntityHashSet = updated.read().map(|m| m.viewer).collect();
     if recomputed.is_empty() && moved.is_empty() {
         return;

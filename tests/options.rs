@@ -233,6 +233,21 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The cone test (cosines, no trigonometry per cell) agrees with the angle itself,
+    /// wherever the cell is not within a hair of the cone's edge.
+    #[test]
+    fn the_cone_test_is_the_angle_test(cone in cone(), dx in -300i64..=300, dy in -300i64..=300) {
+        prop_assume!((dx, dy) != (0, 0));
+        let half = (cone.width / 2.0).clamp(0.0, PI);
+        let diff = ((dy as f64).atan2(dx as f64) - cone.facing).rem_euclid(TAU);
+        let off_axis = diff.min(TAU - diff);
+        prop_assume!((off_axis - half).abs() > 1e-7);
+        let inside = cone.width >= TAU || off_axis <= half;
+        prop_assert_eq!(cone.contains(dx, dy), inside);
+    }
+}
+
 /// A 90-degree cone facing each grid direction is exactly the integer wedge it should be,
 /// edges included.
 #[test]

@@ -1,10 +1,12 @@
-//! The HUD line: seed, turn, view radius, and how long the last FOV update took.
+//! The HUD lines: seed, turn, the player's sight, how long the last FOV update took, how many
+//! monsters see the player, whose fog is drawn, and the keys.
 
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
 
+use crate::monsters::{MONSTER_TEAM, Monster};
 use crate::{Options, Player, Turn};
 
 #[derive(Component)]
@@ -71,12 +73,31 @@ fn update_text(
     options: Res<Options>,
     turn: Res<Turn>,
     timing: Res<FovTiming>,
+    fog_team: Res<FogTeam>,
     player: Single<&Viewshed, With<Player>>,
+    monsters: Query<&Monster>,
     mut text: Single<&mut Text, With<HudText>>,
 ) {
+    let chasing = monsters.iter().filter(|m| m.chasing).count();
+    let shape = match player.shape {
+        DistanceShape::Euclidean => "disk",
+        DistanceShape::Chebyshev => "square",
+        DistanceShape::Manhattan => "diamond",
+    };
+    let mode = match player.mode {
+        FovMode::Symmetric => "symmetric",
+        FovMode::Permissive => "permissive",
+    };
+    let fog = if fog_team.0 == MONSTER_TEAM {
+        "the monsters'"
+    } else {
+        "yours"
+    };
     let line = format!(
-        "seed {}   turn {}   radius {}   FOV update {:.3} ms ({} views)\n\
-         move: arrows / WASD / hjkl yubn / numpad   wait: .   doors: o   radius: + -   monster views: v",
+        "seed {}   turn {}   radius {} {shape} {mode}   FOV update {:.3} ms ({} views)   \
+         {chasing} monsters see you   fog: {fog}\n\
+         move: arrows / WASD / hjkl yubn / numpad   wait: .   doors: o   radius: + -   \
+         shape: c   permissive: p   monster views: v   monsters' fog: t",
         options.seed,
         turn.0,
         player.radius,

@@ -174,11 +174,26 @@ pub fn blocked(
     }
 }
 
-/// `+` and `-` change the player's view radius; the view follows at once.
-pub fn change_radius(
+/// `+` and `-` change the player's view radius, `c` cycles its distance shape (disk, square,
+/// diamond), `p` switches between the symmetric and the permissive rule; the view follows at
+/// once.
+pub fn change_sight(
     keys: Res<ButtonInput<KeyCode>>,
     mut viewshed: Single<&mut Viewshed, With<Player>>,
 ) {
+    if keys.just_pressed(KeyCode::KeyC) {
+        viewshed.shape = match viewshed.shape {
+            DistanceShape::Euclidean => DistanceShape::Chebyshev,
+            DistanceShape::Chebyshev => DistanceShape::Manhattan,
+            DistanceShape::Manhattan => DistanceShape::Euclidean,
+        };
+    }
+    if keys.just_pressed(KeyCode::KeyP) {
+        viewshed.mode = match viewshed.mode {
+            FovMode::Symmetric => FovMode::Permissive,
+            FovMode::Permissive => FovMode::Symmetric,
+        };
+    }
     if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
         viewshed.radius = (viewshed.radius + 1).min(60);
     }

@@ -10,7 +10,9 @@
 //!
 //! Keys: arrows, WASD, vi keys (hjkl yubn) or the numpad to move (diagonals too), `.` or
 //! numpad 5 to wait, `o` to open or close the doors next to you, `+`/`-` to change your view
-//! radius, `v` to show what the monsters see.
+//! radius, `c` to cycle its shape (disk, square, diamond), `p` for the permissive rule, `v` to
+//! show what the monsters see (guards see through a cone), `t` to draw the monsters' fog of
+//! war instead of yours.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
@@ -44,6 +46,7 @@ pub mod tiles {
     pub const DOOR_OPEN: u32 = 3;
     pub const PLAYER: usize = 4;
     pub const MONSTER: usize = 5;
+    pub const GUARD: usize = 6;
     pub const PLAIN: u32 = 7;
 }
 
@@ -183,7 +186,11 @@ fn main() {
                     autoplay::play.run_if(not(input::players_turn)),
                 ),
                 monsters::take_turns,
-                (input::change_radius, monsters::toggle_views),
+                (
+                    input::change_sight,
+                    monsters::toggle_views,
+                    monsters::toggle_fog_team,
+                ),
                 place_sprites,
             )
                 .chain(),
@@ -312,6 +319,8 @@ fn setup(
         Player,
         Viewshed::new(options.radius),
         RevealsFog,
+        // The monsters get `Spotted` / `LostSight` when they see it or lose it.
+        Spottable,
         TilePos {
             x: start.0,
             y: start.1,

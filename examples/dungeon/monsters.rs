@@ -1,6 +1,8 @@
-//! Monsters: they wander with their own `Viewshed`s, chase the player once they see it (and,
-//! the FOV being symmetric, the player then sees them too), and hide outside the player's
-//! view. `v` shows what they see.
+//! Monsters: they wander with their own `Viewshed`s, chase the player once they spot it (a
+//! `Spotted` message; the FOV being symmetric, the player then sees them too), give up on
+//! `LostSight`, and hide outside the player's view. Guards see through a vision cone that
+//! turns as they walk. The monsters are team 1: `t` draws the fog of what they know, `v` shows
+//! what each sees.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -12,9 +14,19 @@ use crate::{ActorSprites, Door, Level, Player, PlayerActed, sprite, tiles};
 
 #[derive(Component)]
 pub struct Monster {
-    /// Whether it saw the player on its last turn.
+    /// Whether it sees the player (from `Spotted` / `LostSight`).
     pub chasing: bool,
 }
+
+/// A monster that sees only ahead of it, through a cone that turns as it walks.
+#[derive(Component)]
+pub struct Guard;
+
+/// The guards' cone: 100 degrees.
+const GUARD_CONE: f64 = 100.0 * std::f64::consts::PI / 180.0;
+
+/// The monsters' team, whose fog `t` draws.
+pub const MONSTER_TEAM: Team = Team(1);
 
 /// The monsters' dice, seeded from the dungeon's seed so a seed replays the same game.
 #[derive(Resource)]
@@ -28,8 +40,15 @@ pub struct MonsterViewsPlugin;
 
 impl Plugin for MonsterViewsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ShowMonsterViews>()
-            .add_systems(PostUpdate, draw_views.after(ViewshedSystems::Fog));
+        app.init_resource::<ShowMonsterViews>().add_systems(
+            PostUpdate,
+            (
+                follow_sightings
+                    .after(ViewshedSystems::Notify)
+                    .before(ViewshedSystems::Fog),
+                draw_views.after(ViewshedSystems::Fog),
+            ),
+        );
     }
 }
 
@@ -44,20 +63,31 @@ pub fn spawn(
     // Two monsters in every room but the player's.
     for room in 1..dungeon.rooms.len() {
         let (x, y, w, h) = dungeon.rooms[room];
-        for _ in 0..2 {
+        for kind in 0..2 {
             let tile = TilePos {
                 x: x + rng.below(w),
                 y: y + rng.below(h),
             };
-            commands.spawn((
+            let mut monster = commands.spawn((
                 Monster { chasing: false },
                 Viewshed::new(6),
+                RevealsFog,
+                MONSTER_TEAM,
                 HideOutsideView,
                 tile,
                 TilemapId(map),
                 sprite(sprites, tiles::MONSTER),
                 Transform::from_xyz(0.0, 0.0, 2.0),
             ));
+            // The second monster of a room is a guard: farther sight, through a cone.
+            if kind == 1 {
+                let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][rng.below(4) as usize];
+                monster.insert((
+                    Guard,
+                    Viewshed::new(9).with_cone(VisionCone::toward(dx, dy, GUARD_CONE)),
+                    sprite(sprites, tiles::GUARD),
+                ));
+            }
         }
     }
     commands.insert_resource(MonsterRng(rng));
@@ -69,18 +99,16 @@ pub fn take_turns(
     mut acted: MessageReader<PlayerActed>,
     level: Res<Level>,
     player: Single<&TilePos, (With<Player>, Without<Monster>)>,
-    mut monsters: Query<(Entity, &mut TilePos, &Viewshed, &mut Monster)>,
+    mut monsters: Query<(Entity, &mut TilePos, &mut Viewshed, &Monster, Has<Guard>)>,
     doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
     mut rng: ResMut<MonsterRng>,
 ) {
     for _ in acted.read() {
         let target = **player;
-        let taken: Vec<(Entity, TilePos)> =
-            monsters.iter().map(|(e, pos, _, _)| (e, *pos)).collect();
+        let taken: Vec<(Entity, TilePos)> = monsters.iter().map(|(e, pos, ..)| (e, *pos)).collect();
         let mut occupied: Vec<TilePos> = taken.iter().map(|&(_, pos)| pos).collect();
         occupied.push(target);
-        for (index, (_, mut pos, viewshed, mut monster)) in monsters.iter_mut().enumerate() {
-            monster.chasing = viewshed.is_visible(target);
+        for (index, (_, mut pos, mut viewshed, monster, guard)) in monsters.iter_mut().enumerate() {
             let free: Vec<TilePos> = neighbours(*pos)
                 .filter(|&tile| !blocked(&level, &doors, tile) && !occupied.contains(&tile))
                 .collect();
@@ -96,8 +124,43 @@ pub fn take_turns(
                 continue;
             };
             occupied[index] = next;
+            if guard {
+                // A guard looks where it walks.
+                let (dx, dy) = (next.x as i32 - pos.x as i32, next.y as i32 - pos.y as i32);
+                viewshed.cone = Some(VisionCone::toward(dx, dy, GUARD_CONE));
+            }
             *pos = next;
         }
+    }
+}
+
+/// Monsters chase the player from the moment they spot it until they lose sight of it.
+pub fn follow_sightings(
+    mut spotted: MessageReader<Spotted>,
+    mut lost: MessageReader<LostSight>,
+    player: Single<Entity, With<Player>>,
+    mut monsters: Query<&mut Monster>,
+) {
+    for m in spotted.read().filter(|m| m.target == *player) {
+        if let Ok(mut monster) = monsters.get_mut(m.viewer) {
+            monster.chasing = true;
+        }
+    }
+    for m in lost.read().filter(|m| m.target == *player) {
+        if let Ok(mut monster) = monsters.get_mut(m.viewer) {
+            monster.chasing = false;
+        }
+    }
+}
+
+/// `t` switches the fog of war between the player's view and the monsters' (team 1).
+pub fn toggle_fog_team(keys: Res<ButtonInput<KeyCode>>, mut team: ResMut<FogTeam>) {
+    if keys.just_pressed(KeyCode::KeyT) {
+        team.0 = if team.0 == MONSTER_TEAM {
+            Team(0)
+        } else {
+            MONSTER_TEAM
+        };
     }
 }
 
