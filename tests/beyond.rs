@@ -89,7 +89,7 @@ fn a_cone_limits_the_view_and_turning_recomputes() {
 
 #[test]
 fn shapes_and_modes_on_viewers_match_the_core() {
-    let walls = |x: u32, y: u32| (x * 7 + y * 3) % 11 == 0;
+    let walls = |x: u32, y: u32| (x * 7 + y * 3).is_multiple_of(11);
     let mut app = app();
     let map = spawn_map(&mut app, 30, 30, walls);
     let grid = OpacityGrid::from_fn(30, 30, walls);
