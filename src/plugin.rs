@@ -3,6 +3,7 @@
 
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::camera::visibility::VisibilitySystems;
+use bevy::ecs::query::QueryFilter;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
@@ -151,11 +152,11 @@ impl Plugin for ViewshedPlugin {
             .add_observer(on_remove_tilemap_id)
             .add_observer(on_layer_change)
             .add_observer(on_layer_removed)
-            .add_observer(on_remove_revealer)
-            .add_observer(on_remove_revealing_viewshed)
-            .add_observer(on_add_revealer)
-            .add_observer(on_team_change)
-            .add_observer(on_team_removed)
+            .add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
+            .add_observer(rebuild_team_views::<Remove, Viewshed, With<RevealsFog>>)
+            .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
+            .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
+            .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
             .add_observer(on_remove_spottable)
             .add_observer(on_remove_viewer);
     }
@@ -173,59 +174,15 @@ impl ViewshedPlugin {
     }
 }
 
-/// A revealing viewer left (despawned, or no longer reveals): its map's team views are
-/// rebuilt.
-fn on_remove_revealer(
-    event: On<Remove, RevealsFog>,
-    viewers: Query<&Viewshed>,
+/// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer
+/// left, lost its viewshed, started revealing, changed or lost its `Team`): the map its view is
+/// on has its team views rebuilt. `F` says which viewers count.
+fn rebuild_team_views<E: EntityEvent, C: Component, F: QueryFilter>(
+    event: On<E, C>,
+    viewers: Query<&Viewshed, F>,
     mut dirty: ResMut<FogDirty>,
 ) {
-    if let Ok(viewshed) = viewers.get(event.entity) {
-        dirty.0.extend(viewshed.computed.map(|key| key.map));
-    }
-}
-
-/// A revealing viewer lost its viewshed: its map's team views are rebuilt.
-fn on_remove_revealing_viewshed(
-    event: On<Remove, Viewshed>,
-    viewers: Query<&Viewshed, With<RevealsFog>>,
-    mut dirty: ResMut<FogDirty>,
-) {
-    if let Ok(viewshed) = viewers.get(event.entity) {
-        dirty.0.extend(viewshed.computed.map(|key| key.map));
-    }
-}
-
-/// A viewer started revealing: its current view joins its team's view.
-fn on_add_revealer(
-    event: On<Add, RevealsFog>,
-    viewers: Query<&Viewshed>,
-    mut dirty: ResMut<FogDirty>,
-) {
-    if let Ok(viewshed) = viewers.get(event.entity) {
-        dirty.0.extend(viewshed.computed.map(|key| key.map));
-    }
-}
-
-/// A viewer changed teams (or lost its `Team`, joining team 0): its map's team views are
-/// rebuilt.
-fn on_team_change(
-    event: On<Insert, Team>,
-    viewers: Query<&Viewshed, With<RevealsFog>>,
-    mut dirty: ResMut<FogDirty>,
-) {
-    if let Ok(viewshed) = viewers.get(event.entity) {
-        dirty.0.extend(viewshed.computed.map(|key| key.map));
-    }
-}
-
-/// A revealing viewer lost its `Team` (it joins team 0).
-fn on_team_removed(
-    event: On<Remove, Team>,
-    viewers: Query<&Viewshed, With<RevealsFog>>,
-    mut dirty: ResMut<FogDirty>,
-) {
-    if let Ok(viewshed) = viewers.get(event.entity) {
+    if let Ok(viewshed) = viewers.get(event.event_target()) {
         dirty.0.extend(viewshed.computed.map(|key| key.map));
     }
 }
