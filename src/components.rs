@@ -234,6 +234,7 @@ impl Viewshed {
 /// opaque still sees out of its own tile.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Opaque;
 
 /// Marks viewers whose sight lifts the fog of war (the player and allies, not monsters).
@@ -243,6 +244,7 @@ pub struct Opaque;
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Viewshed)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevealsFog;
 
 /// The team a [`RevealsFog`] viewer sees for (team 0 without this component). A team's view,
@@ -260,6 +262,7 @@ pub struct Team(pub u32);
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Visibility)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HideOutsideView;
 
 /// Makes a tilemap a layer of another: layers that share a grid (terrain, decorations, a fog

@@ -22,6 +22,7 @@ use crate::visible::BitRows;
 
 /// The fog state of one tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FogState {
     /// Never seen by a revealing viewer.
     Unexplored,
@@ -36,6 +37,7 @@ pub enum FogState {
 /// it at run time for a spectator mode or a hot-seat game; the tiles follow at the next update.
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Resource, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FogTeam(pub Team);
 
 /// What one team sees now on one map and what it has ever seen.

@@ -20,6 +20,7 @@ use crate::recompute::ViewshedUpdated;
 /// [`LostSight`] notifications. It needs `TilePos` and `TilemapId`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Spottable;
 
 /// A viewer started seeing a [`Spottable`] target.
