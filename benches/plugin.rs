@@ -249,6 +249,25 @@ fn plugin_benches(c: &mut Criterion) {
                 b.iter(|| app.update())
             });
         }
+        // The FOV alone, one thread, for the same viewers' moves: what the frame is made of.
+        let moves = walks(&grid, viewers);
+        let (mut fov, mut visible, mut flip) = (Fov::new(), VisibleSet::new(), false);
+        group.bench_function(BenchmarkId::from_parameter("core_only_one_thread"), |b| {
+            b.iter(|| {
+                flip = !flip;
+                for walk in &moves {
+                    let tile = if flip { walk.b } else { walk.a };
+                    fov.compute(
+                        &grid,
+                        (tile.x, tile.y),
+                        FovOptions::radius(RADIUS),
+                        &mut visible,
+                    )
+                    .unwrap();
+                }
+                visible.count()
+            })
+        });
         let mut app = tutorial_app(&grid, viewers);
         group.bench_function(BenchmarkId::from_parameter("tutorial_baseline"), |b| {
             b.iter(|| app.update())
