@@ -14,15 +14,19 @@ use crate::visible::VisibleSet;
 ///
 /// Place the viewer on a tilemap with `TilePos` + `TilemapId`, or with a `Transform` and a
 /// `TilemapId` (its tile is then found from its world position and the tilemap's transform,
-/// grid size and map type). Its view is recomputed when it is added, when its tile, tilemap or
-/// [`radius`](Self::radius) changes, and when opacity changes inside its reach; at no other
-/// time ([`generation`](Self::generation) counts the recomputations).
+/// grid size and map type). Its view is recomputed when it is added, when its tile, tilemap,
+/// [`radius`](Self::radius), [`shape`](Self::shape), [`cone`](Self::cone),
+/// [`mode`](Self::mode) or light-walls option changes, and when opacity changes inside its
+/// reach; at no other time ([`generation`](Self::generation) counts the recomputations).
 ///
 /// ```
 /// use bevy_viewshed::prelude::*;
 ///
-/// let mut viewshed = Viewshed::new(8);
+/// let mut viewshed = Viewshed::new(8)
+///     .with_shape(DistanceShape::Chebyshev)
+///     .with_cone(VisionCone::degrees(90.0, 120.0));
 /// viewshed.radius = 3; // takes effect at the next update
+/// viewshed.cone = None; // so does this: it sees all around again
 /// assert_eq!(viewshed.count(), 0, "nothing is seen before the first update");
 /// ```
 #[derive(Component, Reflect, Clone, Debug)]
