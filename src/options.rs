@@ -208,7 +208,7 @@ impl ConeTest {
             return true;
         }
         let (x, y) = (dx as f64, dy as f64);
-        x * self.cos_facing + y * self.sin_facing >= self.threshold * x.hypot(y)
+        x * self.cos_facing + y * self.sin_facing >= self.threshold * (x * x + y * y).sqrt()
     }
 }
 

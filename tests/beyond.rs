@@ -219,11 +219,21 @@ fn teams_keep_their_own_views_and_the_fog_shows_one_team() {
         "team 1's side is fogged for team 0"
     );
 
+    // A monster next to team 1's viewer hides from team 0.
+    let monster = app
+        .world_mut()
+        .spawn((HideOutsideView, TilePos { x: 24, y: 5 }, TilemapId(map)))
+        .id();
+    app.update();
+    let shown = |app: &App| app.world().get::<Visibility>(monster).copied();
+    assert_eq!(shown(&app), Some(Visibility::Hidden));
+
     // Switch the fog to team 1 (a spectator, a hot-seat turn): the tiles follow.
     app.world_mut().resource_mut::<FogTeam>().0 = Team(1);
     app.update();
     assert!(!tile_visible(&app, 5, 5));
     assert!(tile_visible(&app, 25, 5));
+    assert_eq!(shown(&app), Some(Visibility::Inherited));
     let fog = app.world().get::<FogOfWar>(map).unwrap();
     assert_eq!(fog.state(east_tile), FogState::Visible);
 
@@ -241,6 +251,18 @@ fn teams_keep_their_own_views_and_the_fog_shows_one_team() {
         fog.state(far_west),
         FogState::Unexplored,
         "team 1 never saw it"
+    );
+
+    // Without its `Team` it is back in team 0.
+    app.world_mut().entity_mut(west).remove::<Team>();
+    app.update();
+    let fog = app.world().get::<FogOfWar>(map).unwrap();
+    let here = TilePos { x: 8, y: 5 };
+    assert_eq!(fog.team(Team(0)).unwrap().state(here), FogState::Visible);
+    assert_eq!(
+        fog.state(here),
+        FogState::Remembered,
+        "team 1 only remembers it now"
     );
 }
 
