@@ -10,10 +10,9 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::hud::FovTiming;
-use crate::input::{Action, act, blocked, neighbours};
+use crate::input::{Action, Actions, neighbours};
 use crate::map::Cell;
-use crate::monsters::Monster;
-use crate::{ActorSprites, Door, Level, Options, Player, PlayerActed, Turn};
+use crate::{ActorSprites, Level, Options, Player, Turn};
 
 /// Frames to let the last turn render before the screenshot.
 const SETTLE_FRAMES: u32 = 6;
@@ -36,29 +35,22 @@ impl Plugin for AutoplayPlugin {
 /// the way.
 pub fn play(
     options: Res<Options>,
-    mut commands: Commands,
-    level: Res<Level>,
     fog: Query<&FogOfWar>,
     mut player: Single<&mut TilePos, With<Player>>,
-    monsters: Query<&TilePos, (With<Monster>, Without<Player>)>,
-    mut doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
-    mut turn: ResMut<Turn>,
-    mut acted: MessageWriter<PlayerActed>,
+    mut actions: Actions,
 ) {
     let Some(turns) = options.autoplay else {
         return;
     };
-    if turn.0 >= turns {
+    if actions.turn() >= turns {
         return;
     }
-    let Ok(fog) = fog.get(level.terrain) else {
+    let Ok(fog) = fog.get(actions.level.terrain) else {
         return;
     };
-    let action = match next_step(&level, fog, **player) {
-        Some(next)
-            if level.dungeon.cell(next.x, next.y) == Cell::Door
-                && blocked(&level, &doors, next) =>
-        {
+    let level = &actions.level;
+    let action = match next_step(level, fog, **player) {
+        Some(next) if level.dungeon.cell(next.x, next.y) == Cell::Door && actions.blocked(next) => {
             Action::ToggleDoors
         }
         Some(next) => Action::Step(
@@ -67,26 +59,9 @@ pub fn play(
         ),
         None => Action::Wait,
     };
-    if !act(
-        action,
-        &mut commands,
-        &level,
-        &mut player,
-        &monsters,
-        &mut doors,
-    ) {
-        // A monster in the way: wait for it to move.
-        act(
-            Action::Wait,
-            &mut commands,
-            &level,
-            &mut player,
-            &monsters,
-            &mut doors,
-        );
-    }
-    turn.0 += 1;
-    acted.write(PlayerActed);
+    // A monster in the way: the turn passes, waiting for it to move.
+    actions.act(action, &mut player);
+    actions.end_turn();
 }
 
 /// The first step of a shortest walk to the nearest unexplored walkable tile.

@@ -1,6 +1,7 @@
 //! The player's turn: moving (arrows, WASD, vi keys, numpad; diagonals too), waiting, doors,
 //! and the view radius.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
@@ -56,13 +57,8 @@ pub fn players_turn(options: Res<Options>) -> bool {
 
 pub fn player_turn(
     keys: Res<ButtonInput<KeyCode>>,
-    mut commands: Commands,
-    level: Res<Level>,
     mut player: Single<&mut TilePos, With<Player>>,
-    monsters: Query<&TilePos, (With<Monster>, Without<Player>)>,
-    mut doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
-    mut turn: ResMut<Turn>,
-    mut acted: MessageWriter<PlayerActed>,
+    mut actions: Actions,
 ) {
     let action = if let Some((_, (dx, dy))) = MOVES.iter().find(|(key, _)| keys.just_pressed(*key))
     {
@@ -74,67 +70,88 @@ pub fn player_turn(
     } else {
         return;
     };
-    if act(
-        action,
-        &mut commands,
-        &level,
-        &mut player,
-        &monsters,
-        &mut doors,
-    ) {
-        turn.0 += 1;
-        acted.write(PlayerActed);
+    if actions.act(action, &mut player) {
+        actions.end_turn();
     }
 }
 
-/// Carries out an action; false when it was not possible (walking into a wall).
-pub fn act(
-    action: Action,
-    commands: &mut Commands,
-    level: &Level,
-    player: &mut TilePos,
-    monsters: &Query<&TilePos, (With<Monster>, Without<Player>)>,
-    doors: &mut Query<(Entity, &mut Door, &mut TileTextureIndex)>,
-) -> bool {
-    match action {
-        Action::Step(dx, dy) => {
-            let Some(target) = step(*player, dx, dy) else {
-                return false;
-            };
-            if blocked(level, doors, target) || monsters.iter().any(|pos| *pos == target) {
-                return false;
-            }
-            *player = target;
-            true
-        }
-        Action::Wait => true,
-        Action::ToggleDoors => {
-            let storage_tiles = neighbours(*player);
-            let mut toggled = false;
-            for tile in storage_tiles {
-                if level.dungeon.cell(tile.x, tile.y) != Cell::Door
-                    || monsters.iter().any(|pos| *pos == tile)
-                {
-                    continue;
-                }
-                let Some(entity) = door_entity(level, tile) else {
-                    continue;
+/// The door tiles, with their state and look.
+pub type Doors<'w, 's> = Query<'w, 's, (Entity, &'static mut Door, &'static mut TileTextureIndex)>;
+
+/// What the player's actions read and change: the level, the monsters in the way, the doors,
+/// and the turn they end.
+#[derive(SystemParam)]
+pub struct Actions<'w, 's> {
+    commands: Commands<'w, 's>,
+    pub level: Res<'w, Level>,
+    monsters: Query<'w, 's, &'static TilePos, (With<Monster>, Without<Player>)>,
+    doors: Doors<'w, 's>,
+    turn: ResMut<'w, Turn>,
+    acted: MessageWriter<'w, PlayerActed>,
+}
+
+impl Actions<'_, '_> {
+    /// Carries out an action; false when it was not possible (walking into a wall).
+    pub fn act(&mut self, action: Action, player: &mut TilePos) -> bool {
+        match action {
+            Action::Step(dx, dy) => {
+                let Some(target) = step(*player, dx, dy) else {
+                    return false;
                 };
-                if let Ok((entity, mut door, mut texture)) = doors.get_mut(entity) {
-                    door.open = !door.open;
-                    // Opening a door removes its Opaque: the view changes this very frame.
-                    if door.open {
-                        commands.entity(entity).remove::<Opaque>();
-                        texture.0 = tiles::DOOR_OPEN;
-                    } else {
-                        commands.entity(entity).insert(Opaque);
-                        texture.0 = tiles::DOOR_CLOSED;
-                    }
-                    toggled = true;
+                if self.blocked(target) || self.occupied(target) {
+                    return false;
                 }
+                *player = target;
+                true
             }
-            toggled
+            Action::Wait => true,
+            Action::ToggleDoors => {
+                let mut toggled = false;
+                for tile in neighbours(*player) {
+                    if self.level.dungeon.cell(tile.x, tile.y) != Cell::Door || self.occupied(tile)
+                    {
+                        continue;
+                    }
+                    let Some(entity) = door_entity(&self.level, tile) else {
+                        continue;
+                    };
+                    if let Ok((entity, mut door, mut texture)) = self.doors.get_mut(entity) {
+                        door.open = !door.open;
+                        // Opening a door removes its Opaque: the view changes this very frame.
+                        if door.open {
+                            self.commands.entity(entity).remove::<Opaque>();
+                            texture.0 = tiles::DOOR_OPEN;
+                        } else {
+                            self.commands.entity(entity).insert(Opaque);
+                            texture.0 = tiles::DOOR_CLOSED;
+                        }
+                        toggled = true;
+                    }
+                }
+                toggled
+            }
         }
+    }
+
+    /// Whether a wall or a closed door stands on `tile`.
+    pub fn blocked(&self, tile: TilePos) -> bool {
+        blocked(&self.level, &self.doors, tile)
+    }
+
+    /// Whether a monster stands on `tile`.
+    fn occupied(&self, tile: TilePos) -> bool {
+        self.monsters.iter().any(|pos| *pos == tile)
+    }
+
+    /// Counts the turn and lets the monsters take theirs.
+    pub fn end_turn(&mut self) {
+        self.turn.0 += 1;
+        self.acted.write(PlayerActed);
+    }
+
+    /// The turns played so far.
+    pub fn turn(&self) -> u32 {
+        self.turn.0
     }
 }
 
@@ -160,11 +177,7 @@ fn door_entity(level: &Level, tile: TilePos) -> Option<Entity> {
 }
 
 /// Walls and closed doors block moves.
-pub fn blocked(
-    level: &Level,
-    doors: &Query<(Entity, &mut Door, &mut TileTextureIndex)>,
-    tile: TilePos,
-) -> bool {
+pub fn blocked(level: &Level, doors: &Doors, tile: TilePos) -> bool {
     match level.dungeon.cell(tile.x, tile.y) {
         Cell::Wall => true,
         Cell::Floor => false,

@@ -249,15 +249,7 @@ fn setup(
         }
     }
     commands.entity(terrain).insert((
-        TilemapBundle {
-            grid_size: tile_size.into(),
-            size,
-            storage,
-            texture: TilemapTexture::Single(texture.clone()),
-            tile_size,
-            anchor: TilemapAnchor::Center,
-            ..default()
-        },
+        tilemap(storage, &texture, 0.0),
         // Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored
         // ones hidden (the black clear colour shows through).
         FogStyle {
@@ -285,19 +277,9 @@ fn setup(
             storage.set(&position, tile);
         }
     }
-    commands.entity(overlay).insert((
-        TilemapBundle {
-            grid_size: tile_size.into(),
-            size,
-            storage,
-            texture: TilemapTexture::Single(texture.clone()),
-            tile_size,
-            anchor: TilemapAnchor::Center,
-            transform: Transform::from_xyz(0.0, 0.0, 1.0),
-            ..default()
-        },
-        LayerOf(terrain),
-    ));
+    commands
+        .entity(overlay)
+        .insert((tilemap(storage, &texture, 1.0), LayerOf(terrain)));
     array_texture_loader.add(TilemapArrayTexture {
         texture: TilemapTexture::Single(texture.clone()),
         tile_size,
@@ -337,6 +319,21 @@ fn setup(
         overlay,
         door_tiles,
     });
+}
+
+/// A map-sized tilemap of 16-pixel tiles from the tileset, centred, drawn at depth `z`.
+fn tilemap(storage: TileStorage, texture: &Handle<Image>, z: f32) -> TilemapBundle {
+    let tile_size = TilemapTileSize::new(TILE, TILE);
+    TilemapBundle {
+        grid_size: tile_size.into(),
+        size: TilemapSize::new(MAP_WIDTH, MAP_HEIGHT),
+        storage,
+        texture: TilemapTexture::Single(texture.clone()),
+        tile_size,
+        anchor: TilemapAnchor::Center,
+        transform: Transform::from_xyz(0.0, 0.0, z),
+        ..default()
+    }
 }
 
 pub fn sprite(sprites: &ActorSprites, index: usize) -> Sprite {

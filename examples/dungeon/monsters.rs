@@ -8,9 +8,9 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::input::{blocked, neighbours};
+use crate::input::{Doors, blocked, neighbours};
 use crate::map::{Dungeon, Rng};
-use crate::{ActorSprites, Door, Level, Player, PlayerActed, sprite, tiles};
+use crate::{ActorSprites, Level, Player, PlayerActed, sprite, tiles};
 
 #[derive(Component)]
 pub struct Monster {
@@ -100,7 +100,7 @@ pub fn take_turns(
     level: Res<Level>,
     player: Single<&TilePos, (With<Player>, Without<Monster>)>,
     mut monsters: Query<(Entity, &mut TilePos, &mut Viewshed, &Monster, Has<Guard>)>,
-    doors: Query<(Entity, &mut Door, &mut TileTextureIndex)>,
+    doors: Doors,
     mut rng: ResMut<MonsterRng>,
 ) {
     for _ in acted.read() {
