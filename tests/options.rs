@@ -12,34 +12,8 @@ use bevy_viewshed::{
     DistanceShape, Fov, FovMode, FovOptions, LineOfSight, OpacityGrid, Radius, VisibleSet,
     VisionCone, line_of_sight,
 };
-use common::{Symmetry, oracle_with, random_grid};
+use common::{Symmetry, oracle_with, radius, scene};
 use proptest::prelude::*;
-
-#[derive(Clone, Debug)]
-struct Scene {
-    grid: OpacityGrid,
-    viewer: (u32, u32),
-}
-
-fn scene(max_side: u32) -> impl Strategy<Value = Scene> {
-    (
-        1..=max_side,
-        1..=max_side,
-        prop_oneof![Just(0u32), 1u32..=8, 9u32..=25, 26u32..=60],
-        any::<u64>(),
-        0u8..4,
-        any::<(u32, u32)>(),
-    )
-        .prop_map(|(width, height, density, seed, place, (px, py))| {
-            let grid = random_grid(width, height, density, seed);
-            let viewer = match place {
-                0 => (0, height - 1),
-                1 => (width - 1, py % height),
-                _ => (px % width, py % height),
-            };
-            Scene { grid, viewer }
-        })
-}
 
 fn shape() -> impl Strategy<Value = DistanceShape> {
     prop_oneof![
@@ -51,14 +25,6 @@ fn shape() -> impl Strategy<Value = DistanceShape> {
 
 fn mode() -> impl Strategy<Value = FovMode> {
     prop_oneof![Just(FovMode::Symmetric), Just(FovMode::Permissive)]
-}
-
-fn radius() -> impl Strategy<Value = Radius> {
-    prop_oneof![
-        Just(Radius::Unlimited),
-        (0u32..=40).prop_map(Radius::Limited),
-        any::<u32>().prop_map(Radius::Limited),
-    ]
 }
 
 /// Cones of every kind: facing a grid direction or any angle, narrow to all around.

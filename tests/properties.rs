@@ -6,52 +6,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use bevy_viewshed::{Fov, FovError, FovOptions, OpacityGrid, Radius, VisibleSet};
-use common::{Symmetry, oracle, random_grid};
+use common::{Symmetry, oracle, radius, scene};
 use proptest::prelude::*;
-
-/// A random map and a viewer position on it.
-#[derive(Clone, Debug)]
-struct Scene {
-    grid: OpacityGrid,
-    viewer: (u32, u32),
-}
-
-fn scene(max_side: u32) -> impl Strategy<Value = Scene> {
-    (
-        1..=max_side,
-        1..=max_side,
-        density(),
-        any::<u64>(),
-        0u8..6,
-        any::<(u32, u32)>(),
-    )
-        .prop_map(|(width, height, density, seed, place, (px, py))| {
-            let grid = random_grid(width, height, density, seed);
-            let (right, bottom) = (width - 1, height - 1);
-            let viewer = match place {
-                0 => (0, 0),
-                1 => (right, bottom),
-                2 => (px % width, 0),
-                3 => (right, py % height),
-                _ => (px % width, py % height),
-            };
-            Scene { grid, viewer }
-        })
-}
-
-/// Opaque cells in percent, mostly sparse maps (long views) but dense ones too.
-fn density() -> impl Strategy<Value = u32> {
-    prop_oneof![Just(0u32), 1u32..=8, 9u32..=25, 26u32..=60]
-}
-
-fn radius() -> impl Strategy<Value = Radius> {
-    prop_oneof![
-        Just(Radius::Unlimited),
-        (0u32..=40).prop_map(Radius::Limited),
-        any::<u32>().prop_map(Radius::Limited),
-        Just(Radius::Limited(u32::MAX)),
-    ]
-}
 
 fn fov(grid: &OpacityGrid, viewer: (u32, u32), radius: Radius) -> BTreeSet<(u32, u32)> {
     let options = FovOptions::unlimited().with_radius(radius);

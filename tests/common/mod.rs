@@ -1,10 +1,12 @@
-//! Helpers shared by the core's test files: random maps, a slow but obviously faithful
-//! implementation of the FOV rules, and the eight symmetries of the grid.
+//! Helpers shared by the core's test files: random maps and scenes (proptest strategies), a
+//! slow but obviously faithful implementation of the FOV rules, and the eight symmetries of
+//! the grid.
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
 
 use bevy_viewshed::{DistanceShape, FovMode, FovOptions, OpacityGrid, Radius};
+use proptest::prelude::*;
 
 /// A deterministic random map: each cell opaque with probability `density_percent`%.
 pub fn random_grid(width: u32, height: u32, density_percent: u32, seed: u64) -> OpacityGrid {
@@ -18,6 +20,50 @@ pub fn random_grid(width: u32, height: u32, density_percent: u32, seed: u64) -> 
         z ^= z >> 31;
         z % 100 < u64::from(density_percent)
     })
+}
+
+/// A random map and a viewer position on it.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    pub grid: OpacityGrid,
+    pub viewer: (u32, u32),
+}
+
+pub fn scene(max_side: u32) -> impl Strategy<Value = Scene> {
+    (
+        1..=max_side,
+        1..=max_side,
+        density(),
+        any::<u64>(),
+        0u8..6,
+        any::<(u32, u32)>(),
+    )
+        .prop_map(|(width, height, density, seed, place, (px, py))| {
+            let grid = random_grid(width, height, density, seed);
+            let (right, bottom) = (width - 1, height - 1);
+            let viewer = match place {
+                0 => (0, 0),
+                1 => (right, bottom),
+                2 => (px % width, 0),
+                3 => (right, py % height),
+                _ => (px % width, py % height),
+            };
+            Scene { grid, viewer }
+        })
+}
+
+/// Opaque cells in percent, mostly sparse maps (long views) but dense ones too.
+pub fn density() -> impl Strategy<Value = u32> {
+    prop_oneof![Just(0u32), 1u32..=8, 9u32..=25, 26u32..=60]
+}
+
+pub fn radius() -> impl Strategy<Value = Radius> {
+    prop_oneof![
+        Just(Radius::Unlimited),
+        (0u32..=40).prop_map(Radius::Limited),
+        any::<u32>().prop_map(Radius::Limited),
+        Just(Radius::Limited(u32::MAX)),
+    ]
 }
 
 /// Maps (depth, column) of a quadrant to (dx, dy).
