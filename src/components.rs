@@ -76,11 +76,8 @@ pub(crate) struct ViewKey {
     /// The map (root tilemap) the view was computed on.
     pub map: Entity,
     pub origin: (u32, u32),
-    pub radius: u32,
-    pub light_walls: bool,
-    pub shape: DistanceShape,
-    pub cone: Option<VisionCone>,
-    pub mode: FovMode,
+    /// The viewer's settings (radius, shape, cone, mode, light walls).
+    pub options: FovOptions,
 }
 
 /// Why a viewer sees nothing.

@@ -14,7 +14,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::components::{LayerOf, Opaque};
 use crate::grid::OpacityGrid;
-use crate::options::DistanceShape;
+use crate::options::{DistanceShape, Radius};
 
 /// Beyond this many changed cells in one update, every viewer of the map is recomputed
 /// instead of checking each cell against each viewer.
@@ -72,18 +72,19 @@ impl MapOpacity {
     pub(crate) fn changed_within(
         &self,
         origin: (u32, u32),
-        radius: u32,
+        radius: Radius,
         shape: DistanceShape,
     ) -> bool {
         if self.all_changed {
             return true;
         }
-        self.changed.iter().any(|&(x, y)| {
-            let (dx, dy) = (
+        self.changed.iter().any(|&(x, y)| match radius {
+            Radius::Unlimited => true,
+            Radius::Limited(r) => shape.contains(
                 i64::from(x) - i64::from(origin.0),
                 i64::from(y) - i64::from(origin.1),
-            );
-            radius == u32::MAX || shape.contains(dx, dy, radius)
+                r,
+            ),
         })
     }
 

@@ -80,17 +80,21 @@ pub(crate) fn recompute_viewsheds(
         match key {
             Ok((key, opacity)) => {
                 let up_to_date = viewshed.computed == Some(key)
-                    && !opacity.changed_within(key.origin, key.radius, key.shape);
+                    && !opacity.changed_within(key.origin, key.options.radius, key.options.shape);
                 if up_to_date {
                     return;
                 }
-                let options = viewshed.options();
                 let viewshed = &mut *viewshed;
                 // The last view becomes the previous one (for newly seen / unseen tiles).
                 std::mem::swap(&mut viewshed.visible, &mut viewshed.previous);
                 // The origin was checked to be on the map, so this cannot fail.
                 if fov
-                    .compute(opacity.grid(), key.origin, options, &mut viewshed.visible)
+                    .compute(
+                        opacity.grid(),
+                        key.origin,
+                        key.options,
+                        &mut viewshed.visible,
+                    )
                     .is_ok()
                 {
                     viewshed.computed = Some(key);
@@ -181,11 +185,7 @@ fn locate<'a>(
         ViewKey {
             map,
             origin,
-            radius: viewshed.radius,
-            light_walls: viewshed.light_walls,
-            shape: viewshed.shape,
-            cone: viewshed.cone,
-            mode: viewshed.mode,
+            options: viewshed.options(),
         },
         opacity,
     ))
