@@ -75,7 +75,13 @@ pub(crate) fn notify_sightings(
         updated.clear();
         return;
     }
-    let recomputed: EntityHashSet = updated.read().map(|m| m.viewer).collect();
+    // The recomputed viewers, once each, in the order of their messages.
+    let mut recomputed = EntityHashSet::default();
+    let order: Vec<Entity> = updated
+        .read()
+        .map(|m| m.viewer)
+        .filter(|&viewer| recomputed.insert(viewer))
+        .collect();
     if recomputed.is_empty() && moved.is_empty() {
         return;
     }
@@ -89,7 +95,7 @@ pub(crate) fn notify_sightings(
             index.entry(place(tile, tilemap)).or_default().push(target);
         }
         let mut now = EntityHashSet::default();
-        for viewer in &recomputed {
+        for viewer in &order {
             let Ok((_, mut viewshed)) = viewers.get_mut(*viewer) else {
                 continue;
             };
