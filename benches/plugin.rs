@@ -17,6 +17,7 @@
 //! Each iteration is one `app.update()`. The door groups also print how many viewers each
 //! toggle recomputed.
 
+#[path = "../crates/viewshed_core/benches/support/mod.rs"]
 mod support;
 
 use std::time::Duration;

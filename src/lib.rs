@@ -3,8 +3,8 @@
 //! unexplored) is written into the tile layers that opt in with a [`FogStyle`].
 //!
 //! The field of view is exact symmetric shadowcasting (Albert Ford's rules) on bit-packed
-//! grids. That core ([`grid`], [`options`], [`shadowcast`], [`visible`], [`line_of_sight`](mod@line_of_sight),
-//! [`ascii`]) knows nothing of Bevy and can be used on its own:
+//! grids, from the Bevy-free [`viewshed_core`] crate, re-exported here ([`grid`], [`bits`],
+//! [`options`], [`shadowcast`], [`visible`], [`line_of_sight`](mod@line_of_sight), [`ascii`]):
 //!
 //! ```
 //! use bevy_viewshed::{field_of_view, FovOptions, OpacityGrid};
@@ -18,9 +18,17 @@
 //! # Ok::<(), bevy_viewshed::FovError>(())
 //! ```
 //!
-//! The Bevy side: [`ViewshedPlugin`] with its [`ViewshedSystems`] set, the components in
-//! [`components`], the opacity grids in [`opacity`], the recomputation in [`recompute`], the
-//! seen/lost notifications in [`sightings`] and the fog of war in [`fog`].
+//! The Bevy side, one module per feature, wired by [`ViewshedPlugin`] in its
+//! [`ViewshedSystems`] set:
+//!
+//! | module | its job |
+//! |---|---|
+//! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`]) |
+//! | [`opacity`] | what blocks sight ([`Opaque`], [`MapOpacity`]) |
+//! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation |
+//! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
+//! | [`fog`] | fog of war per team, written into tile layers |
+//! | [`plugin`] | the plugin and its system set, wiring the rest |
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
@@ -33,32 +41,31 @@
 // bundling them would hide what a system reads.
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
-pub mod ascii;
-pub mod components;
-pub mod fog;
-pub mod grid;
-pub mod line_of_sight;
-pub mod opacity;
-pub mod options;
-pub mod plugin;
-pub mod recompute;
-pub mod shadowcast;
-pub mod sightings;
-pub mod visible;
+pub use viewshed_core;
+pub use viewshed_core::{ascii, bits, grid, line_of_sight, options, shadowcast, visible};
 
-pub use components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Team, Viewshed};
+pub mod fog;
+pub mod layers;
+pub mod opacity;
+mod placement;
+pub mod plugin;
+pub mod sightings;
+pub mod viewshed;
+
 pub use fog::{
-    ExploredMemory, FogOfWar, FogState, FogStyle, FogTeam, MemoryError, TeamFog, TileLook,
+    ExploredMemory, FogOfWar, FogState, FogStyle, FogTeam, HideOutsideView, MemoryError,
+    RevealsFog, Team, TeamFog, TileLook,
 };
-pub use grid::OpacityGrid;
-pub use line_of_sight::{LineOfSight, line_of_sight};
-pub use opacity::MapOpacity;
-pub use options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
+pub use layers::{LayerOf, Layers};
+pub use opacity::{MapOpacity, Opaque};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
-pub use recompute::ViewshedUpdated;
-pub use shadowcast::{Fov, FovError, field_of_view};
 pub use sightings::{LostSight, Spottable, Spotted};
-pub use visible::{VisibleSet, Window};
+pub use viewshed::Viewshed;
+pub use viewshed::recompute::ViewshedUpdated;
+pub use viewshed_core::{
+    DistanceShape, Fov, FovError, FovMode, FovOptions, LineOfSight, OpacityGrid, Radius,
+    VisibleSet, VisionCone, Window, field_of_view,
+};
 
 /// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {

@@ -1,24 +1,41 @@
-//! Keeps each map's bit-packed opacity grid in step with the [`Opaque`] entities on it.
+//! What blocks sight: the [`Opaque`] component and each map's bit-packed opacity grid
+//! ([`MapOpacity`]), kept in step with the opaque entities on it.
 //!
-//! The grid lives in a [`MapOpacity`] component on the root tilemap entity (a tilemap without
-//! [`LayerOf`]). Inserting or removing `Opaque`, moving an opaque entity (`TilePos` or
-//! `TilemapId` changed), despawning it, and resizing the tilemap (`TilemapSize` changed) all
-//! update the grid and record which cells changed, so that only the viewers whose reach
-//! covers them are recomputed.
+//! The grid lives on the root tilemap (a tilemap without [`LayerOf`]). Inserting or removing
+//! `Opaque`, moving an opaque entity (`TilePos` or `TilemapId` changed), disabling or
+//! despawning it, and resizing the tilemap all update the grid. Every change gets a version
+//! number and stays in a log of recent changes, so a viewer knows exactly which changes it has
+//! not seen yet, however many frames it was disabled for.
+
+use std::collections::VecDeque;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::{TilemapId, TilemapSize};
-use bevy_ecs_tilemap::tiles::TilePos;
+use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
+use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::components::{LayerOf, Opaque};
 use crate::grid::OpacityGrid;
+use crate::layers::{LayerEpoch, LayerOf};
 use crate::options::{DistanceShape, Radius};
+use crate::placement::{Placement, is_square_grid};
 
-/// Beyond this many changed cells in one update, every viewer of the map is recomputed
-/// instead of checking each cell against each viewer.
-const MAX_TRACKED_CHANGES: usize = 1024;
+/// Blocks sight at its tile: a wall tile, a closed door, a boulder.
+///
+/// Counts on tile entities of a tilemap and on any other entity with `TilePos` +
+/// `TilemapId` (an opaque entity needs a `TilePos`: a `Transform` alone does not place it,
+/// and it is warned about); several opaque entities may share a tile. Insert or remove it
+/// (open a door), move the entity, disable or despawn it, and the map's opacity follows. A
+/// viewer that is itself opaque still sees out of its own tile.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Opaque;
+
+/// How many recent changes a map remembers cell by cell; a viewer that missed more is
+/// recomputed whatever its reach.
+const CHANGE_LOG_LEN: usize = 1024;
 
 /// The opacity of one map, kept on its root tilemap entity by the plugin.
 ///
@@ -37,17 +54,20 @@ pub struct MapOpacity {
     /// How many opaque entities stand on each cell, also cells outside the current size
     /// (so that shrinking and growing a map back loses nothing).
     counts: HashMap<(u32, u32), u32>,
-    /// Cells whose opacity changed since viewers were last brought up to date.
-    changed: Vec<(u32, u32)>,
-    /// Everything may have changed: every viewer of the map recomputes.
-    all_changed: bool,
+    /// Bumped by every change of the grid.
+    version: u64,
+    /// The latest changes, oldest first: the version each made, and its cell.
+    log: VecDeque<(u64, (u32, u32))>,
+    /// Views computed at an older version may have missed a change no longer in the log.
+    floor: u64,
 }
 
 impl MapOpacity {
     fn new(size: TilemapSize) -> Self {
         Self {
             grid: OpacityGrid::new(size.x, size.y),
-            all_changed: true,
+            version: 1,
+            floor: 1,
             ..default()
         }
     }
@@ -67,36 +87,39 @@ impl MapOpacity {
         self.counts.get(&(tile.x, tile.y)).copied().unwrap_or(0)
     }
 
-    /// Whether opacity changed since the last recomputation anywhere within `radius` of
-    /// `origin` in `shape` (cells beyond the radius cannot change what is seen inside it).
+    /// The version of the grid: it grows with every change.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Whether opacity changed after version `since` anywhere within `radius` of `origin` in
+    /// `shape` (cells beyond the radius cannot change what is seen inside it).
     pub(crate) fn changed_within(
         &self,
+        since: u64,
         origin: (u32, u32),
         radius: Radius,
         shape: DistanceShape,
     ) -> bool {
-        if self.all_changed {
+        if since >= self.version {
+            return false;
+        }
+        if since < self.floor {
             return true;
         }
-        self.changed.iter().any(|&(x, y)| match radius {
+        let in_reach = |&(_, (x, y)): &(u64, (u32, u32))| match radius {
             Radius::Unlimited => true,
             Radius::Limited(r) => shape.contains(
                 i64::from(x) - i64::from(origin.0),
                 i64::from(y) - i64::from(origin.1),
                 r,
             ),
-        })
-    }
-
-    /// Whether anything changed since the last recomputation.
-    pub(crate) fn has_changes(&self) -> bool {
-        self.all_changed || !self.changed.is_empty()
-    }
-
-    /// Forgets the changes once every viewer has seen them.
-    pub(crate) fn clear_changes(&mut self) {
-        self.changed.clear();
-        self.all_changed = false;
+        };
+        self.log
+            .iter()
+            .rev()
+            .take_while(|(version, _)| *version > since)
+            .any(in_reach)
     }
 
     fn resize(&mut self, size: TilemapSize) {
@@ -104,11 +127,12 @@ impl MapOpacity {
             return;
         }
         self.grid = OpacityGrid::new(size.x, size.y);
-        for (&(x, y), _) in self.counts.iter() {
+        for &(x, y) in self.counts.keys() {
             self.grid.set_opaque(x, y, true);
         }
-        self.all_changed = true;
-        self.changed.clear();
+        self.version += 1;
+        self.floor = self.version;
+        self.log.clear();
     }
 
     fn add(&mut self, cell: (u32, u32)) {
@@ -133,14 +157,12 @@ impl MapOpacity {
     }
 
     fn note_change(&mut self, cell: (u32, u32)) {
-        if self.all_changed {
-            return;
-        }
-        if self.changed.len() >= MAX_TRACKED_CHANGES {
-            self.all_changed = true;
-            self.changed.clear();
-        } else {
-            self.changed.push(cell);
+        self.version += 1;
+        self.log.push_back((self.version, cell));
+        if self.log.len() > CHANGE_LOG_LEN
+            && let Some((forgotten, _)) = self.log.pop_front()
+        {
+            self.floor = forgotten;
         }
     }
 }
@@ -148,32 +170,33 @@ impl MapOpacity {
 /// Where each registered [`Opaque`] entity counts: its map (root tilemap) and cell.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct OpaqueIndex {
+    /// The [`LayerEpoch`] the entities were placed at.
+    epoch: u64,
     placed: EntityHashMap<(Entity, (u32, u32))>,
-    /// Opaque entities already warned about having no tile.
+    /// Opaque entities already warned about, so each is warned about once.
     warned: EntityHashSet,
-    /// A tilemap became or stopped being a layer: every opaque entity is placed anew.
+    /// Opaque entities to place again at the next sync (re-enabled ones).
+    pending: EntityHashSet,
+    /// A tilemap appeared or stopped being one: every opaque entity is placed anew.
     relink: bool,
 }
 
-/// The root tilemap of `tilemap`: itself, or the map it is a [`LayerOf`].
-pub(crate) fn root_of(tilemap: Entity, layers: &Query<&LayerOf>) -> Entity {
-    let mut map = tilemap;
-    // Layers of layers are followed a few steps; a cycle just stops there.
-    for _ in 0..8 {
-        match layers.get(map) {
-            Ok(layer) if layer.0 != map => map = layer.0,
-            _ => break,
-        }
-    }
-    map
-}
-
-/// Gives every root tilemap a [`MapOpacity`] and keeps it sized like the tilemap.
+/// Gives every root tilemap a [`MapOpacity`] and keeps it sized like the tilemap; takes it
+/// from tilemaps that became layers or stopped being tilemaps.
 pub(crate) fn track_maps(
     mut commands: Commands,
-    new_maps: Query<(Entity, &TilemapSize), (Without<MapOpacity>, Without<LayerOf>)>,
+    new_maps: Query<
+        (Entity, &TilemapSize),
+        (Without<MapOpacity>, Without<LayerOf>, With<TileStorage>),
+    >,
     mut resized: Query<(&TilemapSize, &mut MapOpacity), Changed<TilemapSize>>,
-    mut stale: Query<Entity, (With<MapOpacity>, With<LayerOf>)>,
+    stale: Query<
+        Entity,
+        (
+            With<MapOpacity>,
+            Or<(With<LayerOf>, Without<TilemapSize>, Without<TileStorage>)>,
+        ),
+    >,
     mut index: ResMut<OpaqueIndex>,
 ) {
     for (map, size) in &new_maps {
@@ -184,96 +207,122 @@ pub(crate) fn track_maps(
     for (size, mut opacity) in &mut resized {
         opacity.resize(*size);
     }
-    for map in &mut stale {
-        // A root tilemap became a layer: its opacity now belongs to its root.
+    for map in &stale {
+        // A root tilemap became a layer (its opacity now belongs to its root) or is no
+        // longer a tilemap.
         commands.entity(map).remove::<MapOpacity>();
         index.relink = true;
     }
 }
 
-/// Places opaque entities that appeared, moved, or changed tilemap.
+/// Warns once about each map whose grid the field of view does not model (when it becomes a
+/// map, and when its type changes).
+pub(crate) fn warn_unsupported_maps(
+    maps: Query<
+        (Entity, &TilemapType),
+        (
+            With<MapOpacity>,
+            Or<(Changed<TilemapType>, Added<MapOpacity>)>,
+        ),
+    >,
+) {
+    for (map, map_type) in &maps {
+        if !is_square_grid(map_type) {
+            warn!(
+                "bevy_viewshed: tilemap {map} is {map_type:?}, which the field of view does not \
+                 model yet: its viewers see nothing (square and diamond isometric maps work)"
+            );
+        }
+    }
+}
+
+type OpaqueItem<'a> = (Entity, Option<&'a TilePos>, Option<&'a TilemapId>);
+
+/// Places opaque entities that appeared, moved, changed tilemap or were re-enabled.
 pub(crate) fn sync_opaque(
     changed: Query<
-        (Entity, Option<&TilePos>, Option<&TilemapId>),
+        OpaqueItem,
         (
             With<Opaque>,
             Or<(Added<Opaque>, Changed<TilePos>, Changed<TilemapId>)>,
         ),
     >,
-    all: Query<(Entity, Option<&TilePos>, Option<&TilemapId>), With<Opaque>>,
-    layers: Query<&LayerOf>,
+    all: Query<OpaqueItem, With<Opaque>>,
+    placement: Placement,
     mut maps: Query<&mut MapOpacity>,
+    epoch: Res<LayerEpoch>,
     mut index: ResMut<OpaqueIndex>,
 ) {
     let index = &mut *index;
-    if std::mem::take(&mut index.relink) {
-        for (entity, tile, tilemap) in &all {
-            place(entity, tile, tilemap, &layers, &mut maps, index);
+    let layers_changed = std::mem::replace(&mut index.epoch, epoch.0) != epoch.0;
+    if std::mem::take(&mut index.relink) || layers_changed {
+        index.pending.clear();
+        for item in &all {
+            place(item, &placement, &mut maps, index);
         }
-    } else {
-        for (entity, tile, tilemap) in &changed {
-            place(entity, tile, tilemap, &layers, &mut maps, index);
+        return;
+    }
+    for item in &changed {
+        place(item, &placement, &mut maps, index);
+    }
+    for entity in std::mem::take(&mut index.pending) {
+        if let Ok(item) = all.get(entity) {
+            place(item, &placement, &mut maps, index);
         }
     }
 }
 
+/// Counts an opaque entity on the cell it stands on (and no longer where it stood).
 fn place(
-    entity: Entity,
-    tile: Option<&TilePos>,
-    tilemap: Option<&TilemapId>,
-    layers: &Query<&LayerOf>,
+    (entity, tile, tilemap): OpaqueItem,
+    placement: &Placement,
     maps: &mut Query<&mut MapOpacity>,
     index: &mut OpaqueIndex,
 ) {
     let target = match (tile, tilemap) {
-        (Some(tile), Some(tilemap)) => {
-            let map = root_of(tilemap.0, layers);
-            if maps.contains(map) {
-                Some((map, (tile.x, tile.y)))
-            } else {
-                if index.warned.insert(entity) {
-                    warn!(
-                        "bevy_viewshed: Opaque entity {entity} is on {:?}, which is not a tilemap; \
-                         it blocks no sight until it is placed on one",
+        (Some(tile), Some(tilemap)) => match placement.root(tilemap.0) {
+            Ok(map) if maps.contains(map) => Some((map, (tile.x, tile.y))),
+            _ => {
+                warn_once(index, entity, || {
+                    format!(
+                        "is on {:?}, which is not a tilemap (or a layer of one); it blocks no \
+                         sight until it is placed on one",
                         tilemap.0
-                    );
-                }
+                    )
+                });
                 None
             }
-        }
+        },
         _ => {
-            if index.warned.insert(entity) {
-                warn!(
-                    "bevy_viewshed: Opaque entity {entity} has no TilePos and TilemapId; \
-                     it blocks no sight until it gets both"
-                );
-            }
+            warn_once(index, entity, || {
+                "has no TilePos and TilemapId (a Transform does not place an Opaque entity); \
+                 it blocks no sight until it gets both"
+                    .into()
+            });
             None
         }
     };
-    let current = index.placed.get(&entity).copied();
-    if current == target {
+    if index.placed.get(&entity).copied() == target {
         return;
     }
-    if let Some((map, cell)) = current {
-        if let Ok(mut opacity) = maps.get_mut(map) {
-            opacity.remove(cell);
-        }
-        index.placed.remove(&entity);
-    }
-    if let Some((map, cell)) = target {
-        if let Ok(mut opacity) = maps.get_mut(map) {
-            opacity.add(cell);
-        }
+    unplace(entity, maps, index);
+    if let Some((map, cell)) = target
+        && let Ok(mut opacity) = maps.get_mut(map)
+    {
+        opacity.add(cell);
         index.placed.insert(entity, (map, cell));
         index.warned.remove(&entity);
     }
 }
 
-/// An opaque entity stopped counting: `Opaque` removed, entity despawned, or it lost its
-/// `TilePos` or `TilemapId`.
+fn warn_once(index: &mut OpaqueIndex, entity: Entity, problem: impl FnOnce() -> String) {
+    if index.warned.insert(entity) {
+        warn!("bevy_viewshed: Opaque entity {entity} {}", problem());
+    }
+}
+
+/// An opaque entity stopped counting where it was counted.
 fn unplace(entity: Entity, maps: &mut Query<&mut MapOpacity>, index: &mut OpaqueIndex) {
-    index.warned.remove(&entity);
     if let Some((map, cell)) = index.placed.remove(&entity)
         && let Ok(mut opacity) = maps.get_mut(map)
     {
@@ -281,39 +330,20 @@ fn unplace(entity: Entity, maps: &mut Query<&mut MapOpacity>, index: &mut Opaque
     }
 }
 
-pub(crate) fn on_remove_opaque(
-    event: On<Remove, Opaque>,
+/// `Opaque`, `TilePos` or `TilemapId` was removed from an entity, or it was disabled or
+/// despawned (`C` is the component of the lifecycle event `E`): it blocks no more sight.
+pub(crate) fn on_opaque_gone<E: EntityEvent, C: Component>(
+    event: On<E, C>,
     mut maps: Query<&mut MapOpacity>,
     mut index: ResMut<OpaqueIndex>,
 ) {
-    unplace(event.entity, &mut maps, &mut index);
+    let entity = event.event_target();
+    unplace(entity, &mut maps, &mut index);
+    index.pending.remove(&entity);
+    index.warned.remove(&entity);
 }
 
-pub(crate) fn on_remove_tile_pos(
-    event: On<Remove, TilePos>,
-    mut maps: Query<&mut MapOpacity>,
-    mut index: ResMut<OpaqueIndex>,
-) {
-    if index.placed.contains_key(&event.entity) {
-        unplace(event.entity, &mut maps, &mut index);
-    }
-}
-
-pub(crate) fn on_remove_tilemap_id(
-    event: On<Remove, TilemapId>,
-    mut maps: Query<&mut MapOpacity>,
-    mut index: ResMut<OpaqueIndex>,
-) {
-    if index.placed.contains_key(&event.entity) {
-        unplace(event.entity, &mut maps, &mut index);
-    }
-}
-
-/// A tilemap became or stopped being a layer: opaque entities are placed anew.
-pub(crate) fn on_layer_change(_event: On<Insert, LayerOf>, mut index: ResMut<OpaqueIndex>) {
-    index.relink = true;
-}
-
-pub(crate) fn on_layer_removed(_event: On<Remove, LayerOf>, mut index: ResMut<OpaqueIndex>) {
-    index.relink = true;
+/// An entity was re-enabled: if it is opaque, it is placed again at the next sync.
+pub(crate) fn on_enabled(event: On<Remove, Disabled>, mut index: ResMut<OpaqueIndex>) {
+    index.pending.insert(event.entity);
 }

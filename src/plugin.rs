@@ -1,28 +1,33 @@
-//! [`ViewshedPlugin`]: wires the opacity, recomputation and fog systems into a schedule, in
-//! the public [`ViewshedSystems`] set.
+//! [`ViewshedPlugin`]: wires the layers, opacity, viewshed, sightings and fog modules into a
+//! schedule, in the public [`ViewshedSystems`] set. It decides nothing itself.
 
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::camera::visibility::VisibilitySystems;
-use bevy::ecs::query::QueryFilter;
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::TilemapPlugin;
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::components::{HideOutsideView, LayerOf, Layers, Opaque, RevealsFog, Team, Viewshed};
+use crate::fog::hide::hide_outside_view;
+use crate::fog::systems::{style_new_tiles, track_fog, update_fog};
+use crate::fog::team::rebuild_team_views;
 use crate::fog::{
-    FogState, FogStyle, FogTeam, TileLook, hide_outside_view, style_new_tiles, track_fog,
-    update_fog,
+    FogDirty, FogState, FogStyle, FogTeam, HideOutsideView, RevealsFog, Team, TileLook,
 };
+use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::opacity::{
-    OpaqueIndex, on_layer_change, on_layer_removed, on_remove_opaque, on_remove_tile_pos,
-    on_remove_tilemap_id, sync_opaque, track_maps,
+    Opaque, OpaqueIndex, on_enabled, on_opaque_gone, sync_opaque, track_maps, warn_unsupported_maps,
 };
-use crate::recompute::{FogDirty, ViewshedUpdated, recompute_viewsheds};
 use crate::sightings::{
-    LostSight, Spottable, Spotted, notify_sightings, on_remove_spottable, on_remove_viewer,
+    LostSight, RecheckTargets, Spottable, Spotted, notify_sightings, on_target_back,
+    on_target_gone, on_viewer_back, on_viewer_gone,
 };
+use crate::viewshed::Viewshed;
+use crate::viewshed::recompute::{ViewshedUpdated, recompute_viewsheds};
 
 /// Adds field of view to an app: every entity with a [`Viewshed`] sees, [`Opaque`] entities
 /// block sight, and fog of war is written into tilemap layers with a [`FogStyle`].
@@ -35,7 +40,9 @@ use crate::sightings::{
 /// By default the systems run in [`PostUpdate`], after transform propagation and before
 /// visibility propagation: a viewer moved in `Update` sees from its new tile in the same
 /// frame, and fog and hidden monsters are right in the frame that renders them. A game that
-/// moves its viewers in a fixed timestep can pick its schedule instead:
+/// moves its viewers in a fixed timestep can pick its schedule instead (entities placed by
+/// `Transform` are then seen at the `GlobalTransform` of the last propagation, i.e. last
+/// frame's, unless the game propagates transforms in its fixed schedule too):
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -68,7 +75,7 @@ impl ViewshedPlugin {
 /// your systems against them, e.g. `.after(ViewshedSystems::Recompute)` to read fresh views.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewshedSystems {
-    /// Opacity grids follow `Opaque` entities and tilemap sizes.
+    /// Opacity grids follow `Opaque` entities and tilemap sizes; layers are checked.
     SyncOpacity,
     /// Viewsheds that need it are recomputed (in parallel); `ViewshedUpdated` is written.
     Recompute,
@@ -80,40 +87,65 @@ pub enum ViewshedSystems {
 }
 
 impl Plugin for ViewshedPlugin {
-    fn finish(&self, app: &mut App) {
-        Self::check_tilemap_plugin(app);
+    fn build(&self, app: &mut App) {
+        add_tilemap_plugin(app);
+        add_resources_and_types(app);
+        self.add_systems(app);
+        add_observers(app);
     }
 
-    fn build(&self, app: &mut App) {
-        if !app.is_plugin_added::<TilemapPlugin>() {
-            if cfg!(feature = "render") && app.get_sub_app(RenderApp).is_none() {
-                // bevy_ecs_tilemap's renderer needs a render sub-app: in a headless app (or one
-                // whose rendering is added later) only its components are used. `finish` says
-                // so if rendering turns up after all.
-                debug!("bevy_viewshed: no RenderApp, TilemapPlugin not added (headless app)");
-            } else {
-                app.add_plugins(TilemapPlugin);
-            }
+    fn finish(&self, app: &mut App) {
+        if !app.is_plugin_added::<TilemapPlugin>() && app.get_sub_app(RenderApp).is_some() {
+            error!(
+                "bevy_viewshed: ViewshedPlugin was added before rendering, so it did not add \
+                 bevy_ecs_tilemap's TilemapPlugin and tilemaps will not be drawn: add \
+                 ViewshedPlugin after DefaultPlugins, or add TilemapPlugin yourself"
+            );
         }
-        app.add_message::<ViewshedUpdated>()
-            .add_message::<Spotted>()
-            .add_message::<LostSight>()
-            .init_resource::<OpaqueIndex>()
-            .init_resource::<FogDirty>()
-            .init_resource::<FogTeam>()
-            .register_type::<Viewshed>()
-            .register_type::<Team>()
-            .register_type::<FogTeam>()
-            .register_type::<Opaque>()
-            .register_type::<RevealsFog>()
-            .register_type::<Spottable>()
-            .register_type::<HideOutsideView>()
-            .register_type::<LayerOf>()
-            .register_type::<Layers>()
-            .register_type::<FogStyle>()
-            .register_type::<TileLook>()
-            .register_type::<FogState>();
+    }
+}
 
+/// bevy_ecs_tilemap's `TilemapPlugin`, unless the app has it or cannot render.
+fn add_tilemap_plugin(app: &mut App) {
+    if app.is_plugin_added::<TilemapPlugin>() {
+        return;
+    }
+    if cfg!(feature = "render") && app.get_sub_app(RenderApp).is_none() {
+        // bevy_ecs_tilemap's renderer needs a render sub-app: in a headless app (or one whose
+        // rendering is added later) only its components are used. `finish` says so if
+        // rendering turns up after all.
+        debug!("bevy_viewshed: no RenderApp, TilemapPlugin not added (headless app)");
+    } else {
+        app.add_plugins(TilemapPlugin);
+    }
+}
+
+fn add_resources_and_types(app: &mut App) {
+    app.add_message::<ViewshedUpdated>()
+        .add_message::<Spotted>()
+        .add_message::<LostSight>()
+        .init_resource::<OpaqueIndex>()
+        .init_resource::<LayerEpoch>()
+        .init_resource::<LayerWarnings>()
+        .init_resource::<RecheckTargets>()
+        .init_resource::<FogDirty>()
+        .init_resource::<FogTeam>()
+        .register_type::<Viewshed>()
+        .register_type::<Team>()
+        .register_type::<FogTeam>()
+        .register_type::<Opaque>()
+        .register_type::<RevealsFog>()
+        .register_type::<Spottable>()
+        .register_type::<HideOutsideView>()
+        .register_type::<LayerOf>()
+        .register_type::<Layers>()
+        .register_type::<FogStyle>()
+        .register_type::<TileLook>()
+        .register_type::<FogState>();
+}
+
+impl ViewshedPlugin {
+    fn add_systems(&self, app: &mut App) {
         let schedule = self.schedule;
         app.configure_sets(
             schedule,
@@ -137,7 +169,13 @@ impl Plugin for ViewshedPlugin {
         app.add_systems(
             schedule,
             (
-                (track_maps, track_fog, sync_opaque)
+                (
+                    check_layers,
+                    track_maps,
+                    warn_unsupported_maps,
+                    track_fog,
+                    sync_opaque,
+                )
                     .chain()
                     .in_set(ViewshedSystems::SyncOpacity),
                 recompute_viewsheds.in_set(ViewshedSystems::Recompute),
@@ -147,42 +185,33 @@ impl Plugin for ViewshedPlugin {
                     .in_set(ViewshedSystems::Fog),
             ),
         );
-        app.add_observer(on_remove_opaque)
-            .add_observer(on_remove_tile_pos)
-            .add_observer(on_remove_tilemap_id)
-            .add_observer(on_layer_change)
-            .add_observer(on_layer_removed)
-            .add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
-            .add_observer(rebuild_team_views::<Remove, Viewshed, With<RevealsFog>>)
-            .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
-            .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
-            .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
-            .add_observer(on_remove_spottable)
-            .add_observer(on_remove_viewer);
     }
 }
 
-impl ViewshedPlugin {
-    fn check_tilemap_plugin(app: &App) {
-        if !app.is_plugin_added::<TilemapPlugin>() && app.get_sub_app(RenderApp).is_some() {
-            error!(
-                "bevy_viewshed: ViewshedPlugin was added before rendering, so it did not add \
-                 bevy_ecs_tilemap's TilemapPlugin and tilemaps will not be drawn: add \
-                 ViewshedPlugin after DefaultPlugins, or add TilemapPlugin yourself"
-            );
-        }
-    }
-}
-
-/// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer
-/// left, lost its viewshed, started revealing, changed or lost its `Team`): the map its view is
-/// on has its team views rebuilt. `F` says which viewers count.
-fn rebuild_team_views<E: EntityEvent, C: Component, F: QueryFilter>(
-    event: On<E, C>,
-    viewers: Query<&Viewshed, F>,
-    mut dirty: ResMut<FogDirty>,
-) {
-    if let Ok(viewshed) = viewers.get(event.event_target()) {
-        dirty.0.extend(viewshed.computed.map(|key| key.map));
-    }
+fn add_observers(app: &mut App) {
+    // Layers: every root lookup may change.
+    app.add_observer(on_layers_changed::<Insert>)
+        .add_observer(on_layers_changed::<Remove>);
+    // Opacity: an opaque entity stops counting, or is enabled again.
+    app.add_observer(on_opaque_gone::<Remove, Opaque>)
+        .add_observer(on_opaque_gone::<Remove, TilePos>)
+        .add_observer(on_opaque_gone::<Remove, TilemapId>)
+        .add_observer(on_opaque_gone::<Add, Disabled>)
+        .add_observer(on_enabled);
+    // Sightings: targets and viewers that stop (or start again) standing anywhere.
+    app.add_observer(on_target_gone::<Remove, Spottable>)
+        .add_observer(on_target_gone::<Remove, TilePos>)
+        .add_observer(on_target_gone::<Remove, TilemapId>)
+        .add_observer(on_target_gone::<Add, Disabled>)
+        .add_observer(on_target_back::<Remove, Disabled>)
+        .add_observer(on_viewer_gone::<Remove, Viewshed>)
+        .add_observer(on_viewer_gone::<Add, Disabled>)
+        .add_observer(on_viewer_back);
+    // Fog: team membership changes rebuild the team views of the map concerned.
+    app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
+        .add_observer(rebuild_team_views::<Remove, Viewshed, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
+        .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>);
 }

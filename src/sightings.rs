@@ -3,21 +3,26 @@
 //!
 //! A change is noticed wherever it comes from: the viewer's view was recomputed (it moved, its
 //! radius or cone changed, a door closed in its reach), the target moved onto or off a seen
-//! tile or to another map, the target stopped being spottable or was despawned, the viewer
-//! lost its viewshed or was despawned.
+//! tile or to another map, the target lost its `TilePos` or `TilemapId`, stopped being
+//! spottable, was disabled or despawned, the viewer lost its viewshed or was despawned.
+//! Targets stand where viewers do: on their `TilePos`, or under their `Transform`.
 
 use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
+use bevy::ecs::system::SystemParam;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::components::{LayerOf, Viewshed};
-use crate::opacity::root_of;
-use crate::recompute::ViewshedUpdated;
+use crate::placement::Placement;
+use crate::viewshed::Viewshed;
+use crate::viewshed::recompute::ViewshedUpdated;
 
 /// Opts an entity on the map (a monster, the player, an item) into [`Spotted`] and
-/// [`LostSight`] notifications. It needs `TilePos` and `TilemapId`.
+/// [`LostSight`] notifications. It stands on its `TilePos` + `TilemapId`, or under its
+/// `Transform` on its `TilemapId`, as viewers do.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -39,7 +44,8 @@ pub struct Spotted {
 }
 
 /// A viewer stopped seeing a [`Spottable`] target (the target moved away or behind a wall,
-/// the viewer moved or turned, a door closed, or either was despawned). Sent like [`Spotted`].
+/// left the map, the viewer moved or turned, a door closed, or either was despawned). Sent
+/// like [`Spotted`].
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LostSight {
     /// Who saw.
@@ -49,152 +55,221 @@ pub struct LostSight {
     pub target: Entity,
 }
 
+/// Sends [`Spotted`] and [`LostSight`] both ways: as a message and as an entity event.
+#[derive(SystemParam)]
+pub(crate) struct Announce<'w, 's> {
+    commands: Commands<'w, 's>,
+    spotted: MessageWriter<'w, Spotted>,
+    lost: MessageWriter<'w, LostSight>,
+}
+
+impl Announce<'_, '_> {
+    fn send(&mut self, seen: bool, viewer: Entity, target: Entity) {
+        if seen {
+            self.spotted.write(Spotted { viewer, target });
+            self.commands.trigger(Spotted { viewer, target });
+        } else {
+            self.lost.write(LostSight { viewer, target });
+            self.commands.trigger(LostSight { viewer, target });
+        }
+    }
+}
+
 /// Where the spottable targets are: by (map, tile).
 type TargetIndex = HashMap<(Entity, u32, u32), Vec<Entity>>;
 
+/// A change to announce: (seen, viewer, target).
+type Change = (bool, Entity, Entity);
+
+type TargetItem = (
+    Entity,
+    Option<&'static TilePos>,
+    Option<&'static TilemapId>,
+    Option<&'static GlobalTransform>,
+);
+
+/// Targets that must be checked against every viewer at the next notify (re-enabled ones).
+#[derive(Resource, Default)]
+pub(crate) struct RecheckTargets(EntityHashSet);
+
 /// Brings every viewer's set of seen targets up to date and announces the differences.
 pub(crate) fn notify_sightings(
-    mut commands: Commands,
     mut updated: MessageReader<ViewshedUpdated>,
     mut viewers: Query<(Entity, &mut Viewshed)>,
-    targets: Query<(Entity, &TilePos, &TilemapId), With<Spottable>>,
+    targets: Query<TargetItem, With<Spottable>>,
     moved: Query<
         Entity,
         (
             With<Spottable>,
-            Or<(Added<Spottable>, Changed<TilePos>, Changed<TilemapId>)>,
+            Or<(
+                Added<Spottable>,
+                Changed<TilePos>,
+                Changed<TilemapId>,
+                Changed<GlobalTransform>,
+            )>,
         ),
     >,
-    layers: Query<&LayerOf>,
-    mut spotted: MessageWriter<Spotted>,
-    mut lost: MessageWriter<LostSight>,
+    mut recheck: ResMut<RecheckTargets>,
+    placement: Placement,
+    mut announce: Announce,
 ) {
-    if targets.is_empty() {
-        // Nothing to spot (and nobody still sees a target: removals are handled as they
-        // happen), so the recomputed views need no look.
-        updated.clear();
-        return;
-    }
-    // The recomputed viewers, once each, in the order of their messages.
-    let mut recomputed = EntityHashSet::default();
-    let order: Vec<Entity> = updated
-        .read()
-        .map(|m| m.viewer)
-        .filter(|&viewer| recomputed.insert(viewer))
-        .collect();
+    let recomputed = recomputed_in_order(&mut updated);
+    let moved: Vec<Entity> = moved.iter().chain(recheck.0.drain()).collect();
     if recomputed.is_empty() && moved.is_empty() {
         return;
     }
-    let place = |tile: &TilePos, tilemap: &TilemapId| (root_of(tilemap.0, &layers), tile.x, tile.y);
-    let mut changes: Vec<(bool, Entity, Entity)> = Vec::new();
-
-    // Viewers whose view changed: compare every target with the new view.
+    let place = |entity: Entity| {
+        let (_, tile, tilemap, transform) = targets.get(entity).ok()?;
+        let (map, tile) = placement.locate(tile, tilemap, transform).ok()?;
+        Some((map, tile.x, tile.y))
+    };
+    let mut changes = Vec::new();
     if !recomputed.is_empty() {
         let mut index = TargetIndex::default();
-        for (target, tile, tilemap) in &targets {
-            index.entry(place(tile, tilemap)).or_default().push(target);
+        for (target, ..) in &targets {
+            if let Some(at) = place(target) {
+                index.entry(at).or_default().push(target);
+            }
         }
-        let mut now = EntityHashSet::default();
-        for viewer in &order {
-            let Ok((_, mut viewshed)) = viewers.get_mut(*viewer) else {
-                continue;
-            };
-            now.clear();
-            if let Some((map, _)) = viewshed.origin() {
-                if index.len() <= viewshed.count() {
-                    for (&(target_map, x, y), entities) in &index {
-                        if target_map == map && viewshed.visible.contains(x, y) {
-                            now.extend(entities.iter().copied());
-                        }
-                    }
-                } else {
-                    for tile in viewshed.iter() {
-                        if let Some(entities) = index.get(&(map, tile.x, tile.y)) {
-                            now.extend(entities.iter().copied());
-                        }
-                    }
-                }
-            }
-            now.remove(viewer);
-            let viewshed = viewshed.bypass_change_detection();
-            for &target in now.difference(&viewshed.spotted) {
-                changes.push((true, *viewer, target));
-            }
-            for &target in viewshed.spotted.difference(&now) {
-                changes.push((false, *viewer, target));
-            }
-            std::mem::swap(&mut viewshed.spotted, &mut now);
-        }
-    }
-
-    // Targets that moved (or became spottable): check them against the other viewers.
-    for target in &moved {
-        let Ok((_, tile, tilemap)) = targets.get(target) else {
-            continue;
-        };
-        let (map, x, y) = place(tile, tilemap);
-        for (viewer, mut viewshed) in &mut viewers {
-            if viewer == target || recomputed.contains(&viewer) {
-                continue;
-            }
-            let sees = viewshed
-                .origin()
-                .is_some_and(|(view_map, _)| view_map == map)
-                && viewshed.visible.contains(x, y);
-            if sees != viewshed.spotted.contains(&target) {
-                let viewshed = viewshed.bypass_change_detection();
-                if sees {
-                    viewshed.spotted.insert(target);
-                } else {
-                    viewshed.spotted.remove(&target);
-                }
-                changes.push((sees, viewer, target));
+        for &viewer in &recomputed {
+            if let Ok((_, viewshed)) = viewers.get_mut(viewer) {
+                compare_view(viewer, viewshed.into_inner(), &index, &mut changes);
             }
         }
     }
-
+    let recomputed: EntityHashSet = recomputed.into_iter().collect();
+    for target in moved {
+        let at = place(target);
+        for (viewer, viewshed) in &mut viewers {
+            if viewer != target && !recomputed.contains(&viewer) {
+                recheck_target(viewer, viewshed.into_inner(), target, at, &mut changes);
+            }
+        }
+    }
     for (seen, viewer, target) in changes {
-        if seen {
-            spotted.write(Spotted { viewer, target });
-            commands.trigger(Spotted { viewer, target });
-        } else {
-            lost.write(LostSight { viewer, target });
-            commands.trigger(LostSight { viewer, target });
-        }
+        announce.send(seen, viewer, target);
     }
 }
 
-/// A target stopped being spottable (or was despawned): every viewer that saw it loses it.
-pub(crate) fn on_remove_spottable(
-    event: On<Remove, Spottable>,
-    mut commands: Commands,
-    mut viewers: Query<(Entity, &mut Viewshed)>,
-    mut lost: MessageWriter<LostSight>,
+/// The viewers whose view was recomputed, once each, in the order of their messages.
+fn recomputed_in_order(updated: &mut MessageReader<ViewshedUpdated>) -> Vec<Entity> {
+    let mut once = EntityHashSet::default();
+    updated
+        .read()
+        .map(|m| m.viewer)
+        .filter(|&viewer| once.insert(viewer))
+        .collect()
+}
+
+/// A viewer with a new view: which targets it sees now, against what it saw.
+fn compare_view(
+    viewer: Entity,
+    viewshed: &mut Viewshed,
+    index: &TargetIndex,
+    changes: &mut Vec<Change>,
 ) {
-    let target = event.entity;
+    let mut now = EntityHashSet::default();
+    if let Some(map) = viewshed.map() {
+        if index.len() <= viewshed.count() {
+            for (&(target_map, x, y), entities) in index {
+                if target_map == map && viewshed.visible.contains(x, y) {
+                    now.extend(entities.iter().copied());
+                }
+            }
+        } else {
+            for tile in viewshed.iter() {
+                if let Some(entities) = index.get(&(map, tile.x, tile.y)) {
+                    now.extend(entities.iter().copied());
+                }
+            }
+        }
+    }
+    now.remove(&viewer);
+    changes.extend(
+        now.difference(&viewshed.spotted)
+            .map(|&t| (true, viewer, t)),
+    );
+    changes.extend(
+        viewshed
+            .spotted
+            .difference(&now)
+            .map(|&t| (false, viewer, t)),
+    );
+    viewshed.spotted = now;
+}
+
+/// A target that moved to `at` (or onto no tile): whether this viewer's view holds it now.
+fn recheck_target(
+    viewer: Entity,
+    viewshed: &mut Viewshed,
+    target: Entity,
+    at: Option<(Entity, u32, u32)>,
+    changes: &mut Vec<Change>,
+) {
+    let sees = at
+        .is_some_and(|(map, x, y)| viewshed.map() == Some(map) && viewshed.visible.contains(x, y));
+    if sees != viewshed.spotted.contains(&target) {
+        if sees {
+            viewshed.spotted.insert(target);
+        } else {
+            viewshed.spotted.remove(&target);
+        }
+        changes.push((sees, viewer, target));
+    }
+}
+
+/// A target stopped standing anywhere: `Spottable`, `TilePos` or `TilemapId` was removed, or
+/// it was disabled or despawned (`C` is the component of the lifecycle event `E`). Every
+/// viewer that saw it loses it now.
+pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    targets: Query<(), (With<Spottable>, Allow<Disabled>)>,
+    mut viewers: Query<(Entity, &mut Viewshed)>,
+    mut announce: Announce,
+) {
+    let target = event.event_target();
+    if !targets.contains(target) {
+        return;
+    }
     for (viewer, mut viewshed) in &mut viewers {
         if viewshed.spotted.contains(&target) {
             viewshed.bypass_change_detection().spotted.remove(&target);
-            lost.write(LostSight { viewer, target });
-            commands.trigger(LostSight { viewer, target });
+            announce.send(false, viewer, target);
         }
     }
 }
 
-/// A viewer lost its viewshed (or was despawned): it no longer sees what it saw.
-pub(crate) fn on_remove_viewer(
-    event: On<Remove, Viewshed>,
-    mut commands: Commands,
-    mut viewers: Query<&mut Viewshed>,
-    mut lost: MessageWriter<LostSight>,
+/// A target was re-enabled or got back a `TilePos`/`TilemapId`: check it at the next notify.
+pub(crate) fn on_target_back<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    mut recheck: ResMut<RecheckTargets>,
 ) {
-    let viewer = event.entity;
+    recheck.0.insert(event.event_target());
+}
+
+/// A viewer lost its viewshed, was disabled or despawned: it no longer sees what it saw.
+pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+    mut announce: Announce,
+) {
+    let viewer = event.event_target();
     let Ok(mut viewshed) = viewers.get_mut(viewer) else {
         return;
     };
-    let despawning = std::mem::take(&mut viewshed.bypass_change_detection().spotted);
-    for target in despawning {
-        lost.write(LostSight { viewer, target });
-        commands.trigger(LostSight { viewer, target });
+    let lost = std::mem::take(&mut viewshed.bypass_change_detection().spotted);
+    for target in lost {
+        announce.send(false, viewer, target);
+    }
+}
+
+/// A viewer was re-enabled: its view is recomputed at the next update (the world may have
+/// changed in ways it did not follow while disabled), and its sightings announced again.
+pub(crate) fn on_viewer_back(
+    event: On<Remove, Disabled>,
+    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+) {
+    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
+        viewshed.bypass_change_detection().computed = None;
     }
 }

@@ -11,38 +11,9 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
-use common_app::{app, generation, spawn_map, spawn_viewer, tile_entity, viewshed};
-
-/// Spotted (true) / LostSight (false) as (viewer, target), in the order read.
-#[derive(Resource, Default)]
-struct Log(Vec<(bool, Entity, Entity)>);
-
-fn log_messages(
-    mut spotted: MessageReader<Spotted>,
-    mut lost: MessageReader<LostSight>,
-    mut log: ResMut<Log>,
-) {
-    log.0
-        .extend(spotted.read().map(|m| (true, m.viewer, m.target)));
-    log.0
-        .extend(lost.read().map(|m| (false, m.viewer, m.target)));
-}
-
-/// An app that records the messages after the plugin's `Notify` phase.
-fn logging_app() -> App {
-    let mut app = app();
-    app.init_resource::<Log>().add_systems(
-        PostUpdate,
-        log_messages
-            .after(ViewshedSystems::Notify)
-            .before(ViewshedSystems::Fog),
-    );
-    app
-}
-
-fn take_log(app: &mut App) -> Vec<(bool, Entity, Entity)> {
-    std::mem::take(&mut app.world_mut().resource_mut::<Log>().0)
-}
+use common_app::{
+    app, generation, logging_app, spawn_map, spawn_viewer, take_log, tile_entity, viewshed,
+};
 
 fn spawn_target(app: &mut App, map: Entity, x: u32, y: u32) -> Entity {
     app.world_mut()
@@ -70,7 +41,7 @@ fn a_cone_limits_the_view_and_turning_recomputes() {
     let view = viewshed(&app, guard);
     assert!(view.is_visible(TilePos { x: 15, y: 10 }));
     assert!(!view.is_visible(TilePos { x: 5, y: 10 }), "not behind");
-    assert!(view.can_see(TilePos { x: 14, y: 14 }), "the cone's edge");
+    assert!(view.is_visible(TilePos { x: 14, y: 14 }), "the cone's edge");
     let before = generation(&app, guard);
 
     // Nothing changed: no recomputation.
@@ -78,8 +49,11 @@ fn a_cone_limits_the_view_and_turning_recomputes() {
     assert_eq!(generation(&app, guard), before);
 
     // The guard turns around: recomputed, and now it sees behind.
-    app.world_mut().get_mut::<Viewshed>(guard).unwrap().cone =
-        Some(VisionCone::toward(-1, 0, FRAC_PI_2));
+    app.world_mut()
+        .get_mut::<Viewshed>(guard)
+        .unwrap()
+        .options
+        .cone = Some(VisionCone::toward(-1, 0, FRAC_PI_2));
     app.update();
     assert_eq!(generation(&app, guard), before + 1);
     let view = viewshed(&app, guard);

@@ -2,6 +2,7 @@
 //! views are recomputed exactly when something they depend on changed, opacity follows
 //! `Opaque` entities, and bad input is handled without a panic.
 
+#[path = "../crates/viewshed_core/tests/common/mod.rs"]
 mod common;
 mod common_app;
 
@@ -75,7 +76,10 @@ fn recomputed_only_when_something_changed() {
     );
 
     // Touching the component without changing the radius does not recompute.
-    app.world_mut().get_mut::<Viewshed>(viewer).unwrap().radius = 4;
+    app.world_mut()
+        .get_mut::<Viewshed>(viewer)
+        .unwrap()
+        .set_radius(4);
     app.update();
     assert_eq!(generation(&app, viewer), first);
 
@@ -86,7 +90,10 @@ fn recomputed_only_when_something_changed() {
     assert!(viewshed(&app, viewer).is_visible(TilePos { x: 15, y: 10 }));
 
     // Changing the radius recomputes.
-    app.world_mut().get_mut::<Viewshed>(viewer).unwrap().radius = 2;
+    app.world_mut()
+        .get_mut::<Viewshed>(viewer)
+        .unwrap()
+        .set_radius(2);
     app.update();
     assert_eq!(generation(&app, viewer), first + 2);
     assert!(!viewshed(&app, viewer).is_visible(TilePos { x: 15, y: 10 }));

@@ -134,11 +134,11 @@ fn viewsheds_and_options_round_trip() {
     let saved = viewshed(&game, guard).clone();
     let json = serde_json::to_string(&saved).unwrap();
     let back: Viewshed = serde_json::from_str(&json).unwrap();
-    assert_eq!(back.radius, 6);
-    assert_eq!(back.shape, DistanceShape::Manhattan);
-    assert_eq!(back.cone, saved.cone);
-    assert_eq!(back.mode, FovMode::Permissive);
-    assert!(!back.light_walls);
+    assert_eq!(back.radius(), Radius::Limited(6));
+    assert_eq!(back.options.shape, DistanceShape::Manhattan);
+    assert_eq!(back.options.cone, saved.options.cone);
+    assert_eq!(back.options.mode, FovMode::Permissive);
+    assert!(!back.options.light_walls);
     assert_eq!(back.visible_set(), saved.visible_set());
 
     // Loaded onto the same map, it is recomputed to the same view.

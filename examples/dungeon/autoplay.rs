@@ -9,10 +9,12 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
+use crate::args::Options;
 use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::map::Cell;
-use crate::{ActorSprites, Level, Options, Player, Turn};
+use crate::sprites::{ActorSprites, tile_center};
+use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, TILE, Turn};
 
 /// Frames to let the last turn render before the screenshot.
 const SETTLE_FRAMES: u32 = 6;
@@ -66,7 +68,7 @@ pub fn play(
 
 /// The first step of a shortest walk to the nearest unexplored walkable tile.
 fn next_step(level: &Level, fog: &FogOfWar, from: TilePos) -> Option<TilePos> {
-    let (w, h) = (crate::MAP_WIDTH as usize, crate::MAP_HEIGHT as usize);
+    let (w, h) = (MAP_WIDTH as usize, MAP_HEIGHT as usize);
     let mut came_from: Vec<Option<TilePos>> = vec![None; w * h];
     let index = |t: TilePos| t.y as usize * w + t.x as usize;
     came_from[index(from)] = Some(from);
@@ -126,19 +128,24 @@ fn finish(
     finish.requested = true;
     if let Ok((tile, viewshed)) = player.single() {
         // The camera sits one tile above the map's centre, the window is 1280x720.
-        let world = crate::tile_center(*tile);
-        let (px, py) = (640.0 + world.x, 360.0 - (world.y - crate::TILE));
+        let world = tile_center(*tile);
+        let (px, py) = (640.0 + world.x, 360.0 - (world.y - TILE));
         println!(
             "autoplay done: turn {} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; last FOV update {:.3} ms for {} views",
             turn.0,
             tile.x,
             tile.y,
-            viewshed.radius,
+            viewshed.radius(),
             viewshed.count(),
             timing.last.as_secs_f64() * 1000.0,
             timing.viewers
         );
     }
+    save_and_exit(&mut commands, &options, &mut exit);
+}
+
+/// Saves the screenshot if asked to, and exits (after saving) if asked to.
+fn save_and_exit(commands: &mut Commands, options: &Options, exit: &mut MessageWriter<AppExit>) {
     match options.screenshot.clone() {
         Some(path) => {
             let exit_after = options.exit;

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
 
+use crate::args::Options;
 use crate::monsters::{MONSTER_TEAM, Monster};
-use crate::{Options, Player, Turn};
+use crate::world::{Player, Turn};
 
 #[derive(Component)]
 struct HudText;
@@ -79,12 +80,12 @@ fn update_text(
     mut text: Single<&mut Text, With<HudText>>,
 ) {
     let chasing = monsters.iter().filter(|m| m.chasing).count();
-    let shape = match player.shape {
+    let shape = match player.options.shape {
         DistanceShape::Euclidean => "disk",
         DistanceShape::Chebyshev => "square",
         DistanceShape::Manhattan => "diamond",
     };
-    let mode = match player.mode {
+    let mode = match player.options.mode {
         FovMode::Symmetric => "symmetric",
         FovMode::Permissive => "permissive",
     };
@@ -100,7 +101,7 @@ fn update_text(
          shape: c   permissive: p   monster views: v   monsters' fog: t",
         options.seed,
         turn.0,
-        player.radius,
+        player.radius(),
         timing.last.as_secs_f64() * 1000.0,
         timing.viewers,
     );

@@ -6,9 +6,11 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
+use crate::args::Options;
 use crate::map::Cell;
 use crate::monsters::Monster;
-use crate::{Door, Level, Options, Player, PlayerActed, Turn, tiles};
+use crate::sprites::tiles;
+use crate::world::{Door, Level, MAP_HEIGHT, MAP_WIDTH, Player, PlayerActed, Turn};
 
 /// What the player does this turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,12 +159,10 @@ impl Actions<'_, '_> {
 
 pub fn step(from: TilePos, dx: i32, dy: i32) -> Option<TilePos> {
     let (x, y) = (from.x as i32 + dx, from.y as i32 + dy);
-    (x >= 0 && y >= 0 && x < crate::MAP_WIDTH as i32 && y < crate::MAP_HEIGHT as i32).then_some(
-        TilePos {
-            x: x as u32,
-            y: y as u32,
-        },
-    )
+    (x >= 0 && y >= 0 && x < MAP_WIDTH as i32 && y < MAP_HEIGHT as i32).then_some(TilePos {
+        x: x as u32,
+        y: y as u32,
+    })
 }
 
 pub fn neighbours(tile: TilePos) -> impl Iterator<Item = TilePos> {
@@ -195,22 +195,29 @@ pub fn change_sight(
     mut viewshed: Single<&mut Viewshed, With<Player>>,
 ) {
     if keys.just_pressed(KeyCode::KeyC) {
-        viewshed.shape = match viewshed.shape {
+        viewshed.options.shape = match viewshed.options.shape {
             DistanceShape::Euclidean => DistanceShape::Chebyshev,
             DistanceShape::Chebyshev => DistanceShape::Manhattan,
             DistanceShape::Manhattan => DistanceShape::Euclidean,
         };
     }
     if keys.just_pressed(KeyCode::KeyP) {
-        viewshed.mode = match viewshed.mode {
+        viewshed.options.mode = match viewshed.options.mode {
             FovMode::Symmetric => FovMode::Permissive,
             FovMode::Permissive => FovMode::Symmetric,
         };
     }
+    let step = |radius: Radius, grow: bool| match radius {
+        Radius::Limited(r) if grow => Radius::Limited((r + 1).min(60)),
+        Radius::Limited(r) => Radius::Limited(r.saturating_sub(1)),
+        Radius::Unlimited => Radius::Limited(60),
+    };
     if keys.just_pressed(KeyCode::Equal) || keys.just_pressed(KeyCode::NumpadAdd) {
-        viewshed.radius = (viewshed.radius + 1).min(60);
+        let radius = step(viewshed.radius(), true);
+        viewshed.set_radius(radius);
     }
     if keys.just_pressed(KeyCode::Minus) || keys.just_pressed(KeyCode::NumpadSubtract) {
-        viewshed.radius = viewshed.radius.saturating_sub(1);
+        let radius = step(viewshed.radius(), false);
+        viewshed.set_radius(radius);
     }
 }

@@ -141,13 +141,4 @@ impl Dungeon {
             self.cells[y as usize][x as usize] = Cell::Door;
         }
     }
-
-    /// Floor cells, for placing monsters.
-    pub fn floors(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        (0..self.height).flat_map(move |y| {
-            (0..self.width)
-                .filter(move |&x| self.cell(x, y) == Cell::Floor)
-                .map(move |x| (x, y))
-        })
-    }
 }

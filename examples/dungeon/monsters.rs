@@ -10,7 +10,8 @@ use bevy_viewshed::prelude::*;
 
 use crate::input::{Doors, blocked, neighbours};
 use crate::map::{Dungeon, Rng};
-use crate::{ActorSprites, Level, Player, PlayerActed, sprite, tiles};
+use crate::sprites::{ActorSprites, tiles};
+use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, PlayerActed, map_tiles};
 
 #[derive(Component)]
 pub struct Monster {
@@ -76,8 +77,7 @@ pub fn spawn(
                 HideOutsideView,
                 tile,
                 TilemapId(map),
-                sprite(sprites, tiles::MONSTER),
-                Transform::from_xyz(0.0, 0.0, 2.0),
+                sprites.actor(tiles::MONSTER),
             ));
             // The second monster of a room is a guard: farther sight, through a cone.
             if kind == 1 {
@@ -85,7 +85,7 @@ pub fn spawn(
                 monster.insert((
                     Guard,
                     Viewshed::new(9).with_cone(VisionCone::toward(dx, dy, GUARD_CONE)),
-                    sprite(sprites, tiles::GUARD),
+                    sprites.sprite(tiles::GUARD),
                 ));
             }
         }
@@ -127,7 +127,7 @@ pub fn take_turns(
             if guard {
                 // A guard looks where it walks.
                 let (dx, dy) = (next.x as i32 - pos.x as i32, next.y as i32 - pos.y as i32);
-                viewshed.cone = Some(VisionCone::toward(dx, dy, GUARD_CONE));
+                viewshed.options.cone = Some(VisionCone::toward(dx, dy, GUARD_CONE));
             }
             *pos = next;
         }
@@ -193,22 +193,21 @@ fn draw_views(
     let Ok(storage) = storages.get(level.overlay) else {
         return;
     };
-    let mut seen = vec![false; (crate::MAP_WIDTH * crate::MAP_HEIGHT) as usize];
+    let index = |tile: TilePos| (tile.y * MAP_WIDTH + tile.x) as usize;
+    let mut seen = vec![false; (MAP_WIDTH * MAP_HEIGHT) as usize];
     if show.0 {
         for viewshed in &monsters {
             // Only where the player has explored: the overlay must not give the map away.
             for tile in viewshed.iter().filter(|&tile| fog.is_explored(tile)) {
-                seen[(tile.y * crate::MAP_WIDTH + tile.x) as usize] = true;
+                seen[index(tile)] = true;
             }
         }
     }
-    for y in 0..crate::MAP_HEIGHT {
-        for x in 0..crate::MAP_WIDTH {
-            if let Some(entity) = storage.get(&TilePos { x, y })
-                && let Ok(mut visible) = tiles.get_mut(entity)
-            {
-                visible.set_if_neq(TileVisible(seen[(y * crate::MAP_WIDTH + x) as usize]));
-            }
+    for tile in map_tiles() {
+        if let Some(entity) = storage.get(&tile)
+            && let Ok(mut visible) = tiles.get_mut(entity)
+        {
+            visible.set_if_neq(TileVisible(seen[index(tile)]));
         }
     }
 }

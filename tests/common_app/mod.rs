@@ -125,3 +125,34 @@ pub fn core_seen(
         .iter()
         .collect()
 }
+
+/// Spotted (true) / LostSight (false) as (viewer, target), in the order read.
+#[derive(Resource, Default)]
+pub struct Log(Vec<(bool, Entity, Entity)>);
+
+fn log_messages(
+    mut spotted: MessageReader<Spotted>,
+    mut lost: MessageReader<LostSight>,
+    mut log: ResMut<Log>,
+) {
+    log.0
+        .extend(spotted.read().map(|m| (true, m.viewer, m.target)));
+    log.0
+        .extend(lost.read().map(|m| (false, m.viewer, m.target)));
+}
+
+/// An app that records the messages after the plugin's `Notify` phase.
+pub fn logging_app() -> App {
+    let mut app = app();
+    app.init_resource::<Log>().add_systems(
+        PostUpdate,
+        log_messages
+            .after(ViewshedSystems::Notify)
+            .before(ViewshedSystems::Fog),
+    );
+    app
+}
+
+pub fn take_log(app: &mut App) -> Vec<(bool, Entity, Entity)> {
+    std::mem::take(&mut app.world_mut().resource_mut::<Log>().0)
+}

@@ -1,0 +1,228 @@
+//! The opacity grid: which cells of a map block sight, packed one bit per cell.
+//!
+//! Nothing here knows about Bevy. The grid keeps two bit-packed copies of the same data, one
+//! row by row and one column by column, so that the shadowcaster can read any scan line of
+//! any quadrant as consecutive machine words.
+
+use bitvec::prelude::*;
+
+use crate::bits::{WORD_BITS, words_for};
+
+/// A `width` x `height` map of opaque (sight-blocking) and transparent cells.
+///
+/// Cells are addressed by `(x, y)` with `0 <= x < width` and `0 <= y < height`. Cells outside
+/// the map read as opaque, which is how the field of view treats the map's edge.
+///
+/// ```
+/// use viewshed_core::OpacityGrid;
+///
+/// let mut grid = OpacityGrid::new(8, 4);
+/// grid.set_opaque(3, 1, true);
+/// assert!(grid.is_opaque(3, 1));
+/// assert!(!grid.is_opaque(2, 1));
+/// assert!(grid.is_opaque(8, 0), "cells outside the map are opaque");
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct OpacityGrid {
+    width: u32,
+    height: u32,
+    /// Row-major bits, each row padded to whole words: bit `x` of row `y` is cell `(x, y)`.
+    rows: BitVec<u64, Lsb0>,
+    /// Column-major bits, each column padded to whole words: bit `y` of column `x`.
+    columns: BitVec<u64, Lsb0>,
+    /// Opaque cells, kept so that "is anything opaque?" and clones of empty maps stay cheap.
+    opaque_count: usize,
+}
+
+impl OpacityGrid {
+    /// A grid of `width` x `height` transparent cells.
+    pub fn new(width: u32, height: u32) -> Self {
+        let rows = bitvec![u64, Lsb0; 0; height as usize * words_for(width) * WORD_BITS];
+        let columns = bitvec![u64, Lsb0; 0; width as usize * words_for(height) * WORD_BITS];
+        Self {
+            width,
+            height,
+            rows,
+            columns,
+            opaque_count: 0,
+        }
+    }
+
+    /// A grid whose cell `(x, y)` is opaque when `is_opaque(x, y)` returns true.
+    ///
+    /// ```
+    /// use viewshed_core::OpacityGrid;
+    ///
+    /// // A 5x5 room with walls around it.
+    /// let grid = OpacityGrid::from_fn(5, 5, |x, y| x == 0 || y == 0 || x == 4 || y == 4);
+    /// assert_eq!(grid.opaque_count(), 16);
+    /// ```
+    pub fn from_fn(width: u32, height: u32, mut is_opaque: impl FnMut(u32, u32) -> bool) -> Self {
+        let mut grid = Self::new(width, height);
+        for y in 0..height {
+            for x in 0..width {
+                if is_opaque(x, y) {
+                    grid.set_opaque(x, y, true);
+                }
+            }
+        }
+        grid
+    }
+
+    /// Width of the map in cells.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height of the map in cells.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Whether `(x, y)` lies on the map.
+    pub fn contains(&self, x: u32, y: u32) -> bool {
+        x < self.width && y < self.height
+    }
+
+    /// Whether the cell blocks sight. Cells outside the map are opaque.
+    pub fn is_opaque(&self, x: u32, y: u32) -> bool {
+        if !self.contains(x, y) {
+            return true;
+        }
+        self.rows[self.row_bit(x, y)]
+    }
+
+    /// Makes a cell opaque or transparent, returning whether it changed.
+    ///
+    /// A cell outside the map cannot change: the call returns `false` and does nothing.
+    pub fn set_opaque(&mut self, x: u32, y: u32, opaque: bool) -> bool {
+        if !self.contains(x, y) {
+            return false;
+        }
+        let row_bit = self.row_bit(x, y);
+        if self.rows[row_bit] == opaque {
+            return false;
+        }
+        self.rows.set(row_bit, opaque);
+        let column_bit = x as usize * words_for(self.height) * WORD_BITS + y as usize;
+        self.columns.set(column_bit, opaque);
+        if opaque {
+            self.opaque_count += 1;
+        } else {
+            self.opaque_count -= 1;
+        }
+        true
+    }
+
+    /// Makes every cell opaque or transparent.
+    pub fn fill(&mut self, opaque: bool) {
+        *self = Self::new(self.width, self.height);
+        if opaque {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    self.set_opaque(x, y, true);
+                }
+            }
+        }
+    }
+
+    /// Changes the map's size, keeping the cells that lie inside both the old and the new
+    /// size; new cells are transparent.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        if (width, height) == (self.width, self.height) {
+            return;
+        }
+        let old = std::mem::replace(self, Self::new(width, height));
+        for (x, y) in old.opaque_cells() {
+            self.set_opaque(x, y, true);
+        }
+    }
+
+    /// Number of opaque cells on the map.
+    pub fn opaque_count(&self) -> usize {
+        self.opaque_count
+    }
+
+    /// The opaque cells, row by row.
+    pub fn opaque_cells(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let stride = words_for(self.width) * WORD_BITS;
+        self.rows
+            .iter_ones()
+            .map(move |bit| ((bit % stride) as u32, (bit / stride) as u32))
+    }
+
+    fn row_bit(&self, x: u32, y: u32) -> usize {
+        y as usize * words_for(self.width) * WORD_BITS + x as usize
+    }
+
+    /// The row-major scan lines: line `y` holds the cells `(0..width, y)`.
+    pub(crate) fn row_lines(&self) -> Lines<'_> {
+        Lines {
+            words: self.rows.as_raw_slice(),
+            stride: words_for(self.width),
+            len: self.width,
+            count: self.height,
+        }
+    }
+
+    /// The column-major scan lines: line `x` holds the cells `(x, 0..height)`.
+    pub(crate) fn column_lines(&self) -> Lines<'_> {
+        Lines {
+            words: self.columns.as_raw_slice(),
+            stride: words_for(self.height),
+            len: self.height,
+            count: self.width,
+        }
+    }
+}
+
+impl Default for OpacityGrid {
+    /// An empty 0x0 grid.
+    fn default() -> Self {
+        Self::new(0, 0)
+    }
+}
+
+impl std::fmt::Debug for OpacityGrid {
+    /// Draws the map, `#` for opaque and `.` for transparent cells.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "OpacityGrid {}x{}", self.width, self.height)?;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                f.write_str(if self.is_opaque(x, y) { "#" } else { "." })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// A read-only view of the grid as equal scan lines of padded words.
+#[derive(Clone, Copy)]
+pub(crate) struct Lines<'a> {
+    words: &'a [u64],
+    /// Words per line.
+    stride: usize,
+    /// Cells per line.
+    pub len: u32,
+    /// Number of lines.
+    pub count: u32,
+}
+
+impl Lines<'_> {
+    /// Up to 64 cells of line `line` starting at cell `start`, as bits (bit 0 = cell `start`).
+    /// Bits past the end of the line are zero; the caller masks to the length it needs.
+    #[inline(always)]
+    pub fn bits(&self, line: u32, start: u32) -> u64 {
+        debug_assert!(line < self.count && start < self.len);
+        let base = line as usize * self.stride;
+        let word = base + start as usize / WORD_BITS;
+        let shift = start % u64::BITS;
+        let low = self.words[word] >> shift;
+        if shift == 0 || start as usize / WORD_BITS + 1 >= self.stride {
+            low
+        } else {
+            low | (self.words[word + 1] << (u64::BITS - shift))
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Symmetric shadowcasting (Albert Ford's rules) over an [`OpacityGrid`], in exact integer
+//! arithmetic.
+//!
+//! The map around the viewer is cut into four quadrants. Each quadrant is scanned row by row
+//! outward from the viewer; a row at depth `d` is one scan line of the grid (a grid row for the
+//! north and south quadrants, a grid column for east and west), so the scan reads 64 cells at
+//! a time from the bit-packed grid and finds whole runs of walls and floors with bit tricks.
+//! The lit sector of a row is a list of intervals between two slopes; walls split it and
+//! narrow it for the next row. Nothing recurses and nothing allocates once the scratch
+//! buffers have grown.
+//!
+//! The rules, for a row at depth `d` and an interval from slope `s` to slope `e`:
+//! - the row covers the columns `floor(d*s + 1/2) ..= ceil(d*e - 1/2)`;
+//! - a wall (opaque cell) there is visible (unless light walls are off);
+//! - a floor there is visible only when its centre is inside the interval,
+//!   `d*s <= col <= d*e`, which is what makes the result symmetric;
+//! - a run of floors continues into the next row between the slopes of its outer edges,
+//!   `(2*col - 1) / (2*d)` for the left edge of a cell after a wall and of a wall after floors;
+//! - cells outside the map are opaque and never visible; cells beyond the radius
+//!   (`dx*dx + dy*dy > r*(r+1)`, or the square or diamond of the options' shape) are never
+//!   visible and can shadow only cells beyond it too;
+//! - in the permissive mode every floor the row covers is lit, like walls;
+//! - a vision cone skips the quadrants it cannot reach and then keeps the cells whose centre
+//!   it contains.
+//!
+//! | module | its step |
+//! |---|---|
+//! | this one | the window, the quadrants, the cone: [`Fov::compute`] |
+//! | `quadrant` | the rows of one quadrant, depth after depth |
+//! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
+//! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
+//! | `reach` | the radius: the deepest row and the widest column at each depth |
+
+mod quadrant;
+mod reach;
+mod row;
+mod slope;
+
+use std::f64::consts::{FRAC_PI_2, PI};
+
+use crate::bits::BitRows;
+use crate::grid::OpacityGrid;
+use crate::options::{ConeTest, FovMode, FovOptions, Radius, VisionCone};
+use crate::visible::{VisibleSet, Window};
+
+use quadrant::RowIntervals;
+use reach::Reach;
+use slope::{Columns, Interval};
+
+/// Why a field of view could not be computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FovError {
+    /// The viewer stands outside the map.
+    OriginOutsideMap {
+        /// The viewer's position.
+        origin: (u32, u32),
+        /// The map's width.
+        width: u32,
+        /// The map's height.
+        height: u32,
+    },
+}
+
+impl std::fmt::Display for FovError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FovError::OriginOutsideMap {
+                origin: (x, y),
+                width,
+                height,
+            } => write!(
+                f,
+                "viewer at ({x}, {y}) is outside the {width}x{height} map"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FovError {}
+
+/// Reusable scratch space for field-of-view computations.
+///
+/// Keep one per thread (or per system) and call [`Fov::compute`] as often as needed: after the
+/// first calls have grown its buffers, computing a field of view allocates nothing.
+///
+/// ```
+/// use viewshed_core::{Fov, FovOptions, OpacityGrid, VisibleSet};
+///
+/// // A wall segment east of the viewer hides what is behind it.
+/// let grid = OpacityGrid::from_fn(9, 9, |x, y| x == 5 && (3..=5).contains(&y));
+/// let mut fov = Fov::new();
+/// let mut visible = VisibleSet::new();
+/// fov.compute(&grid, (3, 4), FovOptions::unlimited(), &mut visible)?;
+/// assert!(visible.contains(5, 4), "the wall itself is lit");
+/// assert!(!visible.contains(7, 4), "the cell behind it is not");
+/// assert!(visible.contains(3, 0));
+/// # Ok::<(), viewshed_core::FovError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Fov {
+    intervals: RowIntervals,
+    /// What the east and west quadrants see, transposed (window column `x` is row `x`).
+    columns: BitRows,
+}
+
+/// Computes the field of view of a viewer at `origin` on `grid` into a new [`VisibleSet`].
+///
+/// A convenience for one-off calls; a loop over many viewers should reuse a [`Fov`] and a
+/// [`VisibleSet`] instead.
+///
+/// ```
+/// use viewshed_core::{field_of_view, FovOptions, OpacityGrid};
+///
+/// let grid = OpacityGrid::new(5, 5);
+/// let visible = field_of_view(&grid, (2, 2), FovOptions::radius(0))?;
+/// assert_eq!(visible.iter().collect::<Vec<_>>(), vec![(2, 2)]);
+/// # Ok::<(), viewshed_core::FovError>(())
+/// ```
+///
+/// # Errors
+/// [`FovError::OriginOutsideMap`] when `origin` is not on the map.
+pub fn field_of_view(
+    grid: &OpacityGrid,
+    origin: (u32, u32),
+    options: FovOptions,
+) -> Result<VisibleSet, FovError> {
+    let mut visible = VisibleSet::new();
+    Fov::new().compute(grid, origin, options, &mut visible)?;
+    Ok(visible)
+}
+
+impl Fov {
+    /// Empty scratch space.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Computes what a viewer at `origin` sees on `grid` and stores it in `visible`, replacing
+    /// what it held.
+    ///
+    /// The viewer's own cell is always visible and never blocks sight, even when it is
+    /// opaque.
+    ///
+    /// # Errors
+    /// [`FovError::OriginOutsideMap`] when `origin` is not on the map; `visible` is then
+    /// empty.
+    pub fn compute(
+        &mut self,
+        grid: &OpacityGrid,
+        origin: (u32, u32),
+        options: FovOptions,
+        visible: &mut VisibleSet,
+    ) -> Result<(), FovError> {
+        let (ox, oy) = origin;
+        if !grid.contains(ox, oy) {
+            visible.clear();
+            return Err(FovError::OriginOutsideMap {
+                origin,
+                width: grid.width(),
+                height: grid.height(),
+            });
+        }
+        let radius = radius_inside_map(options.radius, grid);
+        let window = reach_window(grid, origin, radius);
+        visible.reset(window);
+        visible.rows_mut().set(oy - window.y, ox - window.x);
+        let scan = Scan {
+            reach: Reach::new(radius, options.shape),
+            light_walls: options.light_walls,
+            permissive: options.mode == FovMode::Permissive,
+        };
+        // The quadrants the cone reaches (all four without a cone).
+        let [north, south, west, east] = [-FRAC_PI_2, FRAC_PI_2, PI, 0.0]
+            .map(|direction| options.cone.is_none_or(|c| c.reaches_sector(direction)));
+
+        // North and south: rows of the grid, cells along x, straight into the window's rows.
+        let rows = visible.rows_mut();
+        let lines = grid.row_lines();
+        self.intervals
+            .scan_both_sides(lines, (oy, ox), [north, south], scan, |y, x, cells| {
+                rows.set_run_inside(y - window.y, x - window.x, cells);
+            });
+        // East and west: columns of the grid, cells along y, into the transposed window,
+        // which is then merged into the window 64x64 cells at a time.
+        if west || east {
+            let columns = &mut self.columns;
+            columns.reset(window.width, window.height);
+            let lines = grid.column_lines();
+            self.intervals
+                .scan_both_sides(lines, (ox, oy), [west, east], scan, |x, y, cells| {
+                    columns.set_run_inside(x - window.x, y - window.y, cells);
+                });
+            visible.merge_transposed(columns);
+        }
+        if let Some(cone) = options.cone {
+            keep_inside_cone(visible, origin, &cone);
+        }
+        Ok(())
+    }
+}
+
+/// The radius, or `None` when there is none or it covers the whole map (which is the same).
+fn radius_inside_map(radius: Radius, grid: &OpacityGrid) -> Option<u32> {
+    match radius {
+        Radius::Limited(r) if u64::from(r) < u64::from(grid.width()) + u64::from(grid.height()) => {
+            Some(r)
+        }
+        _ => None,
+    }
+}
+
+/// The cells the viewer at `origin` can reach: the square of `radius` around it clipped to
+/// the map, or the whole map.
+fn reach_window(grid: &OpacityGrid, (ox, oy): (u32, u32), radius: Option<u32>) -> Window {
+    match radius {
+        Some(r) => {
+            let (x, y) = (ox.saturating_sub(r), oy.saturating_sub(r));
+            Window {
+                x,
+                y,
+                width: ox.saturating_add(r).min(grid.width() - 1) - x + 1,
+                height: oy.saturating_add(r).min(grid.height() - 1) - y + 1,
+            }
+        }
+        None => Window {
+            x: 0,
+            y: 0,
+            width: grid.width(),
+            height: grid.height(),
+        },
+    }
+}
+
+/// Keeps the visible cells whose centre lies inside the cone.
+fn keep_inside_cone(visible: &mut VisibleSet, (ox, oy): (u32, u32), cone: &VisionCone) {
+    if cone.is_full() {
+        return;
+    }
+    let (ox, oy) = (i64::from(ox), i64::from(oy));
+    let test = ConeTest::new(cone);
+    visible.retain(|x, y| test.contains(i64::from(x) - ox, i64::from(y) - oy));
+}
+
+/// What stays the same for every quadrant of one computation.
+#[derive(Clone, Copy)]
+struct Scan {
+    reach: Reach,
+    light_walls: bool,
+    /// Floors are lit when the row covers them, not only when their centre is in the sector.
+    permissive: bool,
+}
+
+impl Scan {
+    /// The floors that `interval` lights among the columns it covers: those whose centre is
+    /// inside it, or all of them when permissive.
+    #[inline(always)]
+    fn lit_floors(self, interval: &Interval, covered: Columns) -> Columns {
+        if self.permissive {
+            covered
+        } else {
+            interval.centre_inside_columns()
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! One quadrant of the scan: rows at depth 1, 2, ... outward from the viewer, each one lit
+//! by the intervals the row before passed on, until no interval is left or the map or the
+//! reach ends.
+
+use crate::grid::Lines;
+
+use super::Scan;
+use super::reach::WidestColumn;
+use super::row::{Row, scan_row_in_word, scan_row_wide};
+use super::slope::{Columns, Interval};
+
+/// One quadrant: the row at depth `d` is grid line `origin_line ± d`, its columns run along
+/// the line, column 0 being the viewer's.
+pub(super) struct Quadrant<'a> {
+    lines: Lines<'a>,
+    origin_line: u32,
+    origin_cell: u32,
+    /// Whether the rows go toward higher line numbers.
+    forward: bool,
+}
+
+impl Quadrant<'_> {
+    /// The deepest row on the map.
+    fn map_depth(&self) -> u32 {
+        if self.forward {
+            self.lines.count - 1 - self.origin_line
+        } else {
+            self.origin_line
+        }
+    }
+
+    /// The grid line of the row at `depth`.
+    #[inline(always)]
+    fn line_at(&self, depth: u32) -> u32 {
+        if self.forward {
+            self.origin_line + depth
+        } else {
+            self.origin_line - depth
+        }
+    }
+
+    /// The columns that lie on the map.
+    fn map_columns(&self) -> Columns {
+        let origin = i64::from(self.origin_cell);
+        Columns {
+            min: -origin,
+            max: i64::from(self.lines.len) - 1 - origin,
+        }
+    }
+
+    /// Up to 64 cells of grid line `line` from `column` on (which must be on the map) as
+    /// the first cell's index on the line and a word whose set bits are walls. Bits past the
+    /// line's end are clear.
+    #[inline(always)]
+    pub(super) fn cells(&self, line: u32, column: i64) -> (u32, u64) {
+        let cell = (i64::from(self.origin_cell) + column) as u32;
+        (cell, self.lines.bits(line, cell))
+    }
+}
+
+/// The lit intervals of the row being scanned and those it passes to the next row; kept
+/// between computations so that the scan does not allocate.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RowIntervals {
+    current: Vec<Interval>,
+    next: Vec<Interval>,
+}
+
+impl RowIntervals {
+    /// Scans the quadrants on either side of the viewer's line and cell `origin` along
+    /// `lines` that `sides` asks for: `[toward lower line numbers, toward higher ones]`.
+    /// `emit` as in [`scan`](Self::scan).
+    #[inline(always)]
+    pub(super) fn scan_both_sides(
+        &mut self,
+        lines: Lines<'_>,
+        (origin_line, origin_cell): (u32, u32),
+        sides: [bool; 2],
+        scan: Scan,
+        mut emit: impl FnMut(u32, u32, u64),
+    ) {
+        for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
+            if wanted {
+                let quadrant = Quadrant {
+                    lines,
+                    origin_line,
+                    origin_cell,
+                    forward,
+                };
+                self.scan(quadrant, scan, &mut emit);
+            }
+        }
+    }
+
+    /// Scans one quadrant, calling `emit(line, first_cell, cells)` with the visible cells of
+    /// each row segment as bits (bit `i` = cell `first_cell + i` of grid line `line`).
+    #[inline(always)]
+    pub(super) fn scan(
+        &mut self,
+        q: Quadrant<'_>,
+        scan: Scan,
+        mut emit: impl FnMut(u32, u32, u64),
+    ) {
+        let max_depth = scan.reach.max_depth(q.map_depth());
+        let map_columns = q.map_columns();
+        let mut widest = WidestColumn::new(scan.reach);
+        self.current.clear();
+        self.current.push(Interval::whole_quadrant());
+        for depth in 1..=max_depth {
+            if self.current.is_empty() {
+                break;
+            }
+            let columns = match widest.at_depth(depth) {
+                Some(reach) => map_columns.intersect(Columns {
+                    min: -reach,
+                    max: reach,
+                }),
+                None => map_columns,
+            };
+            if columns.is_empty() {
+                break;
+            }
+            let row = Row {
+                depth,
+                line: q.line_at(depth),
+                columns,
+            };
+            self.next.clear();
+            if columns.max - columns.min < i64::from(u64::BITS) {
+                scan_row_in_word(&q, row, scan, &self.current, &mut self.next, &mut emit);
+            } else {
+                scan_row_wide(&q, row, scan, &self.current, &mut self.next, &mut emit);
+            }
+            std::mem::swap(&mut self.current, &mut self.next);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! One row of a quadrant: which of its cells are lit, and which intervals it passes on to
+//! the next row.
+//!
+//! A row is read from the grid a word (64 cells) at a time. For each lit interval the scan
+//! takes the word's cells the interval covers ([`CoveredCells`]), lights walls and the floors
+//! its rule allows, and walks the runs of floors ([`FloorRuns`]): every run becomes an
+//! interval of the next row, between the slopes of its outer edges. A row that fits in one
+//! word is read once for all its intervals ([`scan_row_in_word`]); a wider one is read word
+//! by word for each interval ([`scan_row_wide`]). Both use the same two steps.
+
+use crate::bits::bit_range;
+
+use super::Scan;
+use super::quadrant::Quadrant;
+use super::slope::{Columns, Interval, Slope};
+
+/// The row of a quadrant being scanned.
+#[derive(Clone, Copy)]
+pub(super) struct Row {
+    /// Distance from the viewer's line.
+    pub(super) depth: u32,
+    /// The grid line the row lies on.
+    pub(super) line: u32,
+    /// The row's columns that lie on the map and inside the reach.
+    pub(super) columns: Columns,
+}
+
+/// The cells of one grid word that an interval covers: bit `i` stands for column `base + i`,
+/// and only the bits of the columns `covered` are kept.
+pub(super) struct CoveredCells {
+    base: i64,
+    covered: Columns,
+    walls: u64,
+    floors: u64,
+}
+
+impl CoveredCells {
+    /// The columns `covered` (at most 64, from `base` on) of `word`, whose set bits are
+    /// walls.
+    #[inline(always)]
+    fn new(word: u64, base: i64, covered: Columns) -> Self {
+        let range = bit_range((covered.min - base) as u32, (covered.max - base) as u32);
+        Self {
+            base,
+            covered,
+            walls: word & range,
+            floors: !word & range,
+        }
+    }
+
+    /// The lit cells: the walls (when they light up) and the floors in `lit_floors`.
+    #[inline(always)]
+    fn lit(&self, scan: Scan, lit_floors: Columns) -> u64 {
+        let mut lit = if scan.light_walls { self.walls } else { 0 };
+        let floors = lit_floors.intersect(self.covered);
+        if !floors.is_empty() {
+            let (first, last) = (floors.min - self.base, floors.max - self.base);
+            lit |= self.floors & bit_range(first as u32, last as u32);
+        }
+        lit
+    }
+}
+
+/// The walk over the runs of floors of one interval, word after word: each run lights the
+/// next row from the left edge of its first cell (or the interval's start) to the left edge
+/// of the wall that ends it (or the interval's end).
+pub(super) struct FloorRuns {
+    /// Whether the last cell walked is a floor.
+    in_floor: bool,
+    /// The start of the current run of floors, valued at the next depth.
+    floor_start: Slope,
+    /// The interval's first covered column: a run starting there starts at the interval's
+    /// start.
+    first_column: i64,
+}
+
+impl FloorRuns {
+    /// A walk over `interval`, whose first covered column is `first_column`.
+    #[inline(always)]
+    fn new(interval: &Interval, first_column: i64) -> Self {
+        Self {
+            in_floor: false,
+            floor_start: interval.start.next_depth(),
+            first_column,
+        }
+    }
+
+    /// Walks the covered cells of one word, the next after those already walked, pushing
+    /// the runs of floors that a wall ends.
+    #[inline(always)]
+    fn walk(&mut self, cells: &CoveredCells, depth: u32, next: &mut Vec<Interval>) {
+        let mut pos = (cells.covered.min - cells.base) as u32;
+        loop {
+            let rest = if self.in_floor {
+                cells.walls
+            } else {
+                cells.floors
+            } >> pos;
+            if rest == 0 {
+                return;
+            }
+            pos += rest.trailing_zeros();
+            let column = cells.base + i64::from(pos);
+            if self.in_floor {
+                next.push(Interval {
+                    start: self.floor_start,
+                    end: Slope::left_edge_next_depth(column, depth),
+                });
+            } else if column != self.first_column {
+                self.floor_start = Slope::left_edge_next_depth(column, depth);
+            }
+            self.in_floor = !self.in_floor;
+        }
+    }
+
+    /// Ends the walk at the interval's end: a run of floors still open reaches it.
+    #[inline(always)]
+    fn finish(self, interval: &Interval, next: &mut Vec<Interval>) {
+        if self.in_floor {
+            next.push(Interval {
+                start: self.floor_start,
+                end: interval.end.next_depth(),
+            });
+        }
+    }
+}
+
+/// Scans a row whose columns fit in one word: reads it once, pushes the intervals of the
+/// next row and emits the lit cells once.
+#[inline(always)]
+pub(super) fn scan_row_in_word(
+    q: &Quadrant<'_>,
+    row: Row,
+    scan: Scan,
+    current: &[Interval],
+    next: &mut Vec<Interval>,
+    emit: &mut impl FnMut(u32, u32, u64),
+) {
+    let (cell, word) = q.cells(row.line, row.columns.min);
+    let mut lit = 0;
+    for interval in current {
+        let covered = interval.covered_columns().intersect(row.columns);
+        if covered.is_empty() {
+            continue;
+        }
+        let cells = CoveredCells::new(word, row.columns.min, covered);
+        lit |= cells.lit(scan, scan.lit_floors(interval, covered));
+        let mut runs = FloorRuns::new(interval, covered.min);
+        runs.walk(&cells, row.depth, next);
+        runs.finish(interval, next);
+    }
+    emit(row.line, cell, lit);
+}
+
+/// Scans a row wider than one word: each interval reads the words it covers, emits their
+/// lit cells and walks their runs of floors.
+#[inline(always)]
+pub(super) fn scan_row_wide(
+    q: &Quadrant<'_>,
+    row: Row,
+    scan: Scan,
+    current: &[Interval],
+    next: &mut Vec<Interval>,
+    emit: &mut impl FnMut(u32, u32, u64),
+) {
+    for interval in current {
+        let covered = interval.covered_columns().intersect(row.columns);
+        if covered.is_empty() {
+            continue;
+        }
+        let lit_floors = scan.lit_floors(interval, covered);
+        let mut runs = FloorRuns::new(interval, covered.min);
+        let mut column = covered.min;
+        while column <= covered.max {
+            let in_word = Columns {
+                min: column,
+                max: covered.max.min(column + i64::from(u64::BITS) - 1),
+            };
+            let (cell, word) = q.cells(row.line, column);
+            let cells = CoveredCells::new(word, column, in_word);
+            emit(row.line, cell, cells.lit(scan, lit_floors));
+            runs.walk(&cells, row.depth, next);
+            column = in_word.max + 1;
+        }
+        runs.finish(interval, next);
+    }
+}

@@ -1,0 +1,373 @@
+//! The result of a field-of-view computation: the visible cells inside the viewer's reach,
+//! one bit per cell.
+
+use crate::bits::{BitRows, WORD_BITS, for_each_one, transpose_64x64};
+
+/// The cells a viewer sees, bit-packed over a window that covers the viewer's reach.
+///
+/// The window is the `(2r+1) x (2r+1)` square around the viewer clipped to the map, or the
+/// whole map for an unlimited radius, so its size does not grow with the map. Reuse one
+/// `VisibleSet` across calls of [`Fov::compute`](crate::Fov::compute): once it has grown to the
+/// largest window it needs, a call allocates nothing.
+///
+/// ```
+/// use viewshed_core::{Fov, FovOptions, OpacityGrid, VisibleSet};
+///
+/// let grid = OpacityGrid::new(10, 10);
+/// let mut visible = VisibleSet::default();
+/// Fov::default()
+///     .compute(&grid, (5, 5), FovOptions::radius(1), &mut visible)
+///     .unwrap();
+/// assert_eq!(visible.count(), 9);
+/// assert!(visible.contains(4, 6));
+/// assert!(!visible.contains(3, 5));
+/// assert_eq!(visible.iter().next(), Some((4, 4)));
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct VisibleSet {
+    /// Left column of the window on the map.
+    x0: u32,
+    /// Top row of the window on the map.
+    y0: u32,
+    width: u32,
+    height: u32,
+    /// Window row `y`, bit `x` is window cell `(x, y)`.
+    rows: BitRows,
+}
+
+/// The rectangle of map cells a [`VisibleSet`] covers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Window {
+    /// Left column.
+    pub x: u32,
+    /// Top row.
+    pub y: u32,
+    /// Number of columns.
+    pub width: u32,
+    /// Number of rows.
+    pub height: u32,
+}
+
+impl Window {
+    /// Whether `(x, y)` lies inside the window.
+    pub fn contains(&self, x: u32, y: u32) -> bool {
+        x.wrapping_sub(self.x) < self.width && y.wrapping_sub(self.y) < self.height
+    }
+}
+
+impl VisibleSet {
+    /// An empty set (nothing visible, an empty window).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether the cell `(x, y)` (map coordinates) is visible.
+    pub fn contains(&self, x: u32, y: u32) -> bool {
+        self.window().contains(x, y) && self.rows.get(y - self.y0, x - self.x0)
+    }
+
+    /// Number of visible cells.
+    pub fn count(&self) -> usize {
+        self.rows.count_ones()
+    }
+
+    /// Whether no cell is visible.
+    pub fn is_empty(&self) -> bool {
+        self.rows.words().iter().all(|&w| w == 0)
+    }
+
+    /// The visible cells in map coordinates, row by row.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.rows
+            .iter_ones()
+            .map(move |(y, x)| (self.x0 + x, self.y0 + y))
+    }
+
+    /// Adds the visible cells to `rows`, whose row `y` bit `x` stands for map cell `(x, y)`
+    /// (a map-sized grid such as a team's view). Cells outside `rows` are dropped, so a view
+    /// larger than the grid never writes out of bounds.
+    pub fn or_into(&self, rows: &mut BitRows) {
+        // Row by row of words, not of the window's height: a window 0 cells wide has no
+        // words however tall it is.
+        for (y, row) in self.word_rows() {
+            for (i, &word) in row.iter().enumerate() {
+                rows.set_run(self.y0 + y, self.x0 + (i * WORD_BITS) as u32, word);
+            }
+        }
+    }
+
+    /// The window's rows of words with their row number (none when the window has no cell).
+    fn word_rows(&self) -> impl Iterator<Item = (u32, &[u64])> {
+        // A window 0 cells wide has stride 0 and no words: `max(1)` makes that no chunks.
+        let stride = self.rows.stride().max(1);
+        (0..).zip(self.rows.words().chunks_exact(stride))
+    }
+
+    /// The rectangle of the map this set covers; cells outside it are never visible.
+    pub fn window(&self) -> Window {
+        Window {
+            x: self.x0,
+            y: self.y0,
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// Empties the set and its window.
+    pub fn clear(&mut self) {
+        self.reset(Window::default());
+    }
+
+    /// Empties the set and makes it cover `window`, reusing its storage.
+    pub(crate) fn reset(&mut self, window: Window) {
+        self.x0 = window.x;
+        self.y0 = window.y;
+        self.width = window.width;
+        self.height = window.height;
+        self.rows.reset(window.height, window.width);
+    }
+
+    /// Keeps only the visible cells `(x, y)` (map coordinates) for which `keep` is true.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
+        let stride = self.rows.stride();
+        let (x0, y0) = (self.x0, self.y0);
+        for (index, word) in self.rows.words_mut().iter_mut().enumerate() {
+            let (x, y) = (
+                x0 + ((index % stride) * WORD_BITS) as u32,
+                y0 + (index / stride) as u32,
+            );
+            let mut kept = *word;
+            for_each_one(*word, |bit| {
+                if !keep(x + bit, y) {
+                    kept &= !(1 << bit);
+                }
+            });
+            *word = kept;
+        }
+    }
+
+    /// The window's rows, to write into (coordinates relative to the window).
+    pub(crate) fn rows_mut(&mut self) -> &mut BitRows {
+        &mut self.rows
+    }
+
+    /// Adds the cells of `columns`, whose row `x` bit `y` stands for window cell `(x, y)`
+    /// (the window transposed), 64x64 cells at a time.
+    pub(crate) fn merge_transposed(&mut self, columns: &BitRows) {
+        let (width, height) = (self.width as usize, self.height as usize);
+        let mut block = [0u64; WORD_BITS];
+        for block_x in (0..width).step_by(WORD_BITS) {
+            let block_width = (width - block_x).min(WORD_BITS);
+            for block_y in (0..height.div_ceil(WORD_BITS)).map(|w| w * WORD_BITS) {
+                let word = block_y / WORD_BITS;
+                let mut any = 0;
+                for (i, slot) in block.iter_mut().enumerate() {
+                    *slot = if i < block_width {
+                        columns.words()[(block_x + i) * columns.stride() + word]
+                    } else {
+                        0
+                    };
+                    any |= *slot;
+                }
+                if any == 0 {
+                    continue;
+                }
+                let word_x = block_x / WORD_BITS;
+                let ones: u32 = block[..block_width].iter().map(|w| w.count_ones()).sum();
+                if ones < SCATTER_LIMIT {
+                    // Few cells: setting them one by one beats a full transpose.
+                    let stride = self.rows.stride();
+                    let words = self.rows.words_mut();
+                    for (i, &column) in block[..block_width].iter().enumerate() {
+                        for_each_one(column, |j| {
+                            words[(block_y + j as usize) * stride + word_x] |= 1 << i;
+                        });
+                    }
+                    continue;
+                }
+                transpose_64x64(&mut block);
+                let block_height = (height - block_y).min(WORD_BITS);
+                let stride = self.rows.stride();
+                let words = self.rows.words_mut();
+                for (j, &bits) in block.iter().take(block_height).enumerate() {
+                    words[(block_y + j) * stride + word_x] |= bits;
+                }
+            }
+        }
+    }
+}
+
+/// Below this many cells in a 64x64 block, `merge_transposed` sets them one at a time.
+const SCATTER_LIMIT: u32 = 160;
+
+impl std::fmt::Debug for VisibleSet {
+    /// Draws the window, `*` for visible and `.` for other cells.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "VisibleSet {} cells in {:?}",
+            self.count(),
+            self.window()
+        )?;
+        // Only windows with cells are drawn: one 0 cells wide may be 2^32 rows tall.
+        if self.width > 0 {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    f.write_str(if self.rows.get(y, x) { "*" } else { "." })?;
+                }
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why saved data does not make a valid [`VisibleSet`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VisibleSetError {
+    /// The window does not fit in `u32` coordinates.
+    WindowOverflow(Window),
+    /// The rows are not `height` rows of `width.div_ceil(64)` words.
+    WrongShape {
+        /// The window the rows should cover.
+        window: Window,
+        /// Words per row in the data.
+        stride: usize,
+        /// Words in the data.
+        words: usize,
+    },
+    /// A row has bits set past the window's width.
+    BitsOutsideWindow {
+        /// The row (relative to the window).
+        row: u32,
+    },
+}
+
+impl std::fmt::Display for VisibleSetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VisibleSetError::WindowOverflow(w) => write!(
+                f,
+                "window {}x{} at ({}, {}) runs past u32 coordinates",
+                w.width, w.height, w.x, w.y
+            ),
+            VisibleSetError::WrongShape {
+                window,
+                stride,
+                words,
+            } => write!(
+                f,
+                "a {}x{} window needs {} rows of {} words, the data has {words} words of \
+                 {stride} per row",
+                window.width,
+                window.height,
+                window.height,
+                crate::bits::words_for(window.width)
+            ),
+            VisibleSetError::BitsOutsideWindow { row } => {
+                write!(f, "row {row} has cells set past the window's width")
+            }
+        }
+    }
+}
+
+impl std::error::Error for VisibleSetError {}
+
+impl VisibleSet {
+    /// A set over `window` from its rows of words (row `y` of the window, bit `x % 64` of
+    /// word `x / 64` for cell `x`), as saved data holds them. Checks that the data fits the
+    /// window before using it.
+    ///
+    /// # Errors
+    /// [`VisibleSetError`] when the window overflows, the rows have another shape, or cells
+    /// past the window's width are set.
+    pub fn from_words(window: Window, words: Vec<u64>) -> Result<Self, VisibleSetError> {
+        Self::from_saved(window, crate::bits::words_for(window.width), words)
+    }
+
+    fn from_saved(window: Window, stride: usize, words: Vec<u64>) -> Result<Self, VisibleSetError> {
+        if window.x.checked_add(window.width).is_none()
+            || window.y.checked_add(window.height).is_none()
+        {
+            return Err(VisibleSetError::WindowOverflow(window));
+        }
+        let shape = VisibleSetError::WrongShape {
+            window,
+            stride,
+            words: words.len(),
+        };
+        if stride != crate::bits::words_for(window.width)
+            || (window.height as usize).checked_mul(stride) != Some(words.len())
+        {
+            return Err(shape);
+        }
+        let mut set = VisibleSet::new();
+        set.reset(window);
+        // Row by row of the data, not of the window's height: a window 0 cells wide has no
+        // words (stride 0; `max(1)` makes that no chunks) however tall it is.
+        for (y, row) in (0..).zip(words.chunks_exact(stride.max(1))) {
+            for (i, &word) in row.iter().enumerate() {
+                let start = (i * WORD_BITS) as u32;
+                let inside = crate::bits::low_bits(window.width - start);
+                if word & !inside != 0 {
+                    return Err(VisibleSetError::BitsOutsideWindow { row: y });
+                }
+                set.rows.set_run(y, start, word);
+            }
+        }
+        Ok(set)
+    }
+}
+
+#[cfg(feature = "serde")]
+mod saved {
+    //! The saved form of a [`VisibleSet`]: its window and rows of words, checked on the way in.
+    use super::{VisibleSet, Window};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct SavedRows {
+        words: Vec<u64>,
+        stride: usize,
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct SavedVisibleSet {
+        x0: u32,
+        y0: u32,
+        width: u32,
+        height: u32,
+        rows: SavedRows,
+    }
+
+    impl serde::Serialize for VisibleSet {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            SavedVisibleSet {
+                x0: self.x0,
+                y0: self.y0,
+                width: self.width,
+                height: self.height,
+                rows: SavedRows {
+                    words: self.rows.words().to_vec(),
+                    stride: self.rows.stride(),
+                },
+            }
+            .serialize(serializer)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for VisibleSet {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let saved = SavedVisibleSet::deserialize(deserializer)?;
+            let window = Window {
+                x: saved.x0,
+                y: saved.y0,
+                width: saved.width,
+                height: saved.height,
+            };
+            VisibleSet::from_saved(window, saved.rows.stride, saved.rows.words)
+                .map_err(serde::de::Error::custom)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Once warmed up, computing a field of view allocates nothing: counted by a global
+//! allocator that tallies the allocations this thread makes while counting is on.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::random_grid;
+use viewshed_core::{Fov, FovOptions, VisibleSet};
+
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.with(Cell::get) {
+            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn warmed_up_fov_allocates_nothing() {
+    let grid = random_grid(200, 150, 20, 7);
+    let viewers: Vec<(u32, u32)> = (0..300).map(|i| ((i * 37) % 200, (i * 53) % 150)).collect();
+    let radii = [
+        FovOptions::radius(0),
+        FovOptions::radius(4),
+        FovOptions::radius(16),
+        FovOptions::radius(u32::MAX),
+        FovOptions::unlimited().with_light_walls(false),
+    ];
+    let mut fov = Fov::new();
+    let mut visible = VisibleSet::new();
+    let run = |fov: &mut Fov, visible: &mut VisibleSet| {
+        let mut total = 0;
+        for &viewer in &viewers {
+            for options in radii {
+                fov.compute(&grid, viewer, options, visible).unwrap();
+                total += visible.count();
+            }
+        }
+        total
+    };
+
+    // The counter works: the first, cold pass allocates its buffers.
+    let mut cold_total = 0;
+    let cold = allocations_during(|| cold_total = run(&mut fov, &mut visible));
+    assert!(cold > 0, "the cold pass must allocate its scratch buffers");
+
+    let mut warm_total = 0;
+    let warm = allocations_during(|| warm_total = run(&mut fov, &mut visible));
+    assert_eq!(warm, 0, "a warmed-up Fov and VisibleSet must not allocate");
+    assert_eq!(warm_total, cold_total, "same answers warm and cold");
+    assert!(
+        warm_total > viewers.len() * radii.len(),
+        "the viewers see something"
+    );
+}

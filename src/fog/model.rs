@@ -1,0 +1,293 @@
+//! The fog of one map: per [`Team`], what its members see now and what it has ever seen.
+
+use std::collections::BTreeMap;
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::TilemapSize;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::bits::BitRows;
+use crate::fog::Team;
+
+/// The fog state of one tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum FogState {
+    /// Never seen by a revealing viewer.
+    Unexplored,
+    /// Seen before, not now.
+    Remembered,
+    /// Seen now by at least one revealing viewer.
+    Visible,
+}
+
+/// What one team sees now on one map and what it has ever seen.
+#[derive(Clone, Debug, Default)]
+pub struct TeamFog {
+    width: u32,
+    height: u32,
+    pub(crate) visible: BitRows,
+    pub(crate) explored: BitRows,
+}
+
+impl TeamFog {
+    pub(crate) fn new(width: u32, height: u32) -> Self {
+        Self {
+            width,
+            height,
+            visible: BitRows::new(height, width),
+            explored: BitRows::new(height, width),
+        }
+    }
+
+    /// Changes the size, keeping the memory of the tiles inside both sizes.
+    fn resize(&mut self, width: u32, height: u32) {
+        let mut resized = Self::new(width, height);
+        resized.explored.copy_overlap(&self.explored);
+        *self = resized;
+    }
+
+    /// The state of `tile` for this team (tiles off the map are unexplored).
+    pub fn state(&self, tile: TilePos) -> FogState {
+        if self.is_visible(tile) {
+            FogState::Visible
+        } else if self.is_explored(tile) {
+            FogState::Remembered
+        } else {
+            FogState::Unexplored
+        }
+    }
+
+    /// Whether a member of the team sees `tile` now.
+    pub fn is_visible(&self, tile: TilePos) -> bool {
+        self.visible.get(tile.y, tile.x)
+    }
+
+    /// Whether `tile` has been seen at least once (tiles seen now included).
+    pub fn is_explored(&self, tile: TilePos) -> bool {
+        self.explored.get(tile.y, tile.x)
+    }
+
+    /// Marks `tile` explored or not. A tile seen now stays explored.
+    pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
+        let explored = explored || self.is_visible(tile);
+        self.explored.set_to(tile.y, tile.x, explored);
+    }
+
+    /// Forgets everything not seen now (a new level, an amnesia potion).
+    pub fn forget_all(&mut self) {
+        self.explored.clone_from(&self.visible);
+    }
+
+    /// Marks every tile explored (a magic map).
+    pub fn explore_all(&mut self) {
+        self.explored.fill();
+    }
+
+    /// What is seen now is explored.
+    pub(crate) fn explore_visible(&mut self) {
+        for (explored, &visible) in self
+            .explored
+            .words_mut()
+            .iter_mut()
+            .zip(self.visible.words())
+        {
+            *explored |= visible;
+        }
+    }
+
+    /// The tiles the team's members see now.
+    pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.visible.iter_ones().map(|(y, x)| TilePos { x, y })
+    }
+
+    /// The tiles seen at least once.
+    pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.explored.iter_ones().map(|(y, x)| TilePos { x, y })
+    }
+
+    /// The map's size in tiles.
+    pub fn size(&self) -> TilemapSize {
+        TilemapSize::new(self.width, self.height)
+    }
+}
+
+/// The fog of war of one map, on its root tilemap: for each [`Team`], the union of what its
+/// members see now and its explored memory (tiles seen at least once).
+///
+/// The methods without a team ([`state`](Self::state), [`is_visible`](Self::is_visible),
+/// [`forget_all`](Self::forget_all), ...) read and change the team that is drawn
+/// ([`FogTeam`](crate::FogTeam), team 0 by default); [`team`](Self::team) and
+/// [`team_mut`](Self::team_mut) reach any team. The game may change the memory: `forget_all`
+/// for a level reset, `explore_all` for a magic map, `set_explored` for anything finer. Tiles
+/// follow at the next update.
+///
+/// A `FogOfWar` inserted on a map of another size (a save of another level) is resized to the
+/// map, keeping the memory where it fits, with a warning.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// fn magic_mapping(mut fog: Query<&mut FogOfWar>) {
+///     for mut fog in &mut fog {
+///         fog.explore_all();
+///     }
+/// }
+/// ```
+#[derive(Component, Clone, Debug, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "crate::ExploredMemory", try_from = "crate::ExploredMemory")
+)]
+pub struct FogOfWar {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) teams: BTreeMap<Team, TeamFog>,
+    /// The team drawn.
+    pub(crate) shown_team: Team,
+    /// What the tiles show now, to write only what changes.
+    shown_visible: BitRows,
+    shown_explored: BitRows,
+    /// Every tile of every fog layer must be written (new map, resized map).
+    pub(crate) refresh_all: bool,
+}
+
+impl FogOfWar {
+    pub(crate) fn new(size: TilemapSize) -> Self {
+        let mut fog = Self::default();
+        fog.resize(size);
+        fog
+    }
+
+    pub(crate) fn resize(&mut self, size: TilemapSize) {
+        (self.width, self.height) = (size.x, size.y);
+        for team in self.teams.values_mut() {
+            team.resize(size.x, size.y);
+        }
+        self.shown_visible.reset(size.y, size.x);
+        self.shown_explored.reset(size.y, size.x);
+        self.refresh_all = true;
+    }
+
+    /// The map's size in tiles.
+    pub fn size(&self) -> TilemapSize {
+        TilemapSize::new(self.width, self.height)
+    }
+
+    /// The team whose fog is drawn.
+    pub fn shown_team(&self) -> Team {
+        self.shown_team
+    }
+
+    /// The fog of `team` on this map, if the team ever had a member here (or was drawn).
+    pub fn team(&self, team: Team) -> Option<&TeamFog> {
+        self.teams.get(&team)
+    }
+
+    /// The fog of `team` on this map, to change its memory (made empty if it had none).
+    pub fn team_mut(&mut self, team: Team) -> &mut TeamFog {
+        let (width, height) = (self.width, self.height);
+        self.teams
+            .entry(team)
+            .or_insert_with(|| TeamFog::new(width, height))
+    }
+
+    /// The teams with a fog on this map.
+    pub fn teams(&self) -> impl Iterator<Item = (Team, &TeamFog)> + '_ {
+        self.teams.iter().map(|(&team, fog)| (team, fog))
+    }
+
+    fn shown(&self) -> Option<&TeamFog> {
+        self.teams.get(&self.shown_team)
+    }
+
+    /// The state of `tile` for the team drawn (tiles off the map are unexplored).
+    pub fn state(&self, tile: TilePos) -> FogState {
+        self.shown()
+            .map_or(FogState::Unexplored, |fog| fog.state(tile))
+    }
+
+    /// Whether a member of the team drawn sees `tile` now.
+    pub fn is_visible(&self, tile: TilePos) -> bool {
+        self.shown().is_some_and(|fog| fog.is_visible(tile))
+    }
+
+    /// Whether the team drawn has seen `tile` at least once (tiles seen now included).
+    pub fn is_explored(&self, tile: TilePos) -> bool {
+        self.shown().is_some_and(|fog| fog.is_explored(tile))
+    }
+
+    /// Marks `tile` explored or not for the team drawn. A tile seen now stays explored.
+    pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
+        let team = self.shown_team;
+        self.team_mut(team).set_explored(tile, explored);
+    }
+
+    /// The team drawn forgets everything not seen now (a new level, an amnesia potion).
+    pub fn forget_all(&mut self) {
+        let team = self.shown_team;
+        self.team_mut(team).forget_all();
+    }
+
+    /// Marks every tile explored for the team drawn (a magic map).
+    pub fn explore_all(&mut self) {
+        let team = self.shown_team;
+        self.team_mut(team).explore_all();
+    }
+
+    /// The tiles the team drawn sees now.
+    pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.shown().into_iter().flat_map(TeamFog::visible_tiles)
+    }
+
+    /// The tiles the team drawn has seen at least once.
+    pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.shown().into_iter().flat_map(TeamFog::explored_tiles)
+    }
+
+    /// Draws `team` from now on (it gets a fog if it had none).
+    pub(crate) fn show_team(&mut self, team: Team) {
+        self.shown_team = team;
+        self.team_mut(team);
+    }
+
+    /// Calls `f` for the tiles whose look must be written: every tile when `all`, else the
+    /// tiles whose state for the team drawn differs from what the tiles show.
+    pub(crate) fn for_each_tile_to_write(&self, all: bool, mut f: impl FnMut(TilePos)) {
+        if all || self.refresh_all {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    f(TilePos { x, y });
+                }
+            }
+            return;
+        }
+        let Some(shown) = self.shown() else {
+            return;
+        };
+        let stride = shown.visible.stride();
+        let now = shown.visible.words().iter().zip(shown.explored.words());
+        let drawn = self
+            .shown_visible
+            .words()
+            .iter()
+            .zip(self.shown_explored.words());
+        for (index, ((v, e), (sv, se))) in now.zip(drawn).enumerate() {
+            let (y, x0) = (
+                (index / stride) as u32,
+                ((index % stride) * crate::bits::WORD_BITS) as u32,
+            );
+            crate::bits::for_each_one((v ^ sv) | (e ^ se), |bit| f(TilePos { x: x0 + bit, y }));
+        }
+    }
+
+    /// The tiles now show the team drawn.
+    pub(crate) fn mark_shown(&mut self) {
+        self.refresh_all = false;
+        if let Some(shown) = self.teams.get(&self.shown_team) {
+            self.shown_visible.clone_from(&shown.visible);
+            self.shown_explored.clone_from(&shown.explored);
+        }
+    }
+}

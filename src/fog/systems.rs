@@ -1,0 +1,149 @@
+//! The systems of the fog of war: a [`FogOfWar`] on every map, team views rebuilt from their
+//! members' viewsheds, and the tiles of every fog layer written for the team drawn.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::{TilemapId, TilemapSize};
+use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
+
+use crate::fog::style::TileWriter;
+use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
+use crate::layers::{LayerOf, Layers, map_tilemaps};
+use crate::placement::Placement;
+use crate::viewshed::Viewshed;
+
+/// Gives every root tilemap a [`FogOfWar`] and keeps it sized like the tilemap (also one the
+/// game inserted at another size); takes it from tilemaps that became layers or stopped being
+/// tilemaps.
+pub(crate) fn track_fog(
+    mut commands: Commands,
+    new_maps: Query<
+        (Entity, &TilemapSize),
+        (Without<FogOfWar>, Without<LayerOf>, With<TileStorage>),
+    >,
+    mut sized: Query<
+        (Entity, Ref<TilemapSize>, &mut FogOfWar),
+        Or<(Changed<TilemapSize>, Changed<FogOfWar>)>,
+    >,
+    stale: Query<
+        Entity,
+        (
+            With<FogOfWar>,
+            Or<(With<LayerOf>, Without<TilemapSize>, Without<TileStorage>)>,
+        ),
+    >,
+    mut dirty: ResMut<FogDirty>,
+) {
+    for (map, size) in &new_maps {
+        commands.entity(map).insert(FogOfWar::new(*size));
+        dirty.0.insert(map);
+    }
+    for (map, size, mut fog) in &mut sized {
+        if fog.size() == *size {
+            continue;
+        }
+        if !size.is_changed() {
+            warn!(
+                "bevy_viewshed: the FogOfWar inserted on map {map} is {}x{} but the map is \
+                 {}x{}; it is resized to the map, keeping the memory where it fits (restore a \
+                 save on a map of its own size to keep all of it)",
+                fog.size().x,
+                fog.size().y,
+                size.x,
+                size.y
+            );
+        }
+        fog.resize(*size);
+        dirty.0.insert(map);
+    }
+    for map in &stale {
+        commands.entity(map).remove::<FogOfWar>();
+    }
+}
+
+/// Rebuilds the team views of the maps that need it and writes what changed into the fog
+/// layers, for the team drawn.
+pub(crate) fn update_fog(
+    mut fogs: Query<(Entity, &mut FogOfWar)>,
+    children: Query<&Layers>,
+    members: Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
+    styles: Query<(&TileStorage, Ref<FogStyle>)>,
+    shown_team: Res<FogTeam>,
+    mut tiles: TileWriter,
+    mut dirty: ResMut<FogDirty>,
+) {
+    for (map, mut fog) in &mut fogs {
+        let rebuild = dirty.0.remove(&map);
+        let mut restyled = false;
+        map_tilemaps(map, &children, |layer| {
+            restyled |= styles.get(layer).is_ok_and(|(_, style)| style.is_changed());
+        });
+        let switched = fog.shown_team != shown_team.0;
+        if !rebuild && !fog.is_changed() && !restyled && !switched {
+            continue;
+        }
+        let fog = fog.bypass_change_detection();
+        fog.show_team(shown_team.0);
+        if rebuild {
+            rebuild_team_views(fog, map, &members);
+        }
+        for team in fog.teams.values_mut() {
+            team.explore_visible();
+        }
+        map_tilemaps(map, &children, |layer| {
+            if let Ok((storage, style)) = styles.get(layer) {
+                fog.for_each_tile_to_write(style.is_changed(), |tile| {
+                    tiles.write(storage, tile, style.look(fog.state(tile)));
+                });
+            }
+        });
+        fog.mark_shown();
+    }
+    // Maps that no longer exist.
+    dirty.0.clear();
+}
+
+/// Each team's view on `map`: the union of its members' views there.
+fn rebuild_team_views(
+    fog: &mut FogOfWar,
+    map: Entity,
+    members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
+) {
+    for team in fog.teams.values_mut() {
+        team.visible.clear_all();
+    }
+    for (viewshed, team) in members {
+        if viewshed.map() == Some(map) {
+            let team = team.copied().unwrap_or_default();
+            viewshed.visible.or_into(&mut fog.team_mut(team).visible);
+        }
+    }
+}
+
+/// Gives tiles spawned (or moved) into a fog layer the look of their state.
+pub(crate) fn style_new_tiles(
+    new_tiles: Query<
+        (Entity, &TilePos, &TilemapId),
+        Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
+    >,
+    styles: Query<(&TileStorage, &FogStyle)>,
+    placement: Placement,
+    fogs: Query<&FogOfWar>,
+    mut tiles: TileWriter,
+) {
+    for (entity, &tile, &TilemapId(tilemap)) in &new_tiles {
+        let Ok((storage, style)) = styles.get(tilemap) else {
+            continue;
+        };
+        if storage.checked_get(&tile) != Some(entity) {
+            continue;
+        }
+        let Some(fog) = placement
+            .root(tilemap)
+            .ok()
+            .and_then(|map| fogs.get(map).ok())
+        else {
+            continue;
+        };
+        tiles.write(storage, tile, style.look(fog.state(tile)));
+    }
+}

@@ -1,0 +1,51 @@
+//! Who lifts the fog for whom: [`RevealsFog`] viewers, their [`Team`], and the team whose fog
+//! is drawn ([`FogTeam`]). A membership change rebuilds the team views of the map concerned.
+
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::{Allow, QueryFilter};
+use bevy::prelude::*;
+
+use crate::fog::FogDirty;
+use crate::viewshed::Viewshed;
+
+/// Marks viewers whose sight lifts the fog of war (the player and allies, not monsters).
+///
+/// Their views, united per map, make their [`Team`]'s view: team 0 (the team drawn unless
+/// [`FogTeam`] says otherwise) when the entity has no `Team`.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+#[require(Viewshed)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RevealsFog;
+
+/// The team a [`RevealsFog`] viewer sees for (team 0 without this component). A team's view,
+/// per map, is the union of its members' viewsheds, with an explored memory of its own (see
+/// [`FogOfWar`](crate::FogOfWar)); the fog of war is drawn for the team in the [`FogTeam`]
+/// resource, which a spectator mode or a hot-seat game switches at run time. Change a
+/// viewer's team by inserting another `Team`.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Team(pub u32);
+
+/// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
+/// [`HideOutsideView`](crate::HideOutsideView) entities show (team 0, the [`RevealsFog`]
+/// viewers, by default). Change it at run time for a spectator mode or a hot-seat game; the
+/// tiles follow at the next update.
+#[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Resource, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FogTeam(pub Team);
+
+/// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer
+/// left, lost its viewshed, was disabled, started revealing, changed or lost its `Team`): the
+/// map its view is on has its team views rebuilt. `F` says which viewers count.
+pub(crate) fn rebuild_team_views<E: EntityEvent, C: Component, F: QueryFilter>(
+    event: On<E, C>,
+    viewers: Query<&Viewshed, (F, Allow<Disabled>)>,
+    mut dirty: ResMut<FogDirty>,
+) {
+    if let Ok(viewshed) = viewers.get(event.event_target()) {
+        dirty.0.extend(viewshed.map());
+    }
+}

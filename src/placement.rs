@@ -1,0 +1,154 @@
+//! Where an entity stands: the root map and tile of a viewer, a spottable target or a hidden
+//! monster, from its `TilePos` or, failing that, its `GlobalTransform` and its tilemap's
+//! geometry. One rule for every kind of entity the plugin places.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::anchor::TilemapAnchor;
+use bevy_ecs_tilemap::map::{
+    IsoCoordSystem, TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize, TilemapType,
+};
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::layers::{LayerOf, LayerProblem, root_of};
+
+/// What a tilemap needs to turn a world position into a tile.
+type Geometry = (
+    &'static GlobalTransform,
+    &'static TilemapSize,
+    &'static TilemapGridSize,
+    &'static TilemapTileSize,
+    &'static TilemapType,
+    Option<&'static TilemapAnchor>,
+);
+
+/// Why an entity stands on no tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlaceProblem {
+    /// It has no `TilemapId`, or neither a `TilePos` nor a `GlobalTransform`.
+    NotPlaced,
+    /// Its `TilemapId` names an entity that is not (or no longer) a tilemap.
+    NotATilemap(Entity),
+    /// Its tilemap's `LayerOf` chain has no root.
+    Layers(Entity, LayerProblem),
+    /// It is placed by `Transform`, and its tilemap has no `GlobalTransform`.
+    NoMapTransform(Entity),
+    /// It is placed by `Transform`, and its tilemap's `GlobalTransform` cannot be inverted.
+    SingularMapTransform(Entity),
+    /// Its tile lies outside its map.
+    OffMap(Entity),
+    /// Its map is a hexagonal or staggered isometric tilemap, which the square-grid field of
+    /// view does not model (the map itself is warned about).
+    UnsupportedGrid(Entity),
+}
+
+impl PlaceProblem {
+    /// What is wrong and what to do, for a warning about `entity`.
+    pub(crate) fn describe(self) -> String {
+        match self {
+            PlaceProblem::NotPlaced => {
+                "needs a TilemapId and a TilePos (or a Transform); insert them".into()
+            }
+            PlaceProblem::NotATilemap(tilemap) => format!(
+                "is on {tilemap}, which is not a tilemap (no TilemapSize and TileStorage, or \
+                 despawned); point its TilemapId at a tilemap"
+            ),
+            PlaceProblem::Layers(tilemap, LayerProblem::Cycle) => format!(
+                "is on {tilemap}, whose LayerOf chain loops back on itself; make one tilemap of \
+                 the chain the root"
+            ),
+            PlaceProblem::Layers(tilemap, LayerProblem::TooDeep) => format!(
+                "is on {tilemap}, whose LayerOf chain is too long to have a root; shorten it"
+            ),
+            PlaceProblem::NoMapTransform(tilemap) => format!(
+                "is placed by Transform on tilemap {tilemap}, which has no GlobalTransform; give \
+                 the tilemap a Transform or the entity a TilePos"
+            ),
+            PlaceProblem::SingularMapTransform(tilemap) => format!(
+                "is placed by Transform on tilemap {tilemap}, whose GlobalTransform cannot be \
+                 inverted (a scale of 0?); fix the tilemap's scale or give the entity a TilePos"
+            ),
+            PlaceProblem::OffMap(map) => {
+                format!("stands outside tilemap {map}; move it onto the map")
+            }
+            PlaceProblem::UnsupportedGrid(map) => format!(
+                "is on tilemap {map}, whose TilemapType the field of view does not model yet                  (hexagonal or staggered isometric); use a square or diamond isometric map"
+            ),
+        }
+    }
+}
+
+/// Finds the root map and tile of entities.
+#[derive(SystemParam)]
+pub(crate) struct Placement<'w, 's> {
+    layers: Query<'w, 's, &'static LayerOf>,
+    sizes: Query<'w, 's, &'static TilemapSize>,
+    geometry: Query<'w, 's, Geometry>,
+    types: Query<'w, 's, &'static TilemapType>,
+}
+
+/// Whether the square-grid field of view is right on a tilemap of this type: square maps and
+/// diamond isometric maps (a square grid drawn turned) are; hexagonal and staggered isometric
+/// maps are not.
+pub(crate) fn is_square_grid(map_type: &TilemapType) -> bool {
+    matches!(
+        map_type,
+        TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond)
+    )
+}
+
+impl Placement<'_, '_> {
+    /// The root map of `tilemap`.
+    pub(crate) fn root(&self, tilemap: Entity) -> Result<Entity, PlaceProblem> {
+        root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
+    }
+
+    /// The root map and tile of an entity with these components. The tile is checked to lie
+    /// on the tilemap it was found on only for `Transform`-placed entities; callers check a
+    /// `TilePos` against their map.
+    pub(crate) fn locate(
+        &self,
+        tile: Option<&TilePos>,
+        tilemap: Option<&TilemapId>,
+        transform: Option<&GlobalTransform>,
+    ) -> Result<(Entity, TilePos), PlaceProblem> {
+        let Some(&TilemapId(tilemap)) = tilemap else {
+            return Err(PlaceProblem::NotPlaced);
+        };
+        let root = self.root(tilemap)?;
+        if self.types.get(root).is_ok_and(|t| !is_square_grid(t)) {
+            return Err(PlaceProblem::UnsupportedGrid(root));
+        }
+        match (tile, transform) {
+            (Some(&tile), _) => Ok((root, tile)),
+            (None, Some(transform)) => Ok((root, self.tile_at(tilemap, root, transform)?)),
+            (None, None) => Err(PlaceProblem::NotPlaced),
+        }
+    }
+
+    /// The tile of `tilemap` under a world position.
+    fn tile_at(
+        &self,
+        tilemap: Entity,
+        root: Entity,
+        transform: &GlobalTransform,
+    ) -> Result<TilePos, PlaceProblem> {
+        let Ok((map_transform, size, grid, tile_size, map_type, anchor)) =
+            self.geometry.get(tilemap)
+        else {
+            return Err(if self.sizes.contains(tilemap) {
+                PlaceProblem::NoMapTransform(tilemap)
+            } else {
+                PlaceProblem::NotATilemap(tilemap)
+            });
+        };
+        let inverse = map_transform.affine().inverse();
+        let local = inverse.transform_point3(transform.translation()).truncate();
+        if !inverse.is_finite() || !local.is_finite() {
+            return Err(PlaceProblem::SingularMapTransform(tilemap));
+        }
+        let anchor = anchor.copied().unwrap_or_default();
+        TilePos::from_world_pos(&local, size, grid, tile_size, map_type, &anchor)
+            .ok_or(PlaceProblem::OffMap(root))
+    }
+}

@@ -1,0 +1,226 @@
+//! The [`Viewshed`] component (who sees, with which [`FovOptions`], and what it saw at its
+//! last recomputation) and the system that keeps it up to date ([`recompute`]).
+
+pub mod recompute;
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
+use crate::placement::PlaceProblem;
+use crate::visible::VisibleSet;
+
+/// Gives an entity sight: each update it holds the tiles it sees.
+///
+/// Place the viewer on a tilemap with `TilePos` + `TilemapId`, or with a `Transform` and a
+/// `TilemapId` (its tile is then found from its world position and the tilemap's transform,
+/// grid size and map type). Its view is recomputed when it is added, when its tile, tilemap or
+/// [`options`](Self::options) change, and when opacity changes inside its reach (also while it
+/// was disabled); at no other time ([`generation`](Self::generation) counts the
+/// recomputations).
+///
+/// ```
+/// use bevy_viewshed::prelude::*;
+///
+/// let mut viewshed = Viewshed::new(8)
+///     .with_shape(DistanceShape::Chebyshev)
+///     .with_cone(VisionCone::degrees(90.0, 120.0));
+/// viewshed.set_radius(3); // takes effect at the next update
+/// viewshed.options.radius = Radius::Limited(3); // the same, through the options
+/// viewshed.options.cone = None; // so does this: it sees all around again
+/// assert_eq!(viewshed.count(), 0, "nothing is seen before the first update");
+/// ```
+#[derive(Component, Reflect, Clone, Debug)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Viewshed {
+    /// How the viewer sees: radius, distance shape, vision cone, floor rule, light walls.
+    /// Change any of them at run time; the view follows at the next update.
+    pub options: FovOptions,
+    #[reflect(ignore)]
+    pub(crate) visible: VisibleSet,
+    /// The view before the last recomputation.
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) previous: VisibleSet,
+    /// The [`Spottable`](crate::Spottable) entities it sees.
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) spotted: EntityHashSet,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) generation: u64,
+    /// What the current view was computed from.
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) computed: Option<ViewKey>,
+    /// The last problem warned about, so each is logged once.
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) warned: Option<PlaceProblem>,
+}
+
+/// Everything a view depends on: the map and its opacity version, the tile and the options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ViewKey {
+    /// The map (root tilemap) the view was computed on.
+    pub map: Entity,
+    pub origin: (u32, u32),
+    /// The viewer's settings (radius, shape, cone, mode, light walls).
+    pub options: FovOptions,
+    /// The map's opacity version the view was computed at.
+    pub version: u64,
+}
+
+impl Default for Viewshed {
+    fn default() -> Self {
+        Self::new(8)
+    }
+}
+
+impl Viewshed {
+    /// A radius no map reaches: `Viewshed::new(Viewshed::UNLIMITED)` sees as far as walls and
+    /// the map allow, like [`Viewshed::unlimited`].
+    pub const UNLIMITED: u32 = u32::MAX;
+
+    /// A viewer that sees `radius` tiles around it (a disk, see [`Radius::Limited`]), walls
+    /// lit, all around, symmetric.
+    pub fn new(radius: u32) -> Self {
+        Self::with_options(FovOptions::radius(radius))
+    }
+
+    /// A viewer with no radius limit.
+    pub fn unlimited() -> Self {
+        Self::with_options(FovOptions::unlimited())
+    }
+
+    /// A viewer with these options.
+    pub fn with_options(options: FovOptions) -> Self {
+        Self {
+            options,
+            visible: VisibleSet::new(),
+            previous: VisibleSet::new(),
+            spotted: EntityHashSet::default(),
+            generation: 0,
+            computed: None,
+            warned: None,
+        }
+    }
+
+    /// The same viewer with light walls on or off.
+    pub fn with_light_walls(mut self, light_walls: bool) -> Self {
+        self.options.light_walls = light_walls;
+        self
+    }
+
+    /// The same viewer with its radius measured in `shape`.
+    pub fn with_shape(mut self, shape: DistanceShape) -> Self {
+        self.options.shape = shape;
+        self
+    }
+
+    /// The same viewer restricted to a vision cone.
+    pub fn with_cone(mut self, cone: VisionCone) -> Self {
+        self.options.cone = Some(cone);
+        self
+    }
+
+    /// The same viewer with this floor rule.
+    pub fn with_mode(mut self, mode: FovMode) -> Self {
+        self.options.mode = mode;
+        self
+    }
+
+    /// How far the viewer sees.
+    pub fn radius(&self) -> Radius {
+        self.options.radius
+    }
+
+    /// Sets how far the viewer sees: a number of tiles or [`Radius::Unlimited`].
+    pub fn set_radius(&mut self, radius: impl Into<Radius>) {
+        self.options.radius = radius.into();
+    }
+
+    /// Whether the viewer saw `tile` at its last update (a line-of-sight query answered from
+    /// the view: for a symmetric, unlimited, all-around viewer it equals the core's
+    /// [`line_of_sight`](crate::line_of_sight())).
+    pub fn is_visible(&self, tile: TilePos) -> bool {
+        self.visible.contains(tile.x, tile.y)
+    }
+
+    /// The former name of [`is_visible`](Self::is_visible).
+    #[deprecated(since = "0.2.0", note = "use `is_visible`, the one name of this query")]
+    pub fn can_see(&self, tile: TilePos) -> bool {
+        self.is_visible(tile)
+    }
+
+    /// The [`Spottable`](crate::Spottable) entities the viewer sees (itself excluded), as of
+    /// the last [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify).
+    pub fn spotted(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.spotted.iter().copied()
+    }
+
+    /// The tiles in the current view that were not in the one before the last recomputation.
+    pub fn newly_seen(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.iter()
+            .filter(|tile| !self.previous.contains(tile.x, tile.y))
+    }
+
+    /// The tiles in the view before the last recomputation that are not in the current one.
+    pub fn newly_unseen(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.previous
+            .iter()
+            .map(|(x, y)| TilePos { x, y })
+            .filter(|tile| !self.visible.contains(tile.x, tile.y))
+    }
+
+    /// The tiles the viewer sees.
+    pub fn iter(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.visible.iter().map(|(x, y)| TilePos { x, y })
+    }
+
+    /// How many tiles the viewer sees.
+    pub fn count(&self) -> usize {
+        self.visible.count()
+    }
+
+    /// The bit-packed result of the core computation.
+    pub fn visible_set(&self) -> &VisibleSet {
+        &self.visible
+    }
+
+    /// How many times the view has been computed (or cleared). It changes exactly when the
+    /// view was recomputed, which makes the "only when something changed" rule observable.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The map (root tilemap entity) and tile the current view was computed from, if any.
+    pub fn origin(&self) -> Option<(Entity, TilePos)> {
+        self.computed.map(|key| {
+            (
+                key.map,
+                TilePos {
+                    x: key.origin.0,
+                    y: key.origin.1,
+                },
+            )
+        })
+    }
+
+    /// The map the current view was computed on, if any.
+    pub(crate) fn map(&self) -> Option<Entity> {
+        self.computed.map(|key| key.map)
+    }
+
+    /// Moves the current view to the previous one and records what the new one is computed
+    /// from (`None`: the viewer sees nothing, and the view is emptied).
+    pub(crate) fn replace_view(&mut self, computed: Option<ViewKey>) {
+        std::mem::swap(&mut self.visible, &mut self.previous);
+        if computed.is_none() {
+            self.visible.clear();
+        }
+        self.computed = computed;
+        self.generation += 1;
+    }
+}

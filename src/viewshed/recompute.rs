@@ -1,0 +1,210 @@
+//! Recomputes the [`Viewshed`]s that need it, in parallel, and announces each with a
+//! [`ViewshedUpdated`] message.
+//!
+//! A view is recomputed when the viewer is new, when its map, tile or options changed, or
+//! when opacity changed inside its reach since its view was computed (the map's change log
+//! says which cells changed after the view's version, so a viewer that was disabled meanwhile
+//! catches up too); every other viewer is left alone, most of them without even locating them
+//! again. A viewer that cannot see (no tilemap, tile off the map) gets an empty view and one
+//! warning.
+
+use bevy::prelude::*;
+use bevy::utils::Parallel;
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::fog::{FogDirty, RevealsFog};
+use crate::layers::LayerEpoch;
+use crate::opacity::MapOpacity;
+use crate::placement::{PlaceProblem, Placement};
+use crate::shadowcast::Fov;
+use crate::viewshed::{ViewKey, Viewshed};
+
+/// Written after a viewer's view was recomputed or cleared (a buffered message: read it with
+/// `MessageReader<ViewshedUpdated>` in a system ordered after
+/// [`ViewshedSystems::Recompute`](crate::ViewshedSystems::Recompute)).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ViewshedUpdated {
+    /// The viewer entity.
+    pub viewer: Entity,
+}
+
+type ViewerItem = (
+    Entity,
+    &'static mut Viewshed,
+    Option<Ref<'static, TilePos>>,
+    Option<Ref<'static, TilemapId>>,
+    Option<&'static GlobalTransform>,
+    Has<RevealsFog>,
+);
+
+/// One recomputed view: the viewer, whether it reveals fog, and its map before and after.
+type Update = (Entity, bool, Option<Entity>, Option<Entity>);
+
+pub(crate) fn recompute_viewsheds(
+    mut viewers: Query<ViewerItem>,
+    maps: Query<&MapOpacity>,
+    placement: Placement,
+    epoch: Res<LayerEpoch>,
+    mut seen_epoch: Local<u64>,
+    mut updates: Local<Parallel<Vec<Update>>>,
+    mut messages: MessageWriter<ViewshedUpdated>,
+    mut fog_dirty: ResMut<FogDirty>,
+) {
+    let layers_changed = std::mem::replace(&mut *seen_epoch, epoch.0) != epoch.0;
+    let updates_ref = &*updates;
+    viewers.par_iter_mut().for_each_init(Fov::new, |fov, item| {
+        let (entity, mut viewshed, tile, tilemap, transform, reveals) = item;
+        if !layers_changed
+            && still_placed(&viewshed, tile.as_ref(), tilemap.as_ref())
+            && catch_up(&mut viewshed, &maps)
+        {
+            return;
+        }
+        let before = viewshed.map();
+        let key = locate(
+            &viewshed,
+            tile.as_deref(),
+            tilemap.as_deref(),
+            transform,
+            &placement,
+            &maps,
+        );
+        if refresh(fov, entity, &mut viewshed, key) {
+            let after = viewshed.map();
+            updates_ref
+                .borrow_local_mut()
+                .push((entity, reveals, before, after));
+        }
+    });
+    for (viewer, reveals, before, after) in updates.drain() {
+        messages.write(ViewshedUpdated { viewer });
+        if reveals {
+            fog_dirty.0.extend(before);
+            fog_dirty.0.extend(after);
+        }
+    }
+}
+
+/// Whether a viewer placed by `TilePos` has a view and kept its settings, tile and tilemap
+/// since the last run.
+fn still_placed(
+    viewshed: &Mut<Viewshed>,
+    tile: Option<&Ref<TilePos>>,
+    tilemap: Option<&Ref<TilemapId>>,
+) -> bool {
+    viewshed.computed.is_some()
+        && !viewshed.is_changed()
+        && tile.is_some_and(|tile| !tile.is_changed())
+        && tilemap.is_some_and(|tilemap| !tilemap.is_changed())
+}
+
+/// For a viewer that did not move: whether its view is still right, given the opacity
+/// changes since it was computed (it then records that it has seen them).
+fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
+    let Some(key) = viewshed.computed else {
+        return false;
+    };
+    let Ok(opacity) = maps.get(key.map) else {
+        return false;
+    };
+    if opacity.changed_within(
+        key.version,
+        key.origin,
+        key.options.radius,
+        key.options.shape,
+    ) {
+        return false;
+    }
+    if key.version != opacity.version() {
+        let computed = &mut viewshed.bypass_change_detection().computed;
+        *computed = Some(ViewKey {
+            version: opacity.version(),
+            ..key
+        });
+    }
+    true
+}
+
+/// Brings one view up to date with where the viewer stands; returns whether it changed.
+fn refresh(
+    fov: &mut Fov,
+    viewer: Entity,
+    viewshed: &mut Mut<Viewshed>,
+    located: Result<(ViewKey, &MapOpacity), PlaceProblem>,
+) -> bool {
+    match located {
+        Ok((key, opacity)) => {
+            let up_to_date = viewshed.computed.is_some_and(|old| {
+                ViewKey {
+                    version: key.version,
+                    ..old
+                } == key
+                    && !opacity.changed_within(
+                        old.version,
+                        key.origin,
+                        key.options.radius,
+                        key.options.shape,
+                    )
+            });
+            if up_to_date {
+                viewshed.bypass_change_detection().computed = Some(key);
+                return false;
+            }
+            let viewshed = &mut **viewshed;
+            viewshed.replace_view(Some(key));
+            viewshed.warned = None;
+            // The origin was checked to be on the map, so this cannot fail.
+            fov.compute(
+                opacity.grid(),
+                key.origin,
+                key.options,
+                &mut viewshed.visible,
+            )
+            .is_ok()
+        }
+        Err(problem) => {
+            if viewshed.warned != Some(problem)
+                && !matches!(problem, PlaceProblem::UnsupportedGrid(_))
+            {
+                warn!(
+                    "bevy_viewshed: viewer {viewer} {}; it sees nothing",
+                    problem.describe()
+                );
+            }
+            if viewshed.warned != Some(problem) {
+                viewshed.bypass_change_detection().warned = Some(problem);
+            }
+            let had_view = viewshed.computed.is_some() || !viewshed.visible.is_empty();
+            if had_view {
+                viewshed.replace_view(None);
+            }
+            had_view
+        }
+    }
+}
+
+/// The map, tile and settings a viewer's view depends on, or why it sees nothing.
+fn locate<'a>(
+    viewshed: &Viewshed,
+    tile: Option<&TilePos>,
+    tilemap: Option<&TilemapId>,
+    transform: Option<&GlobalTransform>,
+    placement: &Placement,
+    maps: &'a Query<&MapOpacity>,
+) -> Result<(ViewKey, &'a MapOpacity), PlaceProblem> {
+    let (map, tile) = placement.locate(tile, tilemap, transform)?;
+    let Ok(opacity) = maps.get(map) else {
+        return Err(PlaceProblem::NotATilemap(map));
+    };
+    if !opacity.grid().contains(tile.x, tile.y) {
+        return Err(PlaceProblem::OffMap(map));
+    }
+    let key = ViewKey {
+        map,
+        origin: (tile.x, tile.y),
+        options: viewshed.options,
+        version: opacity.version(),
+    };
+    Ok((key, opacity))
+}
