@@ -82,6 +82,13 @@ pub(crate) fn map_tilemaps(root: Entity, children: &Query<&Layers>, mut f: impl 
 #[derive(Resource, Default)]
 pub(crate) struct LayerEpoch(pub u64);
 
+impl LayerEpoch {
+    /// Whether layers changed since the epoch `seen`, which is brought up to date.
+    pub(crate) fn changed_since(&self, seen: &mut u64) -> bool {
+        std::mem::replace(seen, self.0) != self.0
+    }
+}
+
 /// A tilemap became or stopped being a layer (`E` is `Insert` or `Remove`).
 pub(crate) fn on_layers_changed<E: EntityEvent>(
     _event: On<E, LayerOf>,

@@ -254,7 +254,7 @@ pub(crate) fn sync_opaque(
     mut index: ResMut<OpaqueIndex>,
 ) {
     let index = &mut *index;
-    let layers_changed = std::mem::replace(&mut index.epoch, epoch.0) != epoch.0;
+    let layers_changed = epoch.changed_since(&mut index.epoch);
     if std::mem::take(&mut index.relink) || layers_changed {
         index.pending.clear();
         for item in &all {

@@ -23,8 +23,9 @@ use crate::opacity::{
     Opaque, OpaqueIndex, on_enabled, on_opaque_gone, sync_opaque, track_maps, warn_unsupported_maps,
 };
 use crate::sightings::{
-    LostSight, RecheckTargets, Spottable, Spotted, notify_sightings, on_target_back,
-    on_target_gone, on_viewer_back, on_viewer_gone,
+    LostSight, RecheckTargets, ReplacedSightings, Spottable, Spotted, notify_sightings,
+    on_target_back, on_target_gone, on_viewer_back, on_viewer_gone, on_viewshed_inserted,
+    on_viewshed_replaced,
 };
 use crate::viewshed::Viewshed;
 use crate::viewshed::recompute::{ViewshedUpdated, recompute_viewsheds};
@@ -128,6 +129,7 @@ fn add_resources_and_types(app: &mut App) {
         .init_resource::<LayerEpoch>()
         .init_resource::<LayerWarnings>()
         .init_resource::<RecheckTargets>()
+        .init_resource::<ReplacedSightings>()
         .init_resource::<FogDirty>()
         .init_resource::<FogTeam>()
         .register_type::<Viewshed>()
@@ -206,10 +208,12 @@ fn add_observers(app: &mut App) {
         .add_observer(on_target_back::<Remove, Disabled>)
         .add_observer(on_viewer_gone::<Remove, Viewshed>)
         .add_observer(on_viewer_gone::<Add, Disabled>)
-        .add_observer(on_viewer_back);
+        .add_observer(on_viewer_back)
+        .add_observer(on_viewshed_replaced)
+        .add_observer(on_viewshed_inserted);
     // Fog: team membership changes rebuild the team views of the map concerned.
     app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
-        .add_observer(rebuild_team_views::<Remove, Viewshed, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Replace, Viewshed, With<RevealsFog>>)
         .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
         .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
         .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)

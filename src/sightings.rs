@@ -7,7 +7,7 @@
 //! spottable, was disabled or despawned, the viewer lost its viewshed or was despawned.
 //! Targets stand where viewers do: on their `TilePos`, or under their `Transform`.
 
-use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
@@ -16,6 +16,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::layers::LayerEpoch;
 use crate::placement::Placement;
 use crate::viewshed::Viewshed;
 use crate::viewshed::recompute::ViewshedUpdated;
@@ -88,9 +89,18 @@ type TargetItem = (
     Option<&'static GlobalTransform>,
 );
 
-/// Targets that must be checked against every viewer at the next notify (re-enabled ones).
+/// Targets that must be checked against every viewer at the next notify (re-enabled ones,
+/// or all of them after a layer change), and the [`LayerEpoch`] last seen.
 #[derive(Resource, Default)]
-pub(crate) struct RecheckTargets(EntityHashSet);
+pub(crate) struct RecheckTargets {
+    targets: EntityHashSet,
+    epoch: u64,
+}
+
+/// The seen targets of viewers whose `Viewshed` is being replaced (inserted again), so that
+/// the new component keeps them and no sighting is announced twice.
+#[derive(Resource, Default)]
+pub(crate) struct ReplacedSightings(EntityHashMap<EntityHashSet>);
 
 /// Brings every viewer's set of seen targets up to date and announces the differences.
 pub(crate) fn notify_sightings(
@@ -109,12 +119,18 @@ pub(crate) fn notify_sightings(
             )>,
         ),
     >,
-    mut recheck: ResMut<RecheckTargets>,
+    (mut recheck, epoch): (ResMut<RecheckTargets>, Res<LayerEpoch>),
     placement: Placement,
     mut announce: Announce,
 ) {
     let recomputed = recomputed_in_order(&mut updated);
-    let moved: Vec<Entity> = moved.iter().chain(recheck.0.drain()).collect();
+    let recheck = &mut *recheck;
+    let moved: Vec<Entity> = if epoch.changed_since(&mut recheck.epoch) {
+        recheck.targets.clear();
+        targets.iter().map(|(target, ..)| target).collect()
+    } else {
+        moved.iter().chain(recheck.targets.drain()).collect()
+    };
     if recomputed.is_empty() && moved.is_empty() {
         return;
     }
@@ -244,22 +260,51 @@ pub(crate) fn on_target_back<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut recheck: ResMut<RecheckTargets>,
 ) {
-    recheck.0.insert(event.event_target());
+    recheck.targets.insert(event.event_target());
 }
 
 /// A viewer lost its viewshed, was disabled or despawned: it no longer sees what it saw.
 pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+    mut replaced: ResMut<ReplacedSightings>,
     mut announce: Announce,
 ) {
     let viewer = event.event_target();
-    let Ok(mut viewshed) = viewers.get_mut(viewer) else {
-        return;
-    };
-    let lost = std::mem::take(&mut viewshed.bypass_change_detection().spotted);
+    let mut lost = replaced.0.remove(&viewer).unwrap_or_default();
+    if let Ok(mut viewshed) = viewers.get_mut(viewer) {
+        lost.extend(std::mem::take(
+            &mut viewshed.bypass_change_detection().spotted,
+        ));
+    }
     for target in lost {
         announce.send(false, viewer, target);
+    }
+}
+
+/// A viewer's `Viewshed` is about to be replaced (or removed): keep what it sees.
+pub(crate) fn on_viewshed_replaced(
+    event: On<Replace, Viewshed>,
+    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+    mut replaced: ResMut<ReplacedSightings>,
+) {
+    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
+        let spotted = std::mem::take(&mut viewshed.bypass_change_detection().spotted);
+        replaced.0.insert(event.entity, spotted);
+    }
+}
+
+/// A `Viewshed` was inserted: if it replaced one, it keeps the targets the old one saw (they
+/// are compared with its first view as usual).
+pub(crate) fn on_viewshed_inserted(
+    event: On<Insert, Viewshed>,
+    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+    mut replaced: ResMut<ReplacedSightings>,
+) {
+    if let Some(spotted) = replaced.0.remove(&event.entity)
+        && let Ok(mut viewshed) = viewers.get_mut(event.entity)
+    {
+        viewshed.bypass_change_detection().spotted = spotted;
     }
 }
 

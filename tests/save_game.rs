@@ -158,3 +158,54 @@ fn viewsheds_and_options_round_trip() {
     let json = serde_json::to_string(&options).unwrap();
     assert_eq!(serde_json::from_str::<FovOptions>(&json).unwrap(), options);
 }
+
+/// A save written by version 0.1, whose `Viewshed` kept its settings as top-level fields
+/// (`radius` a plain number, `u32::MAX` for unlimited), loads with the same settings and view.
+#[test]
+fn a_version_0_1_viewshed_save_loads() {
+    let unlimited = r#"{"radius":4294967295,"light_walls":true,"shape":"Euclidean",
+        "cone":null,"mode":"Symmetric",
+        "visible":{"x0":0,"y0":0,"width":0,"height":0,"rows":{"words":[],"stride":0}}}"#;
+    let back: Viewshed = serde_json::from_str(unlimited).unwrap();
+    assert_eq!(back.options, FovOptions::unlimited());
+    assert_eq!(back.count(), 0);
+
+    // A real view, rewritten into 0.1's layout.
+    let mut game = app();
+    let map = spawn_map(&mut game, 20, 8, walls);
+    let guard = game
+        .world_mut()
+        .spawn((
+            Viewshed::new(5)
+                .with_shape(DistanceShape::Chebyshev)
+                .with_cone(VisionCone::toward(0, 1, FRAC_PI_2))
+                .with_mode(FovMode::Permissive)
+                .with_light_walls(false),
+            TilePos { x: 8, y: 2 },
+            TilemapId(map),
+        ))
+        .id();
+    game.update();
+    let saved = viewshed(&game, guard).clone();
+    let mut json = serde_json::to_value(&saved).unwrap();
+    let object = json.as_object_mut().unwrap();
+    let serde_json::Value::Object(options) = object.remove("options").unwrap() else {
+        panic!("options are an object");
+    };
+    for (key, value) in options {
+        let value = if key == "radius" { serde_json::json!(5) } else { value };
+        object.insert(key, value);
+    }
+    let back: Viewshed = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.options, saved.options);
+    assert_eq!(back.visible_set(), saved.visible_set());
+
+    // Fields a 0.1 save lacked keep their defaults; a save mixing both layouts is refused.
+    let partial: Viewshed = serde_json::from_str(r#"{"radius":3}"#).unwrap();
+    assert_eq!(partial.options, Viewshed::new(3).options);
+    json.as_object_mut()
+        .unwrap()
+        .insert("options".into(), serde_json::to_value(saved.options).unwrap());
+    let error = serde_json::from_value::<Viewshed>(json).unwrap_err();
+    assert!(error.to_string().contains("version 0.1"), "{error}");
+}

@@ -3,6 +3,8 @@
 //! rendering again).
 
 use bevy::color::Color;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
@@ -92,6 +94,7 @@ impl FogStyle {
 #[derive(SystemParam)]
 pub(crate) struct TileWriter<'w, 's> {
     commands: Commands<'w, 's>,
+    /// Disabled tiles too: they look right when enabled again.
     tiles: Query<
         'w,
         's,
@@ -99,6 +102,7 @@ pub(crate) struct TileWriter<'w, 's> {
             Option<&'static mut TileVisible>,
             Option<&'static mut TileColor>,
         ),
+        Allow<Disabled>,
     >,
 }
 

@@ -7,7 +7,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::fog::style::TileWriter;
 use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
-use crate::layers::{LayerOf, Layers, map_tilemaps};
+use crate::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
 use crate::placement::Placement;
 use crate::viewshed::Viewshed;
 
@@ -66,16 +66,22 @@ pub(crate) fn update_fog(
     mut fogs: Query<(Entity, &mut FogOfWar)>,
     children: Query<&Layers>,
     members: Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
-    styles: Query<(&TileStorage, Ref<FogStyle>)>,
+    styles: Query<(Ref<TileStorage>, Ref<FogStyle>)>,
     shown_team: Res<FogTeam>,
     mut tiles: TileWriter,
-    mut dirty: ResMut<FogDirty>,
+    (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
 ) {
+    let layers_changed = epoch.changed_since(&mut seen_epoch);
+    // Every tile of a layer is written when the layer is new to its map: its style changed,
+    // its tile storage was put back, or it became a layer of this map.
+    let rewrite = |(storage, style): &(Ref<TileStorage>, Ref<FogStyle>)| {
+        layers_changed || style.is_changed() || storage.is_added()
+    };
     for (map, mut fog) in &mut fogs {
         let rebuild = dirty.0.remove(&map);
         let mut restyled = false;
         map_tilemaps(map, &children, |layer| {
-            restyled |= styles.get(layer).is_ok_and(|(_, style)| style.is_changed());
+            restyled |= styles.get(layer).is_ok_and(|layer| rewrite(&layer));
         });
         let switched = fog.shown_team != shown_team.0;
         if !rebuild && !fog.is_changed() && !restyled && !switched {
@@ -90,8 +96,9 @@ pub(crate) fn update_fog(
             team.explore_visible();
         }
         map_tilemaps(map, &children, |layer| {
-            if let Ok((storage, style)) = styles.get(layer) {
-                fog.for_each_tile_to_write(style.is_changed(), |tile| {
+            if let Ok(layer) = styles.get(layer) {
+                let (storage, style) = &layer;
+                fog.for_each_tile_to_write(rewrite(&layer), |tile| {
                     tiles.write(storage, tile, style.look(fog.state(tile)));
                 });
             }

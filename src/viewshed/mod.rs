@@ -2,6 +2,8 @@
 //! last recomputation) and the system that keeps it up to date ([`recompute`]).
 
 pub mod recompute;
+#[cfg(feature = "serde")]
+mod save;
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
@@ -20,6 +22,10 @@ use crate::visible::VisibleSet;
 /// was disabled); at no other time ([`generation`](Self::generation) counts the
 /// recomputations).
 ///
+/// With the `serde` feature a `Viewshed` saves its options and its view; a save that does not
+/// hold together (a view whose window and bits disagree) is an error, and saves written by
+/// version 0.1 (settings as top-level `radius`, `light_walls`, `shape`, `cone`, `mode`) load.
+///
 /// ```
 /// use bevy_viewshed::prelude::*;
 ///
@@ -33,7 +39,11 @@ use crate::visible::VisibleSet;
 /// ```
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "save::ViewshedSave")
+)]
 pub struct Viewshed {
     /// How the viewer sees: radius, distance shape, vision cone, floor rule, light walls.
     /// Change any of them at run time; the view follows at the next update.

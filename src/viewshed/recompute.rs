@@ -51,7 +51,7 @@ pub(crate) fn recompute_viewsheds(
     mut messages: MessageWriter<ViewshedUpdated>,
     mut fog_dirty: ResMut<FogDirty>,
 ) {
-    let layers_changed = std::mem::replace(&mut *seen_epoch, epoch.0) != epoch.0;
+    let layers_changed = epoch.changed_since(&mut seen_epoch);
     let updates_ref = &*updates;
     viewers.par_iter_mut().for_each_init(Fov::new, |fov, item| {
         let (entity, mut viewshed, tile, tilemap, transform, reveals) = item;
