@@ -7,6 +7,7 @@
 //!
 //! - `moving/*`: every viewer steps to a neighbouring floor tile every frame.
 //! - `door/*`: nobody moves, one door toggles every frame.
+//! - `idle/*`: nothing changes: what the plugin costs a frame in which nothing happens.
 //! - `bevy_viewshed_cones`: the same with a 120-degree vision cone on every viewer;
 //!   `bevy_viewshed_teams`: every viewer `RevealsFog` in one of four teams, fog of war written
 //!   into the tiles.
@@ -118,6 +119,17 @@ fn minimal_plugins() -> impl PluginGroup {
     })
 }
 
+/// What happens every frame of a bench app.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scene {
+    /// Every viewer steps to a neighbouring floor tile.
+    Moving,
+    /// One door in the middle of the map opens or closes.
+    Door,
+    /// Nothing.
+    Idle,
+}
+
 /// What the viewers of a bench app carry besides a plain radius-8 `Viewshed`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Variant {
@@ -128,7 +140,7 @@ enum Variant {
     Teams,
 }
 
-fn plugin_app(grid: &OpacityGrid, viewers: usize, moving: bool, variant: Variant) -> App {
+fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Variant) -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
     let map = spawn_dungeon(app.world_mut(), grid);
@@ -148,13 +160,13 @@ fn plugin_app(grid: &OpacityGrid, viewers: usize, moving: bool, variant: Variant
         if variant == Variant::Teams {
             viewer.insert((RevealsFog, Team(i as u32 % 4)));
         }
-        if moving {
+        if scene == Scene::Moving {
             viewer.insert(walk);
         }
     }
-    if moving {
+    if scene == Scene::Moving {
         app.add_systems(Update, walk);
-    } else {
+    } else if scene == Scene::Door {
         // A door in the middle of the map: a floor tile that becomes a wall and back.
         let door = (SIZE / 2..SIZE)
             .flat_map(|x| (SIZE / 2..SIZE).map(move |y| (x, y)))
@@ -245,7 +257,7 @@ fn plugin_benches(c: &mut Criterion) {
             ("bevy_viewshed_cones", Variant::Cones),
             ("bevy_viewshed_teams", Variant::Teams),
         ] {
-            let mut app = plugin_app(&grid, viewers, true, variant);
+            let mut app = plugin_app(&grid, viewers, Scene::Moving, variant);
             group.bench_function(BenchmarkId::from_parameter(name), |b| {
                 b.iter(|| app.update())
             });
@@ -277,7 +289,7 @@ fn plugin_benches(c: &mut Criterion) {
     }
     for viewers in [1_000, 10_000] {
         let mut group = c.benchmark_group(format!("plugin/door/{viewers}"));
-        let mut app = plugin_app(&grid, viewers, false, Variant::Plain);
+        let mut app = plugin_app(&grid, viewers, Scene::Door, Variant::Plain);
         let mut generations = app.world_mut().query::<&Viewshed>();
         let before: u64 = generations
             .iter(app.world())
@@ -297,6 +309,12 @@ fn plugin_benches(c: &mut Criterion) {
         });
         group.finish();
     }
+    let mut group = c.benchmark_group("plugin/idle/10000");
+    let mut app = plugin_app(&grid, 10_000, Scene::Idle, Variant::Plain);
+    group.bench_function(BenchmarkId::from_parameter("bevy_viewshed"), |b| {
+        b.iter(|| app.update())
+    });
+    group.finish();
 }
 
 criterion_group! {

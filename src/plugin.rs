@@ -213,7 +213,7 @@ fn add_observers(app: &mut App) {
         .add_observer(on_viewshed_inserted);
     // Fog: team membership changes rebuild the team views of the map concerned.
     app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
-        .add_observer(rebuild_team_views::<Replace, Viewshed, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Discard, Viewshed, With<RevealsFog>>)
         .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
         .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
         .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)

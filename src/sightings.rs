@@ -282,9 +282,9 @@ pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     }
 }
 
-/// A viewer's `Viewshed` is about to be replaced (or removed): keep what it sees.
+/// A viewer's `Viewshed` is about to be replaced or removed (discarded): keep what it sees.
 pub(crate) fn on_viewshed_replaced(
-    event: On<Replace, Viewshed>,
+    event: On<Discard, Viewshed>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
     mut replaced: ResMut<ReplacedSightings>,
 ) {

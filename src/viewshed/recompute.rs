@@ -175,7 +175,11 @@ fn refresh(
             if viewshed.warned != Some(problem) {
                 viewshed.bypass_change_detection().warned = Some(problem);
             }
-            let had_view = viewshed.computed.is_some() || !viewshed.visible.is_empty();
+            // Something to lose: a view, or targets (a replaced Viewshed keeps those its
+            // predecessor saw).
+            let had_view = viewshed.computed.is_some()
+                || !viewshed.visible.is_empty()
+                || !viewshed.spotted.is_empty();
             if had_view {
                 viewshed.replace_view(None);
             }
