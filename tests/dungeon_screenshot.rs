@@ -114,35 +114,52 @@ fn tile_stats(image: &image::RgbaImage, x: u32, y: u32) -> (f64, [f64; 3]) {
     (sum / 256.0, rgb.map(|c| c / 256.0))
 }
 
-/// Tiles of the map area (below the HUD lines) classified as black (unexplored), dim
-/// (remembered: the example tints them a dark cold grey-blue, so their blue clearly exceeds
-/// their red, or they are dark) and bright (visible: drawn in the tileset's own colours, the
-/// darkest of which, the floor, has a luminance over 90), with the mean luminance of the dim
-/// and of the bright ones.
-fn classify(image: &image::RgbaImage) -> (usize, usize, usize, f64, f64) {
+/// What the map area (below the HUD lines) shows, tile by tile.
+struct Frame {
+    /// Unexplored tiles: black.
+    black: usize,
+    /// Remembered tiles: the tileset times the example's dark cold grey-blue tint, so darker
+    /// than any visible tile (luminance under 60).
+    dim: usize,
+    /// Visible tiles: drawn in the tileset's own colours, the darkest of which (the floor) has
+    /// a luminance over 90, with a monster, a guard or the player on some of them.
+    bright: usize,
+    dim_mean: f64,
+    bright_mean: f64,
+    /// Mean red and blue of the remembered tiles.
+    dim_red: f64,
+    dim_blue: f64,
+}
+
+fn classify(image: &image::RgbaImage) -> Frame {
     let (mut black, mut dim, mut bright) = (0, 0, 0);
-    let (mut dim_sum, mut bright_sum) = (0.0, 0.0);
+    let (mut dim_sum, mut bright_sum, mut dim_red, mut dim_blue) = (0.0, 0.0, 0.0, 0.0);
     for y in (32..720).step_by(16) {
         for x in (0..1280).step_by(16) {
             let (mean, [r, _, b]) = tile_stats(image, x, y);
             if mean < 3.0 {
                 black += 1;
-            } else if b > 1.25 * r || mean < 60.0 {
+            } else if mean < 60.0 {
                 dim += 1;
                 dim_sum += mean;
+                dim_red += r;
+                dim_blue += b;
             } else {
                 bright += 1;
                 bright_sum += mean;
             }
         }
     }
-    (
+    let per = |sum: f64, n: usize| sum / n.max(1) as f64;
+    Frame {
         black,
         dim,
         bright,
-        dim_sum / dim.max(1) as f64,
-        bright_sum / bright.max(1) as f64,
-    )
+        dim_mean: per(dim_sum, dim),
+        bright_mean: per(bright_sum, bright),
+        dim_red: per(dim_red, dim),
+        dim_blue: per(dim_blue, dim),
+    }
 }
 
 #[test]
@@ -158,7 +175,15 @@ fn dungeon_screenshot_shows_fog_of_war() {
     let wide_path = dir.join("dungeon-radius10.png");
     let wide = play(&binary, 10, &wide_path);
     assert_eq!(wide.image.dimensions(), (1280, 720));
-    let (black, dim, bright, dim_mean, bright_mean) = classify(&wide.image);
+    let Frame {
+        black,
+        dim,
+        bright,
+        dim_mean,
+        bright_mean,
+        dim_red,
+        dim_blue,
+    } = classify(&wide.image);
     println!(
         "radius 10: {black} black, {dim} dim (mean {dim_mean:.1}), {bright} bright (mean {bright_mean:.1}) tiles"
     );
@@ -199,13 +224,17 @@ fn dungeon_screenshot_shows_fog_of_war() {
         "remembered tiles are shown dimmed ({dim} dim tiles)"
     );
     assert!(
+        dim_blue > 1.25 * dim_red,
+        "remembered tiles are tinted grey-blue (red {dim_red:.1}, blue {dim_blue:.1})"
+    );
+    assert!(
         dim_mean < 0.6 * bright_mean,
         "remembered tiles ({dim_mean:.1}) are dimmer than visible ones ({bright_mean:.1})"
     );
 
     let narrow_path = dir.join("dungeon-radius3.png");
     let narrow = play(&binary, 3, &narrow_path);
-    let (_, _, narrow_bright, _, _) = classify(&narrow.image);
+    let narrow_bright = classify(&narrow.image).bright;
     println!(
         "radius 3: {narrow_bright} bright tiles; screenshots in {}",
         dir.display()

@@ -89,7 +89,11 @@ fn any_json() -> impl Strategy<Value = Value> {
 fn fog_save() -> impl Strategy<Value = Value> {
     (1u32..70, 1u32..6, proptest::collection::vec(0u32..4, 0..3)).prop_flat_map(|(w, h, teams)| {
         let words = (w.div_ceil(64) * h) as usize;
-        let tail = if w % 64 == 0 { u64::MAX } else { (1 << (w % 64)) - 1 };
+        let tail = if w % 64 == 0 {
+            u64::MAX
+        } else {
+            (1 << (w % 64)) - 1
+        };
         let stride = w.div_ceil(64) as usize;
         let mut teams = teams;
         teams.sort_unstable();
@@ -115,17 +119,26 @@ fn fog_save() -> impl Strategy<Value = Value> {
 
 /// A valid viewshed save: a view on a small map, in the current layout.
 fn viewshed_save() -> impl Strategy<Value = Value> {
-    (1u32..20, 1u32..20, 0u32..20, 0u32..20, 0u32..10, any::<u64>()).prop_map(
-        |(w, h, x, y, r, seed)| {
+    (
+        1u32..20,
+        1u32..20,
+        0u32..20,
+        0u32..20,
+        0u32..10,
+        any::<u64>(),
+    )
+        .prop_map(|(w, h, x, y, r, seed)| {
             let mut grid = OpacityGrid::new(w, h);
-            for (i, (cx, cy)) in (0..h).flat_map(|cy| (0..w).map(move |cx| (cx, cy))).enumerate() {
+            for (i, (cx, cy)) in (0..h)
+                .flat_map(|cy| (0..w).map(move |cx| (cx, cy)))
+                .enumerate()
+            {
                 grid.set_opaque(cx, cy, (seed >> (i % 64)) & 5 == 5);
             }
             let options = FovOptions::radius(r);
             let view = field_of_view(&grid, (x % w, y % h), options).expect("on the map");
             json!({ "options": options, "visible": view })
-        },
-    )
+        })
 }
 
 /// One random edit of a value: replace something inside it, drop a key, cut or grow a list.
@@ -229,13 +242,17 @@ fn use_fog(fog: FogOfWar) {
         }
     }
     let mut copy = fog.clone();
-    copy.restore(&fog.memory()).expect("a fog takes its own memory");
+    copy.restore(&fog.memory())
+        .expect("a fog takes its own memory");
     if u64::from(size.x) * u64::from(size.y) <= 4096 {
         let mut game = app();
         let map = spawn_map(&mut game, 3, 3, |x, _| x == 1);
         game.world_mut().entity_mut(map).insert(fog);
         game.update();
-        let fog = game.world().get::<FogOfWar>(map).expect("the map keeps a fog");
+        let fog = game
+            .world()
+            .get::<FogOfWar>(map)
+            .expect("the map keeps a fog");
         assert_eq!(fog.size(), TilemapSize::new(3, 3), "resized to the map");
     }
 }
@@ -259,7 +276,11 @@ fn use_viewshed(viewshed: Viewshed) {
     let viewshed = game.world().get::<Viewshed>(viewer).expect("kept");
     let grid = common_app::opacity(&game, map).grid().clone();
     let want = field_of_view(&grid, (1, 2), viewshed.options).expect("on the map");
-    assert_eq!(viewshed.visible_set(), &want, "a loaded viewshed sees like a new one");
+    assert_eq!(
+        viewshed.visible_set(),
+        &want,
+        "a loaded viewshed sees like a new one"
+    );
 }
 
 proptest! {
