@@ -317,6 +317,112 @@ fn hexagonal_and_staggered_maps_get_no_wrong_view() {
     assert_eq!(seen(&app, viewer), core_seen(9, 9, |_, _| false, (4, 4), 3));
 }
 
+/// Found by `tests/model.rs`: inserting a new `Viewshed` on a viewer (new settings) keeps
+/// what it sees, so no `Spotted` is sent again; off any map, it loses its targets.
+#[test]
+fn a_viewshed_inserted_again_keeps_its_sightings() {
+    let mut app = logging_app();
+    let map = spawn_map(&mut app, 4, 1, |_, _| false);
+    let viewer = spawn_viewer(&mut app, map, 2, 0, 1);
+    let target = app
+        .world_mut()
+        .spawn((Spottable, TilePos { x: 3, y: 0 }, TilemapId(map)))
+        .id();
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
+    app.world_mut().entity_mut(viewer).insert(Viewshed::new(2));
+    app.update();
+    assert_eq!(take_log(&mut app), vec![], "still seen: nothing to announce");
+    assert_eq!(viewshed(&app, viewer).spotted().collect::<Vec<_>>(), [target]);
+    // Inserted again and moved off the map in the same frame: lost at once.
+    app.world_mut()
+        .entity_mut(viewer)
+        .insert((Viewshed::new(3), TilePos { x: 9, y: 0 }));
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(false, viewer, target)]);
+}
+
+/// Found by `tests/model.rs`: a revealing viewer whose `Viewshed` is inserted again while it
+/// moves to another map leaves no lit tiles behind on the first.
+#[test]
+fn a_viewshed_inserted_again_on_a_viewer_changing_maps_clears_the_old_fog() {
+    let mut app = app();
+    let first = spawn_map(&mut app, 6, 6, |_, _| false);
+    let second = spawn_map(&mut app, 6, 6, |_, _| false);
+    let viewer = player(&mut app, first, 2, 2, 2);
+    app.update();
+    assert_eq!(fog_state(&app, first, 2, 2), FogState::Visible);
+    app.world_mut()
+        .entity_mut(viewer)
+        .insert((Viewshed::new(2), TilemapId(second)));
+    app.update();
+    assert_eq!(fog_state(&app, first, 2, 2), FogState::Remembered);
+    assert_eq!(fog_state(&app, second, 2, 2), FogState::Visible);
+}
+
+/// Found by `tests/model.rs`: a target on a tilemap that becomes a layer of the viewer's map
+/// is spotted (and lost when the layer leaves).
+#[test]
+fn a_target_on_a_tilemap_that_becomes_a_layer_is_spotted() {
+    let mut app = logging_app();
+    let map = spawn_map(&mut app, 5, 1, |_, _| false);
+    let other = spawn_map(&mut app, 5, 1, |_, _| false);
+    let viewer = spawn_viewer(&mut app, map, 1, 0, 3);
+    let target = app
+        .world_mut()
+        .spawn((Spottable, TilePos { x: 3, y: 0 }, TilemapId(other)))
+        .id();
+    app.update();
+    assert_eq!(take_log(&mut app), vec![]);
+    app.world_mut().entity_mut(other).insert(LayerOf(map));
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
+    app.world_mut().entity_mut(other).remove::<LayerOf>();
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(false, viewer, target)]);
+}
+
+fn shows(app: &App, layer: Entity, x: u32, y: u32) -> bool {
+    let tile = tile_entity(app, layer, x, y);
+    app.world().get::<TileVisible>(tile).unwrap().0
+}
+
+/// Found by `tests/model.rs`: a fog layer gets its look whenever it becomes part of a map
+/// again: it became a layer, its `TileStorage` was put back, or one of its tiles was disabled
+/// while its state changed.
+#[test]
+fn a_fog_layer_looks_right_after_joining_a_map_or_getting_its_tiles_back() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 8, 1, |_, _| false);
+    let layer = spawn_map(&mut app, 8, 1, |_, _| false);
+    app.world_mut().entity_mut(layer).insert(FogStyle::default());
+    let viewer = player(&mut app, map, 1, 0, 2);
+    app.update();
+    // The layer is its own map: nobody sees there, so its tiles are hidden.
+    assert!(!shows(&app, layer, 1, 0));
+    app.world_mut().entity_mut(layer).insert(LayerOf(map));
+    app.update();
+    assert!(shows(&app, layer, 1, 0), "a new layer shows its map's fog");
+    assert!(!shows(&app, layer, 6, 0));
+
+    // Its storage taken away while the viewer walks east, then put back.
+    let storage = app.world_mut().entity_mut(layer).take::<TileStorage>().unwrap();
+    app.world_mut().get_mut::<TilePos>(viewer).unwrap().x = 6;
+    app.update();
+    app.world_mut().entity_mut(layer).insert(storage);
+    app.update();
+    assert!(shows(&app, layer, 6, 0), "the storage put back shows the fog");
+
+    // A tile disabled while it comes into view looks right once enabled.
+    let tile = tile_entity(&app, layer, 3, 0);
+    app.world_mut().entity_mut(tile).insert(Disabled);
+    app.world_mut().get_mut::<TilePos>(viewer).unwrap().x = 2;
+    app.update();
+    app.world_mut().entity_mut(tile).remove::<Disabled>();
+    app.update();
+    assert!(shows(&app, layer, 3, 0), "an enabled tile shows its state");
+}
+
 #[cfg(feature = "serde")]
 mod saves {
     use super::*;
