@@ -332,8 +332,15 @@ fn a_viewshed_inserted_again_keeps_its_sightings() {
     assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
     app.world_mut().entity_mut(viewer).insert(Viewshed::new(2));
     app.update();
-    assert_eq!(take_log(&mut app), vec![], "still seen: nothing to announce");
-    assert_eq!(viewshed(&app, viewer).spotted().collect::<Vec<_>>(), [target]);
+    assert_eq!(
+        take_log(&mut app),
+        vec![],
+        "still seen: nothing to announce"
+    );
+    assert_eq!(
+        viewshed(&app, viewer).spotted().collect::<Vec<_>>(),
+        [target]
+    );
     // Inserted again and moved off the map in the same frame: lost at once.
     app.world_mut()
         .entity_mut(viewer)
@@ -395,7 +402,9 @@ fn a_fog_layer_looks_right_after_joining_a_map_or_getting_its_tiles_back() {
     let mut app = app();
     let map = spawn_map(&mut app, 8, 1, |_, _| false);
     let layer = spawn_map(&mut app, 8, 1, |_, _| false);
-    app.world_mut().entity_mut(layer).insert(FogStyle::default());
+    app.world_mut()
+        .entity_mut(layer)
+        .insert(FogStyle::default());
     let viewer = player(&mut app, map, 1, 0, 2);
     app.update();
     // The layer is its own map: nobody sees there, so its tiles are hidden.
@@ -406,12 +415,19 @@ fn a_fog_layer_looks_right_after_joining_a_map_or_getting_its_tiles_back() {
     assert!(!shows(&app, layer, 6, 0));
 
     // Its storage taken away while the viewer walks east, then put back.
-    let storage = app.world_mut().entity_mut(layer).take::<TileStorage>().unwrap();
+    let storage = app
+        .world_mut()
+        .entity_mut(layer)
+        .take::<TileStorage>()
+        .unwrap();
     app.world_mut().get_mut::<TilePos>(viewer).unwrap().x = 6;
     app.update();
     app.world_mut().entity_mut(layer).insert(storage);
     app.update();
-    assert!(shows(&app, layer, 6, 0), "the storage put back shows the fog");
+    assert!(
+        shows(&app, layer, 6, 0),
+        "the storage put back shows the fog"
+    );
 
     // A tile disabled while it comes into view looks right once enabled.
     let tile = tile_entity(&app, layer, 3, 0);
