@@ -126,17 +126,22 @@ fn rebuild_team_views(
     }
 }
 
-/// Gives tiles spawned (or moved) into a fog layer the look of their state.
+/// Gives tiles spawned (or moved) into a fog layer the look of their state. A tile counts once
+/// it is in its layer's `TileStorage`, so the tiles are only looked at in frames where the
+/// storage of a fog layer changed.
 pub(crate) fn style_new_tiles(
     new_tiles: Query<
         (Entity, &TilePos, &TilemapId),
         Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
     >,
-    styles: Query<(&TileStorage, &FogStyle)>,
+    styles: Query<(Ref<TileStorage>, &FogStyle)>,
     placement: Placement,
     fogs: Query<&FogOfWar>,
     mut tiles: TileWriter,
 ) {
+    if !styles.iter().any(|(storage, _)| storage.is_changed()) {
+        return;
+    }
     for (entity, &tile, &TilemapId(tilemap)) in &new_tiles {
         let Ok((storage, style)) = styles.get(tilemap) else {
             continue;
@@ -151,6 +156,6 @@ pub(crate) fn style_new_tiles(
         else {
             continue;
         };
-        tiles.write(storage, tile, style.look(fog.state(tile)));
+        tiles.write(&storage, tile, style.look(fog.state(tile)));
     }
 }
