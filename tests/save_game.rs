@@ -193,7 +193,11 @@ fn a_version_0_1_viewshed_save_loads() {
         panic!("options are an object");
     };
     for (key, value) in options {
-        let value = if key == "radius" { serde_json::json!(5) } else { value };
+        let value = if key == "radius" {
+            serde_json::json!(5)
+        } else {
+            value
+        };
         object.insert(key, value);
     }
     let back: Viewshed = serde_json::from_value(json.clone()).unwrap();
@@ -203,9 +207,10 @@ fn a_version_0_1_viewshed_save_loads() {
     // Fields a 0.1 save lacked keep their defaults; a save mixing both layouts is refused.
     let partial: Viewshed = serde_json::from_str(r#"{"radius":3}"#).unwrap();
     assert_eq!(partial.options, Viewshed::new(3).options);
-    json.as_object_mut()
-        .unwrap()
-        .insert("options".into(), serde_json::to_value(saved.options).unwrap());
+    json.as_object_mut().unwrap().insert(
+        "options".into(),
+        serde_json::to_value(saved.options).unwrap(),
+    );
     let error = serde_json::from_value::<Viewshed>(json).unwrap_err();
     assert!(error.to_string().contains("version 0.1"), "{error}");
 }

@@ -60,9 +60,11 @@ impl TryFrom<ViewshedSave> for Viewshed {
             (None, Some(options)) => options,
             (None, None) => Viewshed::default().options,
             (Some(_), Some(_)) => {
-                return Err("a saved Viewshed has `options` and also version 0.1's top-level \
+                return Err(
+                    "a saved Viewshed has `options` and also version 0.1's top-level \
                             `radius`/`light_walls`/`shape`/`cone`/`mode`: keep one of the two"
-                    .to_owned());
+                        .to_owned(),
+                );
             }
         };
         let mut viewshed = Viewshed::with_options(options);
