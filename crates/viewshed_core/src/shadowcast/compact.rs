@@ -73,6 +73,7 @@ impl RowIntervals {
                     viewer: window.viewer_cell,
                     inside: bit_range(first, last),
                     walls,
+                    lit_walls: if scan.light_walls { walls } else { 0 },
                 };
                 let (current, next) = self.rows();
                 out[row as usize] |= cells.scan(scan, current, next);
@@ -91,17 +92,21 @@ struct WordRow {
     inside: u64,
     /// The walls among them (and maybe other bits outside them).
     walls: u64,
+    /// The walls that light up: all of them, or none when walls are not lit.
+    lit_walls: u64,
 }
 
 impl WordRow {
     /// The row's bits from the viewer's column `from` to `to` (relative columns), or none.
+    /// Both lie within `depth` of the viewer, so in the window's bits `from` is at most 62
+    /// and `to` at least -31: two shifts make the mask, with no branch.
     #[inline(always)]
     fn columns(&self, from: i64, to: i64) -> u64 {
-        let (first, last) = (from + i64::from(self.viewer), to + i64::from(self.viewer));
-        if first > last || last < 0 {
-            return 0;
-        }
-        bit_range(first.max(0) as u32, last as u32) & self.inside
+        let viewer = i64::from(self.viewer);
+        let first = (from + viewer).max(0);
+        let last = (to + viewer).max(-1);
+        debug_assert!(first < 63 && last < 63);
+        (u64::MAX >> 1 >> (62 - last)) & (u64::MAX << first) & self.inside
     }
 
     /// Lights the row's cells for each interval of `current` and pushes the intervals of
@@ -116,10 +121,7 @@ impl WordRow {
                 continue;
             }
             let floors = covered & !self.walls;
-            lit |= floors & self.lit_floors(scan, interval, covered);
-            if scan.light_walls {
-                lit |= covered & self.walls;
-            }
+            lit |= floors & self.lit_floors(scan, interval, covered) | covered & self.lit_walls;
             self.push_floor_runs(interval, covered, floors, next);
         }
         lit
