@@ -25,11 +25,12 @@
 //!
 //! | module | its step |
 //! |---|---|
-//! | this one | the window, the quadrants, the cone: [`Fov::compute`] |
-//! | `quadrant` | the rows of one quadrant, depth after depth |
+//! | this one | the window, the quadrants, the cone, which kernel: [`Fov::compute`] |
+//! | `compact` | the kernel for a radius up to 31: each row one word of the window |
+//! | `quadrant` | the rows of one quadrant, depth after depth (any window) |
 //! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
-//! | `reach` | the radius: the deepest row and the widest column at each depth |
+//! | `reach` | the radius: a table of the widest column at each depth, kept per radius |
 
 mod compact;
 mod quadrant;
