@@ -11,7 +11,9 @@ import sys
 from pathlib import Path
 
 OURS = "bevy_viewshed"
-SYMMETRIC = {"bracket_symmetric", "symmetric_shadowcasting"}
+# Peers that implement symmetric shadowcasting (A sees B exactly when B sees A); for
+# adam_fov_rs that is checked by crates/viewshed_core/tests/peer_symmetry.rs.
+SYMMETRIC = {"adam_fov_rs", "adam_fov_rs_r+1", "bracket_symmetric", "symmetric_shadowcasting"}
 
 
 def load(root, prefix):
@@ -25,6 +27,17 @@ def load(root, prefix):
         estimates = json.loads((bench.parent / "estimates.json").read_text())
         results.setdefault(group[len(prefix):], {})[name] = estimates["median"]["point_estimate"]
     return results
+
+
+def load_cells(root):
+    """{group: {implementation: cells}} from the fov bench's fov-cells.tsv, if present."""
+    cells = {}
+    path = root / "fov-cells.tsv"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            group, name, count = line.split("\t")
+            cells.setdefault(group, {})[name] = int(count)
+    return cells
 
 
 def fmt(ns):
@@ -43,10 +56,11 @@ def main():
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else default
     results = load(root, "fov/")
     plugin = load(root, "plugin/")
+    cells = load_cells(root)
     if not results and not plugin:
         sys.exit(f"no results under {root}; run `cargo bench --bench fov` / `--bench plugin` first")
-    print("| map / radius | bevy_viewshed | fastest peer | ours ÷ fastest | fastest symmetric peer | ours ÷ symmetric |")
-    print("|---|---:|---|---:|---|---:|")
+    print("| map / radius | bevy_viewshed | fastest peer | ours ÷ fastest | fastest symmetric peer | ours ÷ symmetric | cells visible: ours / fastest / symmetric |")
+    print("|---|---:|---|---:|---|---:|---:|")
     for group in sorted(results, key=order):
         times = results[group]
         ours = times.get(OURS)
@@ -58,6 +72,8 @@ def main():
         sym = min(symmetric, key=symmetric.get) if symmetric else None
         row = [group, fmt(ours), f"{fastest} {fmt(peers[fastest])}", f"{ours / peers[fastest]:.2f}"]
         row += [f"{sym} {fmt(symmetric[sym])}", f"{ours / symmetric[sym]:.2f}"] if sym else ["-", "-"]
+        counts = cells.get(group, {})
+        row.append(" / ".join(f"{counts[k]:,}" if k in counts else "-" for k in (OURS, fastest, sym)))
         print("| " + " | ".join(row) + " |")
     big, small = results.get("pillars20-1024/r16", {}), results.get("pillars20/r16", {})
     if OURS in big and OURS in small:

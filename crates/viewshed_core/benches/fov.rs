@@ -95,6 +95,39 @@ impl Marks {
     fn next_call(&mut self) {
         self.stamp += 1;
     }
+
+    /// The cells marked by the last call.
+    fn count(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == self.stamp).count()
+    }
+}
+
+/// The number of cells each implementation reported in each group, written next to
+/// criterion's results as `fov-cells.tsv` for `benches/report.py`.
+#[derive(Default)]
+struct CellCounts(Vec<String>);
+
+impl CellCounts {
+    fn record(&mut self, group: &str, id: &str, cells: usize) {
+        self.0.push(format!("{group}\t{id}\t{cells}\n"));
+    }
+
+    /// Where criterion writes (its own order: `CRITERION_HOME`, `CARGO_TARGET_DIR`, the
+    /// workspace's `target`).
+    fn write(&self) {
+        let dir = std::env::var_os("CRITERION_HOME")
+            .map(std::path::PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("CARGO_TARGET_DIR")
+                    .map(|t| std::path::Path::new(&t).join("criterion"))
+            })
+            .unwrap_or_else(|| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/criterion")
+            });
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(dir.join("fov-cells.tsv"), self.0.concat()))
+            .expect("the criterion directory is writable");
+    }
 }
 
 struct BracketMap<'a>(&'a Scene);
@@ -126,12 +159,19 @@ impl shadowcast::InputGrid for ShadowcastInput {
     }
 }
 
-fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<u32>]) {
+fn bench_scene(
+    c: &mut Criterion,
+    counts: &mut CellCounts,
+    map: &str,
+    scene: &mut Scene,
+    radii: &[Option<u32>],
+) {
     let (vx, vy) = scene.viewer;
     let mut marks = Marks::new(scene.opaque.len());
     for &radius in radii {
         let label = radius.map_or("unlimited".to_string(), |r| format!("r{r}"));
-        let mut group = c.benchmark_group(format!("fov/{map}/{label}"));
+        let name = format!("{map}/{label}");
+        let mut group = c.benchmark_group(format!("fov/{name}"));
         let r = radius.unwrap_or(scene.covering_radius());
 
         let mut fov = Fov::new();
@@ -148,26 +188,35 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
                 black_box(&visible);
             })
         });
+        counts.record(&name, "bevy_viewshed", visible.count());
 
-        group.bench_function(BenchmarkId::from_parameter("adam_fov_rs"), |b| {
-            b.iter(|| {
-                marks.next_call();
-                let stamp = marks.stamp;
-                let cells = &mut marks.cells;
-                adam_fov_rs::compute_fov(
-                    black_box([vx as i32, vy as i32]),
-                    r as usize,
-                    [scene.width, scene.height],
-                    |p| scene.is_opaque(i64::from(p.x), i64::from(p.y)),
-                    |p| {
-                        if let Some(i) = scene.index(i64::from(p.x), i64::from(p.y)) {
-                            cells[i] = stamp;
-                        }
-                    },
-                );
-                black_box(&marks.cells);
-            })
-        });
+        // adam_fov_rs keeps cells at float distance <= its integer range, a smaller disk than
+        // ours (dx*dx + dy*dy <= r*(r+1)); at r+1 its disk holds all of ours.
+        let adam_ranges = [("adam_fov_rs", r)]
+            .into_iter()
+            .chain(radius.map(|r| ("adam_fov_rs_r+1", r + 1)));
+        for (id, range) in adam_ranges {
+            group.bench_function(BenchmarkId::from_parameter(id), |b| {
+                b.iter(|| {
+                    marks.next_call();
+                    let stamp = marks.stamp;
+                    let cells = &mut marks.cells;
+                    adam_fov_rs::compute_fov(
+                        black_box([vx as i32, vy as i32]),
+                        range as usize,
+                        [scene.width, scene.height],
+                        |p| scene.is_opaque(i64::from(p.x), i64::from(p.y)),
+                        |p| {
+                            if let Some(i) = scene.index(i64::from(p.x), i64::from(p.y)) {
+                                cells[i] = stamp;
+                            }
+                        },
+                    );
+                    black_box(&marks.cells);
+                })
+            });
+            counts.record(&name, id, marks.count());
+        }
 
         let mut context = shadowcast::Context::<u8>::default();
         let distance = shadowcast::vision_distance::Circle::new_squared(r * (r + 1));
@@ -188,8 +237,16 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
                 black_box(&marks.cells);
             })
         });
+        counts.record(&name, "shadowcast", marks.count());
 
         let bracket_map = BracketMap(scene);
+        let distinct = |points: Vec<Point>| {
+            let cells: std::collections::BTreeSet<_> = points
+                .into_iter()
+                .filter_map(|p| scene.index(i64::from(p.x), i64::from(p.y)))
+                .collect();
+            cells.len()
+        };
         group.bench_function(BenchmarkId::from_parameter("bracket_recursive"), |b| {
             b.iter(|| {
                 black_box(bracket_pathfinding::prelude::field_of_view(
@@ -199,6 +256,9 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
                 ))
             })
         });
+        let seen =
+            bracket_pathfinding::prelude::field_of_view(Point::new(vx, vy), r as i32, &bracket_map);
+        counts.record(&name, "bracket_recursive", distinct(seen));
         group.bench_function(BenchmarkId::from_parameter("bracket_symmetric"), |b| {
             b.iter(|| {
                 black_box(FieldOfViewAlg::SymmetricShadowcasting.field_of_view(
@@ -208,6 +268,12 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
                 ))
             })
         });
+        let seen = FieldOfViewAlg::SymmetricShadowcasting.field_of_view(
+            Point::new(vx, vy),
+            r as i32,
+            &bracket_map,
+        );
+        counts.record(&name, "bracket_symmetric", distinct(seen));
 
         // symmetric-shadowcasting has no radius: cells beyond it are made to block, and only
         // cells inside it are kept, which is how a game would use it.
@@ -238,6 +304,7 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
                 })
             },
         );
+        counts.record(&name, "symmetric_shadowcasting", marks.count());
 
         let mut doryen = doryen_fov::FovRecursiveShadowCasting::new();
         let doryen_radius = radius.unwrap_or(0) as usize; // 0 is its unlimited
@@ -255,21 +322,25 @@ fn bench_scene(c: &mut Criterion, map: &str, scene: &mut Scene, radii: &[Option<
                 black_box(&scene.doryen.fov);
             })
         });
+        let doryen_cells = scene.doryen.fov.iter().filter(|&&seen| seen).count();
+        counts.record(&name, "doryen_fov", doryen_cells);
         group.finish();
     }
 }
 
 fn fov_benches(c: &mut Criterion) {
+    let mut counts = CellCounts::default();
     for kind in MapKind::ALL {
         let mut scene = Scene::new(kind.generate(128, 128, 42));
-        bench_scene(c, kind.name(), &mut scene, &RADII);
+        bench_scene(c, &mut counts, kind.name(), &mut scene, &RADII);
     }
     // A map 64 times larger, with the 128x128 pillar map in its centre so the viewer's
     // surroundings are the same: the cost must not grow with the map.
     let mut grid = MapKind::Pillars.generate(1024, 1024, 7);
     embed(&mut grid, &MapKind::Pillars.generate(128, 128, 42), 448);
     let mut big = Scene::new(grid);
-    bench_scene(c, "pillars20-1024", &mut big, &[Some(16)]);
+    bench_scene(c, &mut counts, "pillars20-1024", &mut big, &[Some(16)]);
+    counts.write();
 }
 
 criterion_group! {

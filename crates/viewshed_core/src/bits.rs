@@ -50,7 +50,8 @@ pub fn low_bits(n: u32) -> u64 {
 #[inline(always)]
 pub fn bit_range(first: u32, last: u32) -> u64 {
     debug_assert!(first <= last && last < u64::BITS);
-    low_bits(last + 1) & !low_bits(first)
+    // Two shifts and no branch: this runs for every interval of every row of the scan.
+    (u64::MAX >> (u64::BITS - 1 - last)) & (u64::MAX << first)
 }
 
 /// Calls `f` with the index of every set bit of `word`, lowest first.
@@ -260,13 +261,41 @@ impl BitRows {
 }
 
 /// Transposes a 64x64 bit matrix in place: bit `j` of word `i` trades places with bit `i` of
-/// word `j` (swapping ever smaller off-diagonal blocks, six rounds of word operations).
+/// word `j`.
 pub fn transpose_64x64(m: &mut [u64; 64]) {
-    let mut width = 32;
-    let mut mask: u64 = 0x0000_0000_FFFF_FFFF;
+    transpose_square(m);
+}
+
+/// Transposes a square bit matrix of `n = m.len()` words of `n` bits in place (`n` a power of
+/// two up to 64; bits at `n` and above must be clear): bit `j` of word `i` trades places with
+/// bit `i` of word `j`.
+pub fn transpose_square(m: &mut [u64]) {
+    match m.len() {
+        64 => transpose::<64>(m.try_into().expect("64 words")),
+        32 => transpose::<32>(m.try_into().expect("32 words")),
+        16 => transpose::<16>(m.try_into().expect("16 words")),
+        n => {
+            assert!(
+                n.is_power_of_two() && n <= 8,
+                "{n} words is not a square block"
+            );
+            let mut block = [0; 8];
+            block[..n].copy_from_slice(m);
+            transpose::<8>(&mut block);
+            m.copy_from_slice(&block[..n]);
+        }
+    }
+}
+
+/// Transposes an `N` x `N` bit matrix (`N` a power of two up to 64, bits at `N` and above
+/// clear), swapping ever smaller off-diagonal blocks in `log2(N)` rounds of word operations.
+#[inline(always)]
+fn transpose<const N: usize>(m: &mut [u64; N]) {
+    let mut width = N / 2;
+    let mut mask = low_bits(width as u32);
     while width != 0 {
         let mut k = 0;
-        while k < 64 {
+        while k < N {
             let swap = ((m[k] >> width) ^ m[k + width]) & mask;
             m[k] ^= swap << width;
             m[k + width] ^= swap;
@@ -300,6 +329,24 @@ mod tests {
         for (i, row) in m.iter().enumerate() {
             for (j, column) in original.iter().enumerate() {
                 assert_eq!(row >> j & 1, column >> i & 1, "bit ({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn square_transposes_of_every_size_move_every_bit_across_the_diagonal() {
+        let mut state = 0x0F1E_2D3C_4B5A_6978u64;
+        for n in [1usize, 2, 4, 8, 16, 32, 64] {
+            let m: Vec<u64> = (0..n)
+                .map(|_| xorshift(&mut state) & low_bits(n as u32))
+                .collect();
+            let mut t = m.clone();
+            transpose_square(&mut t);
+            for (i, row) in t.iter().enumerate() {
+                assert_eq!(row & !low_bits(n as u32), 0, "n {n}: no bit past the block");
+                for (j, column) in m.iter().enumerate() {
+                    assert_eq!(row >> j & 1, column >> i & 1, "n {n}, bit ({i}, {j})");
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The result of a field-of-view computation: the visible cells inside the viewer's reach,
 //! one bit per cell.
 
-use crate::bits::{BitRows, WORD_BITS, for_each_one, transpose_64x64};
+use crate::bits::{BitRows, WORD_BITS, for_each_one, transpose_square};
 
 /// The cells a viewer sees, bit-packed over a window that covers the viewer's reach.
 ///
@@ -156,50 +156,65 @@ impl VisibleSet {
     /// (the window transposed), 64x64 cells at a time.
     pub(crate) fn merge_transposed(&mut self, columns: &BitRows) {
         let (width, height) = (self.width as usize, self.height as usize);
-        let mut block = [0u64; WORD_BITS];
         for block_x in (0..width).step_by(WORD_BITS) {
             let block_width = (width - block_x).min(WORD_BITS);
-            for block_y in (0..height.div_ceil(WORD_BITS)).map(|w| w * WORD_BITS) {
-                let word = block_y / WORD_BITS;
-                let mut any = 0;
-                for (i, slot) in block.iter_mut().enumerate() {
-                    *slot = if i < block_width {
-                        columns.words()[(block_x + i) * columns.stride() + word]
-                    } else {
-                        0
-                    };
-                    any |= *slot;
-                }
-                if any == 0 {
-                    continue;
-                }
-                let word_x = block_x / WORD_BITS;
-                let ones: u32 = block[..block_width].iter().map(|w| w.count_ones()).sum();
-                if ones < SCATTER_LIMIT {
-                    // Few cells: setting them one by one beats a full transpose.
-                    let stride = self.rows.stride();
-                    let words = self.rows.words_mut();
-                    for (i, &column) in block[..block_width].iter().enumerate() {
-                        for_each_one(column, |j| {
-                            words[(block_y + j as usize) * stride + word_x] |= 1 << i;
-                        });
-                    }
-                    continue;
-                }
-                transpose_64x64(&mut block);
+            for block_y in (0..height).step_by(WORD_BITS) {
                 let block_height = (height - block_y).min(WORD_BITS);
-                let stride = self.rows.stride();
-                let words = self.rows.words_mut();
-                for (j, &bits) in block.iter().take(block_height).enumerate() {
-                    words[(block_y + j) * stride + word_x] |= bits;
+                let word = block_y / WORD_BITS;
+                let mut block = [0u64; WORD_BITS];
+                for (i, slot) in block[..block_width].iter_mut().enumerate() {
+                    *slot = columns.words()[(block_x + i) * columns.stride() + word];
                 }
+                let side = block_width.max(block_height).next_power_of_two();
+                self.merge_transposed_block(&mut block[..side], block_x, block_y);
             }
+        }
+    }
+
+    /// Adds one block of `columns` (see [`merge_transposed`](Self::merge_transposed)): word
+    /// `i` bit `j` is window cell `(block_x + i, block_y + j)`; the block is square, its side
+    /// a power of two, and its bits outside the window are clear.
+    pub(crate) fn merge_transposed_block(
+        &mut self,
+        block: &mut [u64],
+        block_x: usize,
+        block_y: usize,
+    ) {
+        let (stride, word_x) = (self.rows.stride(), block_x / WORD_BITS);
+        let rows = (self.height as usize - block_y).min(block.len());
+        let words = self.rows.words_mut();
+        // Few cells: setting them one by one beats a transpose, which costs the same however
+        // few cells the block holds. A word's span bounds its cells without counting them.
+        let most_cells: u32 = block.iter().map(|&word| span(word)).sum();
+        if most_cells <= scatter_budget(block.len()) {
+            for (i, &column) in block.iter().enumerate() {
+                for_each_one(column, |j| {
+                    words[(block_y + j as usize) * stride + word_x] |= 1 << i;
+                });
+            }
+            return;
+        }
+        transpose_square(block);
+        for (j, &bits) in block[..rows].iter().enumerate() {
+            words[(block_y + j) * stride + word_x] |= bits;
         }
     }
 }
 
-/// Below this many cells in a 64x64 block, `merge_transposed` sets them one at a time.
-const SCATTER_LIMIT: u32 = 160;
+/// The number of bits from the lowest set bit of `word` to its highest (0 for 0).
+fn span(word: u64) -> u32 {
+    if word == 0 {
+        0
+    } else {
+        u64::BITS - word.leading_zeros() - word.trailing_zeros()
+    }
+}
+
+/// Up to how many cells [`VisibleSet::merge_transposed_block`] sets one by one rather than
+/// transpose a block of `side` x `side` cells (`side * log2(side) / 2` word swaps).
+fn scatter_budget(side: usize) -> u32 {
+    side as u32 * side.trailing_zeros() / 2
+}
 
 impl std::fmt::Debug for VisibleSet {
     /// Draws the window, `*` for visible and `.` for other cells.

@@ -25,12 +25,14 @@
 //!
 //! | module | its step |
 //! |---|---|
-//! | this one | the window, the quadrants, the cone: [`Fov::compute`] |
-//! | `quadrant` | the rows of one quadrant, depth after depth |
+//! | this one | the window, the quadrants, the cone, which kernel: [`Fov::compute`] |
+//! | `compact` | the kernel for a radius up to 31: each row one word of the window |
+//! | `quadrant` | the rows of one quadrant, depth after depth (any window) |
 //! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
-//! | `reach` | the radius: the deepest row and the widest column at each depth |
+//! | `reach` | the radius: a table of the widest column at each depth, kept per radius |
 
+mod compact;
 mod quadrant;
 mod reach;
 mod row;
@@ -38,13 +40,14 @@ mod slope;
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
-use crate::bits::BitRows;
+use crate::bits::{BitRows, WORD_BITS};
 use crate::grid::OpacityGrid;
 use crate::options::{ConeTest, FovMode, FovOptions, Radius, VisionCone};
 use crate::visible::{VisibleSet, Window};
 
+use compact::WindowLines;
 use quadrant::RowIntervals;
-use reach::Reach;
+use reach::{Reach, ReachTable};
 use slope::{Columns, Interval};
 
 /// Why a field of view could not be computed.
@@ -100,6 +103,7 @@ impl std::error::Error for FovError {}
 #[derive(Clone, Debug, Default)]
 pub struct Fov {
     intervals: RowIntervals,
+    reach: ReachTable,
     /// What the east and west quadrants see, transposed (window column `x` is row `x`).
     columns: BitRows,
 }
@@ -166,37 +170,124 @@ impl Fov {
         visible.reset(window);
         visible.rows_mut().set(oy - window.y, ox - window.x);
         let scan = Scan {
-            reach: Reach::new(radius, options.shape),
+            widest: self.reach.widest(Reach::new(radius, options.shape)),
             light_walls: options.light_walls,
             permissive: options.mode == FovMode::Permissive,
         };
         // The quadrants the cone reaches (all four without a cone).
         let [north, south, west, east] = [-FRAC_PI_2, FRAC_PI_2, PI, 0.0]
             .map(|direction| options.cone.is_none_or(|c| c.reaches_sector(direction)));
-
-        // North and south: rows of the grid, cells along x, straight into the window's rows.
-        let rows = visible.rows_mut();
-        let lines = grid.row_lines();
-        self.intervals
-            .scan_both_sides(lines, (oy, ox), [north, south], scan, |y, x, cells| {
-                rows.set_run_inside(y - window.y, x - window.x, cells);
-            });
-        // East and west: columns of the grid, cells along y, into the transposed window,
-        // which is then merged into the window 64x64 cells at a time.
-        if west || east {
-            let columns = &mut self.columns;
-            columns.reset(window.width, window.height);
-            let lines = grid.column_lines();
-            self.intervals
-                .scan_both_sides(lines, (ox, oy), [west, east], scan, |x, y, cells| {
-                    columns.set_run_inside(x - window.x, y - window.y, cells);
-                });
-            visible.merge_transposed(columns);
+        let quadrants = Quadrants {
+            origin,
+            window,
+            sides: [[north, south], [west, east]],
+        };
+        match scan.widest {
+            Some(widest) if radius.is_some_and(|r| r <= compact::MAX_RADIUS) => self
+                .intervals
+                .scan_small_window(grid, &quadrants, scan, widest, visible),
+            _ => self
+                .intervals
+                .scan_any_window(grid, &quadrants, scan, &mut self.columns, visible),
         }
         if let Some(cone) = options.cone {
             keep_inside_cone(visible, origin, &cone);
         }
         Ok(())
+    }
+}
+
+/// Where the viewer stands, the window around it and the quadrants to scan.
+struct Quadrants {
+    origin: (u32, u32),
+    window: Window,
+    /// `[[north, south], [west, east]]`: whether each quadrant is scanned.
+    sides: [[bool; 2]; 2],
+}
+
+impl RowIntervals {
+    /// Scans a window of any size: the rows go straight to the grid's scan lines and the
+    /// window's rows; east and west go through a transposed copy of the window, merged into
+    /// it 64x64 cells at a time.
+    fn scan_any_window(
+        &mut self,
+        grid: &OpacityGrid,
+        quadrants: &Quadrants,
+        scan: Scan<'_>,
+        columns: &mut BitRows,
+        visible: &mut VisibleSet,
+    ) {
+        let Quadrants {
+            origin: (ox, oy),
+            window,
+            sides: [north_south, west_east],
+        } = *quadrants;
+        let rows = visible.rows_mut();
+        self.scan_both_sides(
+            grid.row_lines(),
+            (oy, ox),
+            north_south,
+            scan,
+            |y, x, cells| {
+                rows.set_run_inside(y - window.y, x - window.x, cells);
+            },
+        );
+        if west_east.contains(&true) {
+            columns.reset(window.width, window.height);
+            let lines = grid.column_lines();
+            self.scan_both_sides(lines, (ox, oy), west_east, scan, |x, y, cells| {
+                columns.set_run_inside(x - window.x, y - window.y, cells);
+            });
+            visible.merge_transposed(columns);
+        }
+    }
+
+    /// Scans a window at most 63 cells wide and tall (a radius up to
+    /// [`compact::MAX_RADIUS`]) with whole words: see [`compact`].
+    fn scan_small_window(
+        &mut self,
+        grid: &OpacityGrid,
+        quadrants: &Quadrants,
+        scan: Scan<'_>,
+        widest: &[u32],
+        visible: &mut VisibleSet,
+    ) {
+        let Quadrants {
+            origin: (ox, oy),
+            window,
+            sides: [north_south, west_east],
+        } = *quadrants;
+        let rows = WindowLines {
+            lines: grid.row_lines(),
+            first_line: window.y,
+            viewer_line: oy - window.y,
+            first_cell: window.x,
+            viewer_cell: ox - window.x,
+            cells: window.width,
+            rows: window.height,
+        };
+        self.scan_window(
+            rows,
+            north_south,
+            scan,
+            widest,
+            visible.rows_mut().words_mut(),
+        );
+        if west_east.contains(&true) {
+            let mut columns = [0u64; WORD_BITS];
+            let side = window.width.max(window.height).next_power_of_two() as usize;
+            let transposed = WindowLines {
+                lines: grid.column_lines(),
+                first_line: window.x,
+                viewer_line: ox - window.x,
+                first_cell: window.y,
+                viewer_cell: oy - window.y,
+                cells: window.height,
+                rows: window.width,
+            };
+            self.scan_window(transposed, west_east, scan, widest, &mut columns);
+            visible.merge_transposed_block(&mut columns[..side], 0, 0);
+        }
     }
 }
 
@@ -244,14 +335,15 @@ fn keep_inside_cone(visible: &mut VisibleSet, (ox, oy): (u32, u32), cone: &Visio
 
 /// What stays the same for every quadrant of one computation.
 #[derive(Clone, Copy)]
-struct Scan {
-    reach: Reach,
+struct Scan<'a> {
+    /// The widest column inside the radius at each depth (`None`: no radius).
+    widest: Option<&'a [u32]>,
     light_walls: bool,
     /// Floors are lit when the row covers them, not only when their centre is in the sector.
     permissive: bool,
 }
 
-impl Scan {
+impl Scan<'_> {
     /// The floors that `interval` lights among the columns it covers: those whose centre is
     /// inside it, or all of them when permissive.
     #[inline(always)]

@@ -5,7 +5,6 @@
 use crate::grid::Lines;
 
 use super::Scan;
-use super::reach::WidestColumn;
 use super::row::{Row, scan_row_in_word, scan_row_wide};
 use super::slope::{Columns, Interval};
 
@@ -76,7 +75,7 @@ impl RowIntervals {
         lines: Lines<'_>,
         (origin_line, origin_cell): (u32, u32),
         sides: [bool; 2],
-        scan: Scan,
+        scan: Scan<'_>,
         mut emit: impl FnMut(u32, u32, u64),
     ) {
         for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
@@ -98,22 +97,23 @@ impl RowIntervals {
     pub(super) fn scan(
         &mut self,
         q: Quadrant<'_>,
-        scan: Scan,
+        scan: Scan<'_>,
         mut emit: impl FnMut(u32, u32, u64),
     ) {
-        let max_depth = scan.reach.max_depth(q.map_depth());
+        let (max_depth, widest) = match scan.widest {
+            Some(widest) => (q.map_depth().min(widest.len() as u32 - 1), widest),
+            None => (q.map_depth(), &[][..]),
+        };
         let map_columns = q.map_columns();
-        let mut widest = WidestColumn::new(scan.reach);
-        self.current.clear();
-        self.current.push(Interval::whole_quadrant());
+        self.start_quadrant();
         for depth in 1..=max_depth {
-            if self.current.is_empty() {
+            if self.is_dark() {
                 break;
             }
-            let columns = match widest.at_depth(depth) {
-                Some(reach) => map_columns.intersect(Columns {
-                    min: -reach,
-                    max: reach,
+            let columns = match widest.get(depth as usize) {
+                Some(&reach) => map_columns.intersect(Columns {
+                    min: -i64::from(reach),
+                    max: i64::from(reach),
                 }),
                 None => map_columns,
             };
@@ -125,13 +125,35 @@ impl RowIntervals {
                 line: q.line_at(depth),
                 columns,
             };
-            self.next.clear();
+            let (current, next) = self.rows();
             if columns.max - columns.min < i64::from(u64::BITS) {
-                scan_row_in_word(&q, row, scan, &self.current, &mut self.next, &mut emit);
+                scan_row_in_word(&q, row, scan, current, next, &mut emit);
             } else {
-                scan_row_wide(&q, row, scan, &self.current, &mut self.next, &mut emit);
+                scan_row_wide(&q, row, scan, current, next, &mut emit);
             }
-            std::mem::swap(&mut self.current, &mut self.next);
+            self.advance();
         }
+    }
+
+    /// Starts a quadrant: its whole width is lit at depth 1.
+    pub(super) fn start_quadrant(&mut self) {
+        self.current.clear();
+        self.current.push(Interval::whole_quadrant());
+    }
+
+    /// Whether no interval is lit any more: the rest of the quadrant is dark.
+    pub(super) fn is_dark(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    /// The lit intervals of the row to scan, and the empty list of the next row's.
+    pub(super) fn rows(&mut self) -> (&[Interval], &mut Vec<Interval>) {
+        self.next.clear();
+        (&self.current, &mut self.next)
+    }
+
+    /// Moves one row deeper: the next row's intervals become the current ones.
+    pub(super) fn advance(&mut self) {
+        std::mem::swap(&mut self.current, &mut self.next);
     }
 }

@@ -1,5 +1,5 @@
-//! How far the scan goes: the radius and its shape turned into a deepest row and, row by
-//! row, the widest column inside the radius.
+//! How far the scan goes: the radius and its shape turned into a table of the widest column
+//! inside the radius at each depth, made once per radius and kept between computations.
 //!
 //! The widest column never grows with depth, so cells beyond the radius can only shadow
 //! cells beyond it too: the scan may simply not read them.
@@ -7,7 +7,7 @@
 use crate::options::DistanceShape;
 
 /// Which cells a limited radius keeps.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reach {
     Unlimited,
     /// `dx*dx + dy*dy <= limit`, `limit = r*(r+1)`.
@@ -30,50 +30,49 @@ impl Reach {
             },
         }
     }
+}
 
-    /// The deepest row with a cell inside the reach, at most `map_depth`.
-    pub(super) fn max_depth(self, map_depth: u32) -> u32 {
-        match self {
-            // Depth r+1 is beyond the disk: (r+1)^2 > r*(r+1).
-            Reach::Disk(limit) => map_depth.min(limit.isqrt() as u32),
-            Reach::Square(r) | Reach::Diamond(r) => map_depth.min(r),
-            Reach::Unlimited => map_depth,
+/// The widest column `|col|` inside a reach at each depth, kept between computations so
+/// that a viewer whose radius did not change finds it made.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ReachTable {
+    /// The reach the table was made for.
+    made_for: Option<Reach>,
+    /// `widest[d]` for every depth `d` from 0 to the deepest row inside the reach.
+    widest: Vec<u32>,
+}
+
+impl ReachTable {
+    /// The widest column inside `reach` at each depth (index), up to its deepest row;
+    /// `None` when the reach is unlimited.
+    pub(super) fn widest(&mut self, reach: Reach) -> Option<&[u32]> {
+        if reach == Reach::Unlimited {
+            return None;
         }
-    }
-}
-
-/// The widest column inside the reach, row after row of one quadrant.
-pub(super) struct WidestColumn {
-    reach: Reach,
-    /// For a disk: the widest column at the last depth asked (at depth 1 it is r itself).
-    disk: u64,
-}
-
-impl WidestColumn {
-    /// Starts before depth 1.
-    pub(super) fn new(reach: Reach) -> Self {
-        let disk = match reach {
-            Reach::Disk(limit) => limit.isqrt(),
-            _ => 0,
-        };
-        Self { reach, disk }
-    }
-
-    /// The widest column `|col|` inside the reach at `depth` (`None`: no limit). Depths must
-    /// be asked in increasing order, each at most the reach's `max_depth`.
-    #[inline(always)]
-    pub(super) fn at_depth(&mut self, depth: u32) -> Option<i64> {
-        match self.reach {
-            Reach::Unlimited => None,
-            Reach::Disk(limit) => {
-                let room = limit - u64::from(depth) * u64::from(depth);
-                while self.disk * self.disk > room {
-                    self.disk -= 1;
-                }
-                Some(self.disk as i64)
+        if self.made_for != Some(reach) {
+            self.made_for = Some(reach);
+            self.widest.clear();
+            match reach {
+                Reach::Disk(limit) => self.widest.extend(disk_widest(limit)),
+                Reach::Square(r) => self.widest.extend((0..=r).map(|_| r)),
+                Reach::Diamond(r) => self.widest.extend((0..=r).map(|d| r - d)),
+                Reach::Unlimited => {}
             }
-            Reach::Square(r) => Some(i64::from(r)),
-            Reach::Diamond(r) => Some(i64::from(r - depth)),
         }
+        Some(&self.widest)
     }
+}
+
+/// `isqrt(limit - d*d)` for `d = 0 ..= isqrt(limit)`, stepping down without a square root
+/// per depth. A radius that reaches the table comes from a map's size, so it fits in `u32`.
+fn disk_widest(limit: u64) -> impl Iterator<Item = u32> {
+    let deepest = limit.isqrt();
+    let mut widest = deepest;
+    (0..=deepest).map(move |d| {
+        let room = limit - d * d;
+        while widest * widest > room {
+            widest -= 1;
+        }
+        widest as u32
+    })
 }

@@ -50,7 +50,7 @@ impl CoveredCells {
 
     /// The lit cells: the walls (when they light up) and the floors in `lit_floors`.
     #[inline(always)]
-    fn lit(&self, scan: Scan, lit_floors: Columns) -> u64 {
+    fn lit(&self, scan: Scan<'_>, lit_floors: Columns) -> u64 {
         let mut lit = if scan.light_walls { self.walls } else { 0 };
         let floors = lit_floors.intersect(self.covered);
         if !floors.is_empty() {
@@ -131,7 +131,7 @@ impl FloorRuns {
 pub(super) fn scan_row_in_word(
     q: &Quadrant<'_>,
     row: Row,
-    scan: Scan,
+    scan: Scan<'_>,
     current: &[Interval],
     next: &mut Vec<Interval>,
     emit: &mut impl FnMut(u32, u32, u64),
@@ -158,7 +158,7 @@ pub(super) fn scan_row_in_word(
 pub(super) fn scan_row_wide(
     q: &Quadrant<'_>,
     row: Row,
-    scan: Scan,
+    scan: Scan<'_>,
     current: &[Interval],
     next: &mut Vec<Interval>,
     emit: &mut impl FnMut(u32, u32, u64),

@@ -1,0 +1,181 @@
+//! The scan of a small window: with a radius of at most [`MAX_RADIUS`], the window is at most
+//! 63 cells wide and tall, so every row of every quadrant is one word of it.
+//!
+//! Bits stand for the window's cells from its first one, so a row's cells, the cells an
+//! interval covers and the cells it lights are all masks of one word, and the runs of floors
+//! are found with two shifts. North and south write their rows straight into the visible
+//! set; east and west write into one block of words that is then transposed into it (or set
+//! cell by cell when it holds few cells). Same rules as [`super::row`], in fewer steps.
+
+use crate::bits::{WORD_BITS, bit_range};
+use crate::grid::Lines;
+
+use super::Scan;
+use super::quadrant::RowIntervals;
+use super::slope::{Interval, Slope};
+
+/// The largest radius whose window fits in one word each way.
+pub(super) const MAX_RADIUS: u32 = (WORD_BITS as u32 - 1) / 2;
+
+/// One axis of the window as the scan of two opposite quadrants sees it: its rows are grid
+/// lines, their cells run along the lines.
+#[derive(Clone, Copy)]
+pub(super) struct WindowLines<'a> {
+    pub(super) lines: Lines<'a>,
+    /// The grid line of the window's first row, and the viewer's row in the window.
+    pub(super) first_line: u32,
+    pub(super) viewer_line: u32,
+    /// The grid cell of the window's first column, the viewer's column in the window, and
+    /// the number of columns.
+    pub(super) first_cell: u32,
+    pub(super) viewer_cell: u32,
+    pub(super) cells: u32,
+    /// The number of rows.
+    pub(super) rows: u32,
+}
+
+impl RowIntervals {
+    /// Scans the two quadrants of `window` that `sides` asks for (`[toward lower lines,
+    /// toward higher ones]`), setting the lit cells in `out`, whose word `i` is row `i` of
+    /// the window.
+    pub(super) fn scan_window(
+        &mut self,
+        window: WindowLines<'_>,
+        sides: [bool; 2],
+        scan: Scan<'_>,
+        widest: &[u32],
+        out: &mut [u64],
+    ) {
+        let deepest = [window.viewer_line, window.rows - 1 - window.viewer_line];
+        for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
+            if !wanted {
+                continue;
+            }
+            let max_depth = deepest[usize::from(forward)].min(widest.len() as u32 - 1);
+            self.start_quadrant();
+            for depth in 1..=max_depth {
+                if self.is_dark() {
+                    break;
+                }
+                let row = if forward {
+                    window.viewer_line + depth
+                } else {
+                    window.viewer_line - depth
+                };
+                let reach = widest[depth as usize];
+                let first = window.viewer_cell.saturating_sub(reach);
+                let last = (window.viewer_cell + reach).min(window.cells - 1);
+                let walls = window
+                    .lines
+                    .bits(window.first_line + row, window.first_cell);
+                let cells = WordRow {
+                    depth,
+                    viewer: window.viewer_cell,
+                    inside: bit_range(first, last),
+                    walls,
+                    lit_walls: if scan.light_walls { walls } else { 0 },
+                };
+                let (current, next) = self.rows();
+                out[row as usize] |= cells.scan(scan, current, next);
+                self.advance();
+            }
+        }
+    }
+}
+
+/// One row of the window: bit `i` is the window's column `i`.
+struct WordRow {
+    depth: u32,
+    /// The viewer's column.
+    viewer: u32,
+    /// The columns on the map and inside the reach.
+    inside: u64,
+    /// The walls among them (and maybe other bits outside them).
+    walls: u64,
+    /// The walls that light up: all of them, or none when walls are not lit.
+    lit_walls: u64,
+}
+
+impl WordRow {
+    /// The row's bits from the viewer's column `from` to `to` (relative columns), or none.
+    /// Both lie within `depth` of the viewer, so in the window's bits `from` is at most 62
+    /// and `to` at least -31: two shifts make the mask, with no branch.
+    #[inline(always)]
+    fn columns(&self, from: i64, to: i64) -> u64 {
+        let viewer = i64::from(self.viewer);
+        let first = (from + viewer).max(0);
+        let last = (to + viewer).max(-1);
+        debug_assert!(first < 63 && last < 63);
+        (u64::MAX >> 1 >> (62 - last)) & (u64::MAX << first) & self.inside
+    }
+
+    /// Lights the row's cells for each interval of `current` and pushes the intervals of
+    /// the next row; returns the lit cells.
+    #[inline(always)]
+    fn scan(&self, scan: Scan<'_>, current: &[Interval], next: &mut Vec<Interval>) -> u64 {
+        let mut lit = 0;
+        for interval in current {
+            let range = interval.covered_columns();
+            let covered = self.columns(range.min, range.max);
+            if covered == 0 {
+                continue;
+            }
+            let floors = covered & !self.walls;
+            lit |= floors & self.lit_floors(scan, interval, covered) | covered & self.lit_walls;
+            self.push_floor_runs(interval, covered, floors, next);
+        }
+        lit
+    }
+
+    /// The floors `interval` lights among `covered`: those whose centre is inside it, or
+    /// all of them when permissive.
+    #[inline(always)]
+    fn lit_floors(&self, scan: Scan<'_>, interval: &Interval, covered: u64) -> u64 {
+        if scan.permissive {
+            covered
+        } else {
+            let centre = interval.centre_inside_columns();
+            self.columns(centre.min, centre.max)
+        }
+    }
+
+    /// Every run of floors among the `covered` cells of `interval` lights the next row from
+    /// the left edge of its first cell (the interval's start if the run starts the covered
+    /// cells) to the left edge of the wall that ends it (the interval's end if none does).
+    #[inline(always)]
+    fn push_floor_runs(
+        &self,
+        interval: &Interval,
+        covered: u64,
+        floors: u64,
+        next: &mut Vec<Interval>,
+    ) {
+        let first = covered.trailing_zeros();
+        let last = WORD_BITS as u32 - 1 - covered.leading_zeros();
+        let mut starts = floors & !(floors << 1);
+        let mut ends = floors & !(floors >> 1);
+        while starts != 0 {
+            let (start, end) = (starts.trailing_zeros(), ends.trailing_zeros());
+            starts &= starts - 1;
+            ends &= ends - 1;
+            next.push(Interval {
+                start: if start == first {
+                    interval.start.next_depth()
+                } else {
+                    self.left_edge_next_depth(start)
+                },
+                end: if end == last {
+                    interval.end.next_depth()
+                } else {
+                    self.left_edge_next_depth(end + 1)
+                },
+            });
+        }
+    }
+
+    /// The slope of the left edge of the window's column `bit`, valued one row deeper.
+    #[inline(always)]
+    fn left_edge_next_depth(&self, bit: u32) -> Slope {
+        Slope::left_edge_next_depth(i64::from(bit) - i64::from(self.viewer), self.depth)
+    }
+}
