@@ -149,7 +149,7 @@ pub(crate) fn notify_sightings(
         }
         for &viewer in &recomputed {
             if let Ok((_, viewshed)) = viewers.get_mut(viewer) {
-                compare_view(viewer, viewshed.into_inner(), &index, &mut changes);
+                compare_view(viewer, viewshed, &index, &mut changes);
             }
         }
     }
@@ -158,7 +158,7 @@ pub(crate) fn notify_sightings(
         let at = place(target);
         for (viewer, viewshed) in &mut viewers {
             if viewer != target && !recomputed.contains(&viewer) {
-                recheck_target(viewer, viewshed.into_inner(), target, at, &mut changes);
+                recheck_target(viewer, viewshed, target, at, &mut changes);
             }
         }
     }
@@ -180,7 +180,7 @@ fn recomputed_in_order(updated: &mut MessageReader<ViewshedUpdated>) -> Vec<Enti
 /// A viewer with a new view: which targets it sees now, against what it saw.
 fn compare_view(
     viewer: Entity,
-    viewshed: &mut Viewshed,
+    mut viewshed: Mut<Viewshed>,
     index: &TargetIndex,
     changes: &mut Vec<Change>,
 ) {
@@ -201,6 +201,10 @@ fn compare_view(
         }
     }
     now.remove(&viewer);
+    if now == viewshed.spotted {
+        // Left unchanged, so that the recompute does not visit it again.
+        return;
+    }
     changes.extend(
         now.difference(&viewshed.spotted)
             .map(|&t| (true, viewer, t)),
@@ -217,7 +221,7 @@ fn compare_view(
 /// A target that moved to `at` (or onto no tile): whether this viewer's view holds it now.
 fn recheck_target(
     viewer: Entity,
-    viewshed: &mut Viewshed,
+    mut viewshed: Mut<Viewshed>,
     target: Entity,
     at: Option<(Entity, u32, u32)>,
     changes: &mut Vec<Change>,
@@ -315,6 +319,7 @@ pub(crate) fn on_viewer_back(
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
 ) {
     if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        viewshed.bypass_change_detection().computed = None;
+        // Changed, so that the recompute visits it.
+        viewshed.computed = None;
     }
 }

@@ -8,6 +8,7 @@
 //! again. A viewer that cannot see (no tilemap, tile off the map) gets an empty view and one
 //! warning.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::TilemapId;
@@ -38,22 +39,61 @@ type ViewerItem = (
     Has<RevealsFog>,
 );
 
+/// Viewers that may need a new view even when no map changed: new ones, moved ones, those
+/// whose options changed or that were enabled again, and those placed by `Transform` (their
+/// tile follows their map's transform too).
+type MaybeMoved = (
+    With<Viewshed>,
+    Or<(
+        Changed<Viewshed>,
+        Changed<TilePos>,
+        Changed<TilemapId>,
+        Without<TilePos>,
+    )>,
+);
+
+/// Above this many viewers that may have moved, all are visited in parallel.
+const FEW: usize = 64;
+
 /// One recomputed view: the viewer, whether it reveals fog, and its map before and after.
 type Update = (Entity, bool, Option<Entity>, Option<Entity>);
 
+/// Whether this frame must visit every viewer (a map's opacity, size or existence changed,
+/// or layers did) or only those that may have moved.
+#[derive(SystemParam)]
+pub(crate) struct MapChanges<'w, 's> {
+    epoch: Res<'w, LayerEpoch>,
+    seen_epoch: Local<'s, u64>,
+    changed: Query<'w, 's, (), Changed<MapOpacity>>,
+    removed: RemovedComponents<'w, 's, MapOpacity>,
+}
+
+impl MapChanges<'_, '_> {
+    /// (layers changed, every viewer must be visited).
+    fn read(&mut self) -> (bool, bool) {
+        let layers = self.epoch.changed_since(&mut self.seen_epoch);
+        let removed = self.removed.read().count() > 0;
+        (layers, layers || removed || !self.changed.is_empty())
+    }
+}
+
 pub(crate) fn recompute_viewsheds(
-    mut viewers: Query<ViewerItem>,
+    mut viewers: ParamSet<(Query<ViewerItem>, Query<Entity, MaybeMoved>)>,
     maps: Query<&MapOpacity>,
     placement: Placement,
-    epoch: Res<LayerEpoch>,
-    mut seen_epoch: Local<u64>,
-    mut updates: Local<Parallel<Vec<Update>>>,
+    mut map_changes: MapChanges,
+    (mut updates, mut fov): (Local<Parallel<Vec<Update>>>, Local<Fov>),
     mut messages: MessageWriter<ViewshedUpdated>,
     mut fog_dirty: ResMut<FogDirty>,
 ) {
-    let layers_changed = epoch.changed_since(&mut seen_epoch);
+    let (layers_changed, visit_all) = map_changes.read();
+    let moved: Vec<Entity> = if visit_all {
+        Vec::new()
+    } else {
+        viewers.p1().iter().collect()
+    };
     let updates_ref = &*updates;
-    viewers.par_iter_mut().for_each_init(Fov::new, |fov, item| {
+    let visit = |fov: &mut Fov, item: ViewerItemMut| {
         let (entity, mut viewshed, tile, tilemap, transform, reveals) = item;
         if !layers_changed
             && still_placed(&viewshed, tile.as_ref(), tilemap.as_ref())
@@ -76,7 +116,16 @@ pub(crate) fn recompute_viewsheds(
                 .borrow_local_mut()
                 .push((entity, reveals, before, after));
         }
-    });
+    };
+    let mut all = viewers.p0();
+    if visit_all || moved.len() > FEW {
+        all.par_iter_mut().for_each_init(Fov::new, visit);
+    } else {
+        let mut few = all.iter_many_mut(&moved);
+        while let Some(item) = few.fetch_next() {
+            visit(&mut fov, item);
+        }
+    }
     for (viewer, reveals, before, after) in updates.drain() {
         messages.write(ViewshedUpdated { viewer });
         if reveals {
@@ -85,6 +134,9 @@ pub(crate) fn recompute_viewsheds(
         }
     }
 }
+
+/// A viewer as the recompute visits it.
+type ViewerItemMut<'w, 's> = bevy::ecs::query::QueryItem<'w, 's, ViewerItem>;
 
 /// Whether a viewer placed by `TilePos` has a view and kept its settings, tile and tilemap
 /// since the last run.

@@ -1,0 +1,68 @@
+//! Runs frames of the plugin bench's scenes (`benches/scene`) inside one `#[inline(never)]`
+//! function, so that callgrind counts the instructions of exactly those frames: counts repeat
+//! from run to run where times on this busy machine do not, so they show what a change to the
+//! plugin costs or saves per frame, and `callgrind_annotate` shows where a frame goes.
+//!
+//! ```text
+//! cargo bench --bench frame_instructions --no-run     # prints the binary's path
+//! valgrind --tool=callgrind --toggle-collect='*frame_instructions*frames*' \
+//!     BINARY idle 10000 20
+//! # "Collected : N"  ->  N / 20 instructions per frame
+//! ```
+//!
+//! Arguments: the scene (`idle`, `door`, `moving`, `teams`: all moving with four teams and
+//! fog), the number of viewers and of frames. Bevy's task pool runs the parallel recompute on
+//! both cores; callgrind runs the threads one at a time and counts them all.
+
+mod scene;
+
+use std::process::ExitCode;
+
+use bevy::prelude::*;
+use scene::support::MapKind;
+use scene::{SIZE, Scene, Variant, plugin_app};
+
+const USAGE: &str = "usage: frame_instructions idle|door|moving|teams VIEWERS FRAMES";
+
+/// The measured part: `count` frames.
+#[inline(never)]
+fn frames(app: &mut App, count: u32) {
+    for _ in 0..count {
+        app.update();
+    }
+}
+
+fn main() -> ExitCode {
+    // `cargo bench` passes `--bench`; only the positional arguments count.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if args.is_empty() {
+        // A plain `cargo bench` runs every bench target: this one only under callgrind.
+        eprintln!("frame_instructions: run it under callgrind ({USAGE})");
+        return ExitCode::SUCCESS;
+    }
+    let [scene, viewers, count] = args.as_slice() else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let (scene, variant) = match scene.as_str() {
+        "idle" => (Scene::Idle, Variant::Plain),
+        "door" => (Scene::Door, Variant::Plain),
+        "moving" => (Scene::Moving, Variant::Plain),
+        "teams" => (Scene::Moving, Variant::Teams),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (Ok(viewers), Ok(count)) = (viewers.parse(), count.parse()) else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
+    let mut app = plugin_app(&grid, viewers, scene, variant);
+    frames(&mut app, count);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,171 @@
+//! The plugin benches' world: a headless app with a 256x256 dungeon of tile entities (walls
+//! `Opaque`) and radius-8 viewers on floor tiles, in one of three scenes (all moving, one
+//! door toggling, idle) and three variants (plain, cones, teams with fog). Shared by
+//! `benches/plugin.rs` (criterion) and `benches/frame_instructions.rs` (callgrind).
+#![allow(dead_code)]
+
+#[path = "../../crates/viewshed_core/benches/support/mod.rs"]
+pub mod support;
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+use support::Rng;
+
+pub const SIZE: u32 = 256;
+pub const RADIUS: u32 = 8;
+
+/// Where a viewer walks: back and forth between two neighbouring floor tiles.
+#[derive(Component, Clone, Copy)]
+pub struct Walk {
+    pub a: TilePos,
+    pub b: TilePos,
+}
+
+pub fn walk(mut walkers: Query<(&Walk, &mut TilePos)>) {
+    for (walk, mut pos) in &mut walkers {
+        *pos = if *pos == walk.a { walk.b } else { walk.a };
+    }
+}
+
+/// The toggling door of the door groups.
+#[derive(Component)]
+pub struct Door;
+
+pub fn toggle_door(mut commands: Commands, door: Single<(Entity, Has<Opaque>), With<Door>>) {
+    let (door, closed) = *door;
+    if closed {
+        commands.entity(door).remove::<Opaque>();
+    } else {
+        commands.entity(door).insert(Opaque);
+    }
+}
+
+/// Viewer start tiles: floor tiles with a floor neighbour, spread over the map.
+pub fn walks(grid: &OpacityGrid, count: usize) -> Vec<Walk> {
+    let mut rng = Rng(99);
+    let mut walks = Vec::with_capacity(count);
+    while walks.len() < count {
+        let (x, y) = (rng.below(SIZE - 2) + 1, rng.below(SIZE - 2) + 1);
+        if grid.is_opaque(x, y) {
+            continue;
+        }
+        let next = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+            .into_iter()
+            .find(|&(nx, ny)| !grid.is_opaque(nx, ny));
+        if let Some((nx, ny)) = next {
+            walks.push(Walk {
+                a: TilePos { x, y },
+                b: TilePos { x: nx, y: ny },
+            });
+        }
+    }
+    walks
+}
+
+/// The tile entities of the dungeon, walls `Opaque`.
+pub fn spawn_dungeon(world: &mut World, grid: &OpacityGrid) -> Entity {
+    let size = TilemapSize::new(SIZE, SIZE);
+    let map = world.spawn_empty().id();
+    let mut storage = TileStorage::empty(size);
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            let pos = TilePos { x, y };
+            let mut tile =
+                world.spawn((pos, TilemapId(map), TileVisible(true), TileColor::default()));
+            if grid.is_opaque(x, y) {
+                tile.insert(Opaque);
+            }
+            storage.set(&pos, tile.id());
+        }
+    }
+    world.entity_mut(map).insert((
+        size,
+        storage,
+        TilemapGridSize::new(16.0, 16.0),
+        TilemapTileSize::new(16.0, 16.0),
+        TilemapType::Square,
+    ));
+    map
+}
+
+/// `MinimalPlugins` with every core in the compute pool: on a 2-core machine Bevy's default
+/// gives compute one thread (the others go to IO and async tasks), so `par_iter` would not
+/// run in parallel at all.
+pub fn minimal_plugins() -> impl PluginGroup {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = cores;
+    MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: options,
+    })
+}
+
+/// What happens every frame of a bench app.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Scene {
+    /// Every viewer steps to a neighbouring floor tile.
+    Moving,
+    /// One door in the middle of the map opens or closes.
+    Door,
+    /// Nothing.
+    Idle,
+}
+
+/// What the viewers of a bench app carry besides a plain radius-8 `Viewshed`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    Plain,
+    /// A 120-degree vision cone facing along the viewer's walk.
+    Cones,
+    /// `RevealsFog` in one of four teams, with the fog written into the tiles for team 0.
+    Teams,
+}
+
+pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Variant) -> App {
+    let mut app = App::new();
+    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    let map = spawn_dungeon(app.world_mut(), grid);
+    if variant == Variant::Teams {
+        app.world_mut().entity_mut(map).insert(FogStyle::default());
+    }
+    for (i, walk) in walks(grid, viewers).into_iter().enumerate() {
+        let mut viewshed = Viewshed::new(RADIUS);
+        if variant == Variant::Cones {
+            let (dx, dy) = (
+                walk.b.x as i32 - walk.a.x as i32,
+                walk.b.y as i32 - walk.a.y as i32,
+            );
+            viewshed = viewshed.with_cone(VisionCone::toward(dx, dy, 120f64.to_radians()));
+        }
+        let mut viewer = app.world_mut().spawn((viewshed, walk.a, TilemapId(map)));
+        if variant == Variant::Teams {
+            viewer.insert((RevealsFog, Team(i as u32 % 4)));
+        }
+        if scene == Scene::Moving {
+            viewer.insert(walk);
+        }
+    }
+    if scene == Scene::Moving {
+        app.add_systems(Update, walk);
+    } else if scene == Scene::Door {
+        // A door in the middle of the map: a floor tile that becomes a wall and back.
+        let door = (SIZE / 2..SIZE)
+            .flat_map(|x| (SIZE / 2..SIZE).map(move |y| (x, y)))
+            .find(|&(x, y)| !grid.is_opaque(x, y) && grid.is_opaque(x, y + 1))
+            .unwrap();
+        let storage = app.world().get::<TileStorage>(map).unwrap();
+        let tile = storage
+            .get(&TilePos {
+                x: door.0,
+                y: door.1,
+            })
+            .unwrap();
+        app.world_mut().entity_mut(tile).insert(Door);
+        app.add_systems(Update, toggle_door);
+    }
+    // The first frames place every opaque tile and compute every view.
+    app.update();
+    app.update();
+    app
+}
