@@ -42,7 +42,7 @@
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
 pub use viewshed_core;
-pub use viewshed_core::{ascii, bits, grid, line_of_sight, options, shadowcast, visible};
+pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
 
 pub mod fog;
 pub mod layers;
@@ -63,17 +63,19 @@ pub use sightings::{LostSight, Spottable, Spotted};
 pub use viewshed::Viewshed;
 pub use viewshed::recompute::ViewshedUpdated;
 pub use viewshed_core::{
-    DistanceShape, Fov, FovError, FovMode, FovOptions, LineOfSight, OpacityGrid, Radius,
-    VisibleSet, VisionCone, Window, field_of_view,
+    DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight,
+    OpacityGrid, Radius, VisibleSet, VisionCone, Window, field_of_view, hex_distance,
+    hex_field_of_view, hex_line_of_sight,
 };
 
 /// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode, FovOptions,
-        HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity, OpacityGrid, Opaque, Radius,
-        RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook, Viewshed, ViewshedPlugin,
-        ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone, field_of_view, line_of_sight,
+        HexCoords, HexFov, HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity,
+        OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook,
+        Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone,
+        field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
     };
 }
 

@@ -19,7 +19,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 use crate::grid::OpacityGrid;
 use crate::layers::{LayerEpoch, LayerOf};
 use crate::options::{DistanceShape, Radius};
-use crate::placement::{Placement, is_square_grid};
+use crate::placement::{Grid, Placement, grid_of};
 
 /// Blocks sight at its tile: a wall tile, a closed door, a boulder.
 ///
@@ -60,16 +60,24 @@ pub struct MapOpacity {
     log: VecDeque<(u64, (u32, u32))>,
     /// Views computed at an older version may have missed a change no longer in the log.
     floor: u64,
+    /// Which field of view the map's grid gets (from its `TilemapType`).
+    kind: Grid,
 }
 
 impl MapOpacity {
-    fn new(size: TilemapSize) -> Self {
+    fn new(size: TilemapSize, kind: Grid) -> Self {
         Self {
             grid: OpacityGrid::new(size.x, size.y),
+            kind,
             version: 1,
             floor: 1,
             ..default()
         }
+    }
+
+    /// Which field of view the map's grid gets.
+    pub(crate) fn kind(&self) -> Grid {
+        self.kind
     }
 
     /// The bit-packed grid the FOV is computed on.
@@ -186,7 +194,7 @@ pub(crate) struct OpaqueIndex {
 pub(crate) fn track_maps(
     mut commands: Commands,
     new_maps: Query<
-        (Entity, &TilemapSize),
+        (Entity, &TilemapSize, Option<&TilemapType>),
         (Without<MapOpacity>, Without<LayerOf>, With<TileStorage>),
     >,
     mut resized: Query<(&TilemapSize, &mut MapOpacity), Changed<TilemapSize>>,
@@ -199,8 +207,9 @@ pub(crate) fn track_maps(
     >,
     mut index: ResMut<OpaqueIndex>,
 ) {
-    for (map, size) in &new_maps {
-        commands.entity(map).insert(MapOpacity::new(*size));
+    for (map, size, map_type) in &new_maps {
+        let kind = map_type.and_then(grid_of).unwrap_or_default();
+        commands.entity(map).insert(MapOpacity::new(*size, kind));
         // Opaque entities may have been placed on this tilemap before it was one.
         index.relink = true;
     }
@@ -215,23 +224,26 @@ pub(crate) fn track_maps(
     }
 }
 
-/// Warns once about each map whose grid the field of view does not model (when it becomes a
-/// map, and when its type changes).
-pub(crate) fn warn_unsupported_maps(
-    maps: Query<
-        (Entity, &TilemapType),
-        (
-            With<MapOpacity>,
-            Or<(Changed<TilemapType>, Added<MapOpacity>)>,
-        ),
+/// Keeps each map's field of view in step with its `TilemapType` (square or hexagonal, read
+/// when it becomes a map and when its type changes), and warns once about each map whose grid
+/// the field of view does not model.
+pub(crate) fn follow_map_types(
+    mut maps: Query<
+        (Entity, &TilemapType, &mut MapOpacity),
+        Or<(Changed<TilemapType>, Added<MapOpacity>)>,
     >,
 ) {
-    for (map, map_type) in &maps {
-        if !is_square_grid(map_type) {
+    for (map, map_type, mut opacity) in &mut maps {
+        let Some(kind) = grid_of(map_type) else {
             warn!(
                 "bevy_viewshed: tilemap {map} is {map_type:?}, which the field of view does not \
-                 model yet: its viewers see nothing (square and diamond isometric maps work)"
+                 model yet: its viewers see nothing (square, diamond isometric and hexagonal \
+                 maps work)"
             );
+            continue;
+        };
+        if opacity.kind != kind {
+            opacity.kind = kind;
         }
     }
 }

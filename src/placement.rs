@@ -6,10 +6,12 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{
-    IsoCoordSystem, TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize, TilemapType,
+    HexCoordSystem, IsoCoordSystem, TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize,
+    TilemapType,
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::hex::HexCoords;
 use crate::layers::{LayerOf, LayerProblem, root_of};
 
 /// What a tilemap needs to turn a world position into a tile.
@@ -37,8 +39,8 @@ pub(crate) enum PlaceProblem {
     SingularMapTransform(Entity),
     /// Its tile lies outside its map.
     OffMap(Entity),
-    /// Its map is a hexagonal or staggered isometric tilemap, which the square-grid field of
-    /// view does not model (the map itself is warned about).
+    /// Its map is a staggered isometric tilemap, which the field of view does not model yet
+    /// (the map itself is warned about).
     UnsupportedGrid(Entity),
 }
 
@@ -72,7 +74,8 @@ impl PlaceProblem {
                 format!("stands outside tilemap {map}; move it onto the map")
             }
             PlaceProblem::UnsupportedGrid(map) => format!(
-                "is on tilemap {map}, whose TilemapType the field of view does not model yet                  (hexagonal or staggered isometric); use a square or diamond isometric map"
+                "is on tilemap {map}, a staggered isometric map, which the field of view does \
+                 not model yet; use a square, diamond isometric or hexagonal map"
             ),
         }
     }
@@ -87,14 +90,32 @@ pub(crate) struct Placement<'w, 's> {
     types: Query<'w, 's, &'static TilemapType>,
 }
 
-/// Whether the square-grid field of view is right on a tilemap of this type: square maps and
-/// diamond isometric maps (a square grid drawn turned) are; hexagonal and staggered isometric
-/// maps are not.
-pub(crate) fn is_square_grid(map_type: &TilemapType) -> bool {
-    matches!(
-        map_type,
-        TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond)
-    )
+/// Which field of view a map's grid gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Grid {
+    /// Square maps, and diamond isometric maps (a square grid drawn turned).
+    #[default]
+    Square,
+    /// Hexagonal maps, in one of bevy_ecs_tilemap's six coordinate systems.
+    Hex(HexCoords),
+}
+
+/// The field of view of a tilemap of this type, if the plugin models its grid: square,
+/// diamond isometric and hexagonal maps; not staggered isometric ones (yet).
+pub(crate) fn grid_of(map_type: &TilemapType) -> Option<Grid> {
+    let hex = |system: &HexCoordSystem| match system {
+        HexCoordSystem::Row => HexCoords::Row,
+        HexCoordSystem::Column => HexCoords::Column,
+        HexCoordSystem::RowEven => HexCoords::RowEven,
+        HexCoordSystem::RowOdd => HexCoords::RowOdd,
+        HexCoordSystem::ColumnEven => HexCoords::ColumnEven,
+        HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
+    };
+    match map_type {
+        TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond) => Some(Grid::Square),
+        TilemapType::Hexagon(system) => Some(Grid::Hex(hex(system))),
+        TilemapType::Isometric(IsoCoordSystem::Staggered) => None,
+    }
 }
 
 impl Placement<'_, '_> {
@@ -116,7 +137,7 @@ impl Placement<'_, '_> {
             return Err(PlaceProblem::NotPlaced);
         };
         let root = self.root(tilemap)?;
-        if self.types.get(root).is_ok_and(|t| !is_square_grid(t)) {
+        if self.types.get(root).is_ok_and(|t| grid_of(t).is_none()) {
             return Err(PlaceProblem::UnsupportedGrid(root));
         }
         match (tile, transform) {

@@ -295,18 +295,17 @@ fn a_nan_cone_is_not_recomputed_every_frame() {
 }
 
 #[test]
-fn hexagonal_and_staggered_maps_get_no_wrong_view() {
-    for map_type in [
-        TilemapType::Hexagon(HexCoordSystem::Row),
-        TilemapType::Isometric(IsoCoordSystem::Staggered),
-    ] {
-        let mut app = app();
-        let map = spawn_map(&mut app, 9, 9, |_, _| false);
-        app.world_mut().entity_mut(map).insert(map_type);
-        let viewer = spawn_viewer(&mut app, map, 4, 4, 3);
-        app.update();
-        assert_eq!(viewshed(&app, viewer).count(), 0, "{map_type:?}");
-    }
+fn staggered_maps_get_no_wrong_view() {
+    // Hexagonal maps have a field of view of their own (tests/hex.rs); staggered isometric
+    // ones not yet.
+    let mut app = app();
+    let map = spawn_map(&mut app, 9, 9, |_, _| false);
+    app.world_mut()
+        .entity_mut(map)
+        .insert(TilemapType::Isometric(IsoCoordSystem::Staggered));
+    let viewer = spawn_viewer(&mut app, map, 4, 4, 3);
+    app.update();
+    assert_eq!(viewshed(&app, viewer).count(), 0);
     let mut app = app();
     let map = spawn_map(&mut app, 9, 9, |_, _| false);
     app.world_mut()

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
-use crate::placement::PlaceProblem;
+use crate::placement::{Grid, PlaceProblem};
 use crate::visible::VisibleSet;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
@@ -80,6 +80,19 @@ pub(crate) struct ViewKey {
     pub options: FovOptions,
     /// The map's opacity version the view was computed at.
     pub version: u64,
+    /// The map's grid (square or hexagonal) the view was computed on.
+    pub grid: Grid,
+}
+
+impl ViewKey {
+    /// The shape of the cells whose opacity can change this view: its radius's shape on a
+    /// square grid; on a hexagonal one, the square of tile positions that holds the hex disk.
+    pub fn reach_shape(&self) -> DistanceShape {
+        match self.grid {
+            Grid::Square => self.options.shape,
+            Grid::Hex(_) => DistanceShape::Chebyshev,
+        }
+    }
 }
 
 impl Default for Viewshed {

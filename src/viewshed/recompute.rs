@@ -17,8 +17,12 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::fog::{FogDirty, RevealsFog};
 use crate::layers::LayerEpoch;
 use crate::opacity::MapOpacity;
-use crate::placement::{PlaceProblem, Placement};
+use crate::FovError;
+use crate::grid::OpacityGrid;
+use crate::hex::HexFov;
+use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
+use crate::visible::VisibleSet;
 use crate::viewshed::{ViewKey, Viewshed};
 
 /// Written after a viewer's view was recomputed or cleared (a buffered message: read it with
@@ -82,7 +86,7 @@ pub(crate) fn recompute_viewsheds(
     maps: Query<&MapOpacity>,
     placement: Placement,
     mut map_changes: MapChanges,
-    (mut updates, mut fov): (Local<Parallel<Vec<Update>>>, Local<Fov>),
+    (mut updates, mut fov): (Local<Parallel<Vec<Update>>>, Local<Scratch>),
     mut messages: MessageWriter<ViewshedUpdated>,
     mut fog_dirty: ResMut<FogDirty>,
 ) {
@@ -93,7 +97,7 @@ pub(crate) fn recompute_viewsheds(
         viewers.p1().iter().collect()
     };
     let updates_ref = &*updates;
-    let visit = |fov: &mut Fov, item: ViewerItemMut| {
+    let visit = |fov: &mut Scratch, item: ViewerItemMut| {
         let (entity, mut viewshed, tile, tilemap, transform, reveals) = item;
         if !layers_changed
             && still_placed(&viewshed, tile.as_ref(), tilemap.as_ref())
@@ -119,7 +123,7 @@ pub(crate) fn recompute_viewsheds(
     };
     let mut all = viewers.p0();
     if visit_all || moved.len() > FEW {
-        all.par_iter_mut().for_each_init(Fov::new, visit);
+        all.par_iter_mut().for_each_init(Scratch::default, visit);
     } else {
         let mut few = all.iter_many_mut(&moved);
         while let Some(item) = few.fetch_next() {
@@ -131,6 +135,28 @@ pub(crate) fn recompute_viewsheds(
         if reveals {
             fog_dirty.0.extend(before);
             fog_dirty.0.extend(after);
+        }
+    }
+}
+
+/// The scratch space of one thread's field-of-view computations, for both kinds of grid.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    square: Fov,
+    hex: HexFov,
+}
+
+impl Scratch {
+    /// Computes the view `key` describes on `grid`.
+    fn compute(
+        &mut self,
+        key: &ViewKey,
+        grid: &OpacityGrid,
+        visible: &mut VisibleSet,
+    ) -> Result<(), FovError> {
+        match key.grid {
+            Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
+            Grid::Hex(coords) => self.hex.compute(grid, coords, key.origin, key.options, visible),
         }
     }
 }
@@ -160,12 +186,14 @@ fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
     let Ok(opacity) = maps.get(key.map) else {
         return false;
     };
-    if opacity.changed_within(
-        key.version,
-        key.origin,
-        key.options.radius,
-        key.options.shape,
-    ) {
+    if key.grid != opacity.kind()
+        || opacity.changed_within(
+            key.version,
+            key.origin,
+            key.options.radius,
+            key.reach_shape(),
+        )
+    {
         return false;
     }
     if key.version != opacity.version() {
@@ -180,7 +208,7 @@ fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
 
 /// Brings one view up to date with where the viewer stands; returns whether it changed.
 fn refresh(
-    fov: &mut Fov,
+    fov: &mut Scratch,
     viewer: Entity,
     viewshed: &mut Mut<Viewshed>,
     located: Result<(ViewKey, &MapOpacity), PlaceProblem>,
@@ -196,7 +224,7 @@ fn refresh(
                         old.version,
                         key.origin,
                         key.options.radius,
-                        key.options.shape,
+                        key.reach_shape(),
                     )
             });
             if up_to_date {
@@ -207,13 +235,8 @@ fn refresh(
             viewshed.replace_view(Some(key));
             viewshed.warned = None;
             // The origin was checked to be on the map, so this cannot fail.
-            fov.compute(
-                opacity.grid(),
-                key.origin,
-                key.options,
-                &mut viewshed.visible,
-            )
-            .is_ok()
+            fov.compute(&key, opacity.grid(), &mut viewshed.visible)
+                .is_ok()
         }
         Err(problem) => {
             if viewshed.warned != Some(problem)
@@ -261,6 +284,7 @@ fn locate<'a>(
         origin: (tile.x, tile.y),
         options: viewshed.options,
         version: opacity.version(),
+        grid: opacity.kind(),
     };
     Ok((key, opacity))
 }
