@@ -226,47 +226,32 @@ fn candidates(segments: &[(P, P, i128)]) -> BTreeSet<(i64, i64)> {
 /// opaque hexagons other than `except`.
 fn blocked(world: &HexWorld, p: P, q: P, s: i128, except: (i64, i64)) -> bool {
     let wall = |h: (i64, i64)| h != except && world.opaque(h);
-    for h in candidates(&[(p, q, s)]) {
-        if !wall(h) {
-            continue;
-        }
+    // Nearest first: most blocked segments are blocked near the viewer.
+    let mut near: Vec<(i64, i64)> = candidates(&[(p, q, s)])
+        .into_iter()
+        .filter(|&h| wall(h))
+        .collect();
+    near.sort_by_key(|&h| distance(h));
+    near.into_iter().any(|h| {
         let c = centre(h);
-        if meets_interior(p, q, s, c) {
-            return true;
-        }
-        for v in VERTICES {
-            let x = (c.0 + v.0, c.1 + v.1);
-            // The hexagons around vertex x: h and the neighbours that also have it.
-            let around: Vec<(i64, i64)> = NEIGHBOURS
-                .iter()
-                .map(|&(da, db)| (h.0 + da, h.1 + db))
-                .filter(|&n| {
-                    VERTICES
-                        .iter()
-                        .any(|&w| (centre(n).0 + w.0, centre(n).1 + w.1) == x)
-                })
-                .collect();
-            if around.iter().all(|&n| wall(n)) && on_segment(p, q, s, x) {
-                return true;
-            }
-        }
-        for (da, db) in NEIGHBOURS {
-            let n = (h.0 + da, h.1 + db);
-            if !wall(n) {
-                continue;
-            }
-            let cn = centre(n);
-            let shared: Vec<P> = VERTICES
-                .iter()
-                .map(|&v| (c.0 + v.0, c.1 + v.1))
-                .filter(|&x| VERTICES.iter().any(|&w| (cn.0 + w.0, cn.1 + w.1) == x))
-                .collect();
-            if meets_open_segment(p, q, s, shared[0], shared[1]) {
-                return true;
-            }
-        }
-    }
-    false
+        let corner_of = |n: (i64, i64), x: P| {
+            VERTICES.iter().any(|&w| (centre(n).0 + w.0, centre(n).1 + w.1) == x)
+        };
+        let neighbours = NEIGHBOURS.map(|(da, db)| (h.0 + da, h.1 + db));
+        meets_interior(p, q, s, c)
+            // A corner inside the union: the hexagons around it are all walls.
+            || VERTICES.iter().any(|v| {
+                let x = (c.0 + v.0, c.1 + v.1);
+                neighbours.iter().filter(|&&n| corner_of(n, x)).all(|&n| wall(n))
+                    && on_segment(p, q, s, x)
+            })
+            // An edge inside the union: the hexagons on both sides are walls.
+            || neighbours.iter().any(|&n| {
+                let mut shared = VERTICES.iter().map(|v| (c.0 + v.0, c.1 + v.1)).filter(|&x| corner_of(n, x));
+                let (u, w) = (shared.next().unwrap(), shared.next().unwrap());
+                wall(n) && meets_open_segment(p, q, s, u, w)
+            })
+    })
 }
 
 /// Floor rule: the segment between the centres avoids the opaque union.
@@ -292,8 +277,10 @@ pub fn reached(world: &HexWorld, h: (i64, i64)) -> bool {
         .unwrap();
     let inside = |d: P| cross(first, d) >= 0 && cross(d, last) >= 0;
     let segments: Vec<(P, P, i128)> = corners.iter().map(|&u| ((0, 0), u, 1)).collect();
+    // Only walls' corners (and h's own) are where the answer can change.
     let mut directions: Vec<P> = candidates(&segments)
         .into_iter()
+        .filter(|&n| n == h || world.opaque(n))
         .flat_map(|n| {
             let cn = centre(n);
             VERTICES.map(|v| (cn.0 + v.0, cn.1 + v.1))
