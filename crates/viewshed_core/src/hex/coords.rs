@@ -50,6 +50,39 @@ pub enum HexCoords {
     ColumnOdd,
 }
 
+impl HexCoords {
+    /// The name `fov_ascii --hex` and the reference cases use: `row`, `column`, `row-even`,
+    /// `row-odd`, `column-even`, `column-odd`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HexCoords::Row => "row",
+            HexCoords::Column => "column",
+            HexCoords::RowEven => "row-even",
+            HexCoords::RowOdd => "row-odd",
+            HexCoords::ColumnEven => "column-even",
+            HexCoords::ColumnOdd => "column-odd",
+        }
+    }
+}
+
+impl std::str::FromStr for HexCoords {
+    type Err = String;
+
+    /// Reads a [`name`](HexCoords::name).
+    ///
+    /// ```
+    /// use viewshed_core::HexCoords;
+    ///
+    /// assert_eq!("row-odd".parse(), Ok(HexCoords::RowOdd));
+    /// assert!("hex".parse::<HexCoords>().is_err());
+    /// ```
+    fn from_str(name: &str) -> Result<Self, String> {
+        HexCoords::ALL.into_iter().find(|c| c.name() == name).ok_or_else(|| {
+            format!("a hex coordinate system is row, column, row-even, row-odd, column-even or column-odd, not {name:?}")
+        })
+    }
+}
+
 /// bevy_ecs_tilemap's `ceiled_division_by_2`.
 fn ceiled_half(x: i64) -> i64 {
     if x < 0 { (x - 1) / 2 } else { (x + 1) / 2 }
