@@ -6,7 +6,12 @@
 //! cargo run --example fov_ascii -- - --radius 6 --no-light-walls < my.map
 //! cargo run --example fov_ascii -- assets/maps/pillars.map --permissive
 //! cargo run --example fov_ascii -- assets/maps/pillars.map --shape chebyshev --cone 0,90
+//! cargo run --example fov_ascii -- assets/maps/pillars.map --hex row-odd --radius 6
 //! ```
+//!
+//! `--hex SYSTEM` reads the map's cells as hexagons in one of bevy_ecs_tilemap's coordinate
+//! systems (`row`, `column`, `row-even`, `row-odd`, `column-even`, `column-odd`) and draws
+//! each at its hexagon's centre, offset rows or columns shifted by half a hexagon.
 //!
 //! `--cone FACING,WIDTH` takes degrees; 0 faces right and, as rows are numbered down the
 //! text, 90 faces down.
@@ -15,10 +20,13 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use viewshed_core::ascii::AsciiMap;
-use viewshed_core::{DistanceShape, Fov, FovMode, FovOptions, Radius, VisibleSet, VisionCone};
+use viewshed_core::{
+    DistanceShape, Fov, FovMode, FovOptions, HexCoords, HexFov, Radius, VisibleSet, VisionCone,
+};
 
 const USAGE: &str = "usage: fov_ascii MAP_FILE|- [--radius N] [--no-light-walls] \
-                     [--shape euclidean|chebyshev|manhattan] [--permissive] [--cone FACING,WIDTH]";
+                     [--shape euclidean|chebyshev|manhattan] [--permissive] [--cone FACING,WIDTH] \
+                     [--hex row|column|row-even|row-odd|column-even|column-odd]";
 
 struct Args {
     path: String,
@@ -27,6 +35,7 @@ struct Args {
     shape: DistanceShape,
     mode: FovMode,
     cone: Option<VisionCone>,
+    hex: Option<HexCoords>,
 }
 
 fn parse_cone(value: &str) -> Option<VisionCone> {
@@ -38,6 +47,7 @@ fn parse_cone(value: &str) -> Option<VisionCone> {
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut path, mut radius, mut light_walls) = (None, None, true);
     let (mut shape, mut mode, mut cone) = (DistanceShape::Euclidean, FovMode::Symmetric, None);
+    let mut hex = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--radius" => {
@@ -69,6 +79,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                     format!("--cone needs FACING,WIDTH in degrees, like 90,120, not {value:?}")
                 })?);
             }
+            "--hex" => {
+                let value = args.next().ok_or("--hex needs a coordinate system")?;
+                hex = Some(
+                    value
+                        .parse::<HexCoords>()
+                        .map_err(|e| format!("--hex: {e}"))?,
+                );
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             _ if path.is_none() && (arg == "-" || !arg.starts_with('-')) => path = Some(arg),
             _ => return Err(format!("unexpected argument {arg:?}; {USAGE}")),
@@ -82,6 +100,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         shape,
         mode,
         cone,
+        hex,
     })
 }
 
@@ -110,10 +129,16 @@ fn run() -> Result<String, String> {
         mode: args.mode,
     };
     let mut visible = VisibleSet::new();
-    Fov::new()
-        .compute(&map.grid, map.viewer, options, &mut visible)
+    let Some(coords) = args.hex else {
+        Fov::new()
+            .compute(&map.grid, map.viewer, options, &mut visible)
+            .map_err(|e| format!("{name}: {e}"))?;
+        return Ok(map.draw_visible(&visible));
+    };
+    HexFov::new()
+        .compute(&map.grid, coords, map.viewer, options, &mut visible)
         .map_err(|e| format!("{name}: {e}"))?;
-    Ok(map.draw_visible(&visible))
+    Ok(map.draw_visible_hex(&visible, coords))
 }
 
 fn main() -> ExitCode {

@@ -10,6 +10,7 @@
 //! ```
 
 use crate::grid::OpacityGrid;
+use crate::hex::HexCoords;
 use crate::options::Radius;
 use crate::visible::VisibleSet;
 
@@ -144,6 +145,67 @@ impl AsciiMap {
             out.push('\n');
         }
         out
+    }
+}
+
+impl AsciiMap {
+    /// Draws what a hexagonal view shows on the map's tiles in `coords`: each tile two
+    /// characters wide, placed at its hexagon's centre, so offset rows (or columns) come out
+    /// shifted by half a hexagon and the rules can be seen in a terminal. Tile `y` grows
+    /// downward, as in the square drawing (bevy_ecs_tilemap's world has it grow upward: the
+    /// picture is that world mirrored, which changes no visibility). Invisible tiles are
+    /// spaces, as in [`draw_visible`](Self::draw_visible).
+    ///
+    /// ```
+    /// use viewshed_core::ascii::AsciiMap;
+    /// use viewshed_core::{hex_field_of_view, FovOptions, HexCoords};
+    ///
+    /// let map = AsciiMap::parse("...\n.@#\n...\n")?;
+    /// let visible = hex_field_of_view(&map.grid, HexCoords::RowOdd, map.viewer, FovOptions::radius(1))?;
+    /// // Odd rows are shifted right: (1, 1)'s neighbours above and below are tiles 1 and 2.
+    /// assert_eq!(map.draw_visible_hex(&visible, HexCoords::RowOdd), "  . .\n . @ #\n  . .\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn draw_visible_hex(&self, visible: &VisibleSet, coords: HexCoords) -> String {
+        let place = |x: usize, y: usize| {
+            let (q, r) = coords.to_axial((x as u32, y as u32));
+            if coords.is_pointy_top() {
+                (r, 2 * q + r)
+            } else {
+                (2 * r + q, 2 * q)
+            }
+        };
+        let cells = self
+            .rows
+            .iter()
+            .enumerate()
+            .flat_map(|(y, row)| (0..row.len()).map(move |x| (x, y)));
+        let (mut lines, mut first_line, mut first_column) = (0, i64::MAX, i64::MAX);
+        for (x, y) in cells.clone() {
+            let (line, column) = place(x, y);
+            (first_line, first_column, lines) = (
+                first_line.min(line),
+                first_column.min(column),
+                lines.max(line),
+            );
+        }
+        let mut picture = vec![Vec::new(); (lines - first_line + 1) as usize];
+        for (x, y) in cells {
+            let (line, column) = place(x, y);
+            let text = &mut picture[(line - first_line) as usize];
+            let column = (column - first_column) as usize;
+            if text.len() <= column {
+                text.resize(column + 1, b' ');
+            }
+            if visible.contains(x as u32, y as u32) {
+                text[column] = self.rows[y][x];
+            }
+        }
+        picture.iter().fold(String::new(), |mut out, line| {
+            out.push_str(String::from_utf8_lossy(line).trim_end());
+            out.push('\n');
+            out
+        })
     }
 }
 

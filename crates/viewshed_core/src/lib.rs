@@ -25,6 +25,7 @@
 //! | [`grid`] | which cells block sight ([`OpacityGrid`]) |
 //! | [`options`] | what one computation is asked for ([`FovOptions`]) |
 //! | [`shadowcast`] | the scan itself ([`Fov`], [`field_of_view`]) |
+//! | [`hex`] | the same on hexagonal maps ([`HexFov`], [`hex_field_of_view`], [`HexCoords`]) |
 //! | [`visible`] | the result ([`VisibleSet`]) |
 //! | [`line_of_sight`](mod@line_of_sight) | one cell's visibility from another |
 //! | [`ascii`] | the text map format of the reference cases and `fov_ascii` |
@@ -39,12 +40,14 @@
 pub mod ascii;
 pub mod bits;
 pub mod grid;
+pub mod hex;
 pub mod line_of_sight;
 pub mod options;
 pub mod shadowcast;
 pub mod visible;
 
 pub use grid::OpacityGrid;
+pub use hex::{HexCoords, HexFov, hex_distance, hex_field_of_view, hex_line_of_sight};
 pub use line_of_sight::{LineOfSight, line_of_sight};
 pub use options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 pub use shadowcast::{Fov, FovError, field_of_view};

@@ -227,6 +227,21 @@ impl VisionCone {
         ConeTest::new(self).contains(dx, dy)
     }
 
+    /// Whether the point `(x, y)` (relative to the viewer, in any unit) lies inside the cone:
+    /// the test [`contains`](Self::contains) makes for cell centres, for the centres of
+    /// hexagons, which are not on an integer grid. The viewer's own point always does.
+    ///
+    /// ```
+    /// use viewshed_core::VisionCone;
+    ///
+    /// let cone = VisionCone::degrees(30.0, 60.0); // from 0 to 60 degrees
+    /// assert!(cone.contains_point(0.5, 0.75f64.sqrt())); // exactly 60 degrees: on the edge
+    /// assert!(!cone.contains_point(-0.5, 0.75f64.sqrt()));
+    /// ```
+    pub fn contains_point(&self, x: f64, y: f64) -> bool {
+        ConeTest::new(self).contains_point(x, y)
+    }
+
     /// Whether the cone reaches into the 90-degree sector centred on `center` radians (a scan
     /// quadrant, edges included).
     pub(crate) fn reaches_sector(&self, center: f64) -> bool {
@@ -259,10 +274,15 @@ impl ConeTest {
 
     #[inline]
     pub(crate) fn contains(&self, dx: i64, dy: i64) -> bool {
-        if self.full || (dx, dy) == (0, 0) {
+        self.contains_point(dx as f64, dy as f64)
+    }
+
+    /// [`contains`](Self::contains) for a point anywhere in the plane (a hexagon's centre).
+    #[inline]
+    pub(crate) fn contains_point(&self, x: f64, y: f64) -> bool {
+        if self.full || (x == 0.0 && y == 0.0) {
             return true;
         }
-        let (x, y) = (dx as f64, dy as f64);
         x * self.cos_facing + y * self.sin_facing >= self.threshold * (x * x + y * y).sqrt()
     }
 }

@@ -88,3 +88,44 @@ fn warmed_up_fov_allocates_nothing() {
         "the viewers see something"
     );
 }
+
+#[test]
+fn warmed_up_hex_fov_allocates_nothing() {
+    use viewshed_core::{HexCoords, HexFov, VisionCone};
+
+    let grid = random_grid(120, 90, 20, 11);
+    let viewers: Vec<(u32, u32)> = (0..60).map(|i| ((i * 37) % 120, (i * 53) % 90)).collect();
+    let options = [
+        FovOptions::radius(0),
+        FovOptions::radius(6),
+        FovOptions::radius(u32::MAX),
+        FovOptions::unlimited().with_light_walls(false),
+        FovOptions::radius(12).with_cone(VisionCone::degrees(30.0, 90.0)),
+    ];
+    let mut fov = HexFov::new();
+    let mut visible = VisibleSet::new();
+    let run = |fov: &mut HexFov, visible: &mut VisibleSet| {
+        let mut total = 0;
+        for &viewer in &viewers {
+            for coords in HexCoords::ALL {
+                for options in options {
+                    fov.compute(&grid, coords, viewer, options, visible)
+                        .unwrap();
+                    total += visible.count();
+                    total += usize::from(fov.line_of_sight(&grid, coords, viewer, (60, 45)));
+                }
+            }
+        }
+        total
+    };
+    let mut cold_total = 0;
+    let cold = allocations_during(|| cold_total = run(&mut fov, &mut visible));
+    assert!(cold > 0, "the cold pass must allocate its scratch buffers");
+    let mut warm_total = 0;
+    let warm = allocations_during(|| warm_total = run(&mut fov, &mut visible));
+    assert_eq!(
+        warm, 0,
+        "a warmed-up HexFov and VisibleSet must not allocate"
+    );
+    assert_eq!(warm_total, cold_total, "same answers warm and cold");
+}

@@ -3,6 +3,8 @@
 //! the grid.
 #![allow(dead_code)]
 
+pub mod hex_oracle;
+
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
