@@ -30,6 +30,9 @@ fn ours(
     cells
 }
 
+/// A map of axial offsets to axial offsets (a symmetry of the grid).
+type Offset = fn((i64, i64)) -> (i64, i64);
+
 fn coords() -> impl Strategy<Value = HexCoords> {
     prop::sample::select(HexCoords::ALL.to_vec())
 }
@@ -120,7 +123,7 @@ proptest! {
     fn twelve_symmetries(reach in 1i64..=12, seed: u64, density in 0u32..=45, coords in coords(), light_walls: bool) {
         let noise = random_grid(64, 64, density, seed);
         let walls = |(a, b): (i64, i64)| distance((a, b)) > reach as u64 || noise.is_opaque((a + 30) as u32, (b + 30) as u32);
-        let symmetries: Vec<fn((i64, i64)) -> (i64, i64)> = vec![|(a, b)| (a, b), |(a, b)| (b, a)];
+        let symmetries: Vec<Offset> = vec![|(a, b)| (a, b), |(a, b)| (b, a)];
         let turn = |(a, b): (i64, i64)| (-b, a + b);
         let base = view_of(&walls, coords, reach, light_walls);
         for mirror in symmetries {

@@ -23,7 +23,7 @@
 //!   the square and diamond shapes have no meaning of their own, and the Euclidean disk
 //!   through centres differs from the hexagon by a few cells only, so the shape is ignored
 //!   rather than turned into an error a game would have to handle.
-//! - A [`VisionCone`] keeps the hexagons whose centre, in the true Euclidean plane of the
+//! - A [`VisionCone`](crate::VisionCone) keeps the hexagons whose centre, in the true Euclidean plane of the
 //!   layout (pointy-top for the `Row` systems, flat-top for the `Column` ones), lies inside
 //!   it; angles count from `+x` toward `+y` (growing tile `y`, which is up in
 //!   bevy_ecs_tilemap's world space).

@@ -159,7 +159,7 @@ fn meets_open_segment(p: P, q: P, s: i128, u: P, w: P) -> bool {
         let (a, b) = (along(p), along(q));
         let (lo, hi) = (a.min(b), a.max(b));
         let len = e.0 * e.0 + e.1 * e.1;
-        return lo < len && hi > 0 && (lo < hi || (lo > 0 && lo < len));
+        return lo < len && hi > 0 && (lo < hi || lo > 0);
     }
     // p + t d = u + v e: t = cross(u - p, e) / denom, v = cross(u - p, d) / denom.
     let (t, v) = (cross(sub(u, p), e), cross(sub(u, p), d));
