@@ -122,7 +122,8 @@ pub fn hex_field_of_view(
 /// let grid = OpacityGrid::from_fn(7, 3, |x, y| (x, y) == (3, 1));
 /// assert!(!hex_line_of_sight(&grid, HexCoords::Row, (1, 1), (5, 1)));
 /// assert!(hex_line_of_sight(&grid, HexCoords::Row, (1, 1), (3, 1)), "the wall itself");
-/// assert!(hex_line_of_sight(&grid, HexCoords::Row, (1, 1), (5, 0)));
+/// assert!(!hex_line_of_sight(&grid, HexCoords::Row, (1, 1), (5, 0)), "through the wall too");
+/// assert!(hex_line_of_sight(&grid, HexCoords::Row, (1, 1), (3, 0)), "past its corner");
 /// ```
 pub fn hex_line_of_sight(
     grid: &OpacityGrid,
