@@ -28,7 +28,7 @@ use bevy_viewshed::prelude::*;
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, Point, field_of_view};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use scene::support::MapKind;
-use scene::{RADIUS, SIZE, Scene, Variant, Walk, plugin_app, walk, walks};
+use scene::{RADIUS, SIZE, Scene, Variant, minimal_plugins, plugin_app, walk, walks};
 
 // --- The tutorial's way -------------------------------------------------------------------
 

@@ -63,9 +63,9 @@ pub use sightings::{LostSight, Spottable, Spotted};
 pub use viewshed::Viewshed;
 pub use viewshed::recompute::ViewshedUpdated;
 pub use viewshed_core::{
-    DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight,
-    OpacityGrid, Radius, VisibleSet, VisionCone, Window, field_of_view, hex_distance,
-    hex_field_of_view, hex_line_of_sight,
+    DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight, OpacityGrid,
+    Radius, VisibleSet, VisionCone, Window, field_of_view, hex_distance, hex_field_of_view,
+    hex_line_of_sight,
 };
 
 /// The types most users need: `use bevy_viewshed::prelude::*;`.

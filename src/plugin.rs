@@ -20,7 +20,7 @@ use crate::fog::{
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::opacity::{
-    Opaque, OpaqueIndex, on_enabled, on_opaque_gone, sync_opaque, track_maps, follow_map_types,
+    Opaque, OpaqueIndex, follow_map_types, on_enabled, on_opaque_gone, sync_opaque, track_maps,
 };
 use crate::sightings::{
     LostSight, RecheckTargets, ReplacedSightings, Spottable, Spotted, notify_sightings,

@@ -7,6 +7,7 @@ mod common_app;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::hex_distance;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 

@@ -14,16 +14,16 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::{FogDirty, RevealsFog};
-use crate::layers::LayerEpoch;
-use crate::opacity::MapOpacity;
 use crate::FovError;
+use crate::fog::{FogDirty, RevealsFog};
 use crate::grid::OpacityGrid;
 use crate::hex::HexFov;
+use crate::layers::LayerEpoch;
+use crate::opacity::MapOpacity;
 use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
-use crate::visible::VisibleSet;
 use crate::viewshed::{ViewKey, Viewshed};
+use crate::visible::VisibleSet;
 
 /// Written after a viewer's view was recomputed or cleared (a buffered message: read it with
 /// `MessageReader<ViewshedUpdated>` in a system ordered after
@@ -156,7 +156,9 @@ impl Scratch {
     ) -> Result<(), FovError> {
         match key.grid {
             Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
-            Grid::Hex(coords) => self.hex.compute(grid, coords, key.origin, key.options, visible),
+            Grid::Hex(coords) => self
+                .hex
+                .compute(grid, coords, key.origin, key.options, visible),
         }
     }
 }
