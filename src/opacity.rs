@@ -250,15 +250,11 @@ pub(crate) fn follow_map_types(
 
 type OpaqueItem<'a> = (Entity, Option<&'a TilePos>, Option<&'a TilemapId>);
 
-/// Places opaque entities that appeared, moved, changed tilemap or were re-enabled.
+/// Places opaque entities that moved, changed tilemap, became opaque or were re-enabled (the
+/// last two are noted by observers, so that the scan of every opaque entity's ticks checks
+/// two components, not three).
 pub(crate) fn sync_opaque(
-    changed: Query<
-        OpaqueItem,
-        (
-            With<Opaque>,
-            Or<(Added<Opaque>, Changed<TilePos>, Changed<TilemapId>)>,
-        ),
-    >,
+    changed: Query<OpaqueItem, (With<Opaque>, Or<(Changed<TilePos>, Changed<TilemapId>)>)>,
     all: Query<OpaqueItem, With<Opaque>>,
     placement: Placement,
     mut maps: Query<&mut MapOpacity>,
@@ -355,7 +351,11 @@ pub(crate) fn on_opaque_gone<E: EntityEvent, C: Component>(
     index.warned.remove(&entity);
 }
 
-/// An entity was re-enabled: if it is opaque, it is placed again at the next sync.
-pub(crate) fn on_enabled(event: On<Remove, Disabled>, mut index: ResMut<OpaqueIndex>) {
-    index.pending.insert(event.entity);
+/// An entity was re-enabled (`Remove<Disabled>`) or became opaque (`Insert<Opaque>`): if it
+/// is opaque, it is placed (again) at the next sync.
+pub(crate) fn queue_placement<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    mut index: ResMut<OpaqueIndex>,
+) {
+    index.pending.insert(event.event_target());
 }

@@ -20,7 +20,7 @@ use crate::fog::{
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::opacity::{
-    Opaque, OpaqueIndex, follow_map_types, on_enabled, on_opaque_gone, sync_opaque, track_maps,
+    Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement, sync_opaque, track_maps,
 };
 use crate::sightings::{
     LostSight, RecheckTargets, ReplacedSightings, Spottable, Spotted, notify_sightings,
@@ -194,12 +194,13 @@ fn add_observers(app: &mut App) {
     // Layers: every root lookup may change.
     app.add_observer(on_layers_changed::<Insert>)
         .add_observer(on_layers_changed::<Remove>);
-    // Opacity: an opaque entity stops counting, or is enabled again.
+    // Opacity: an opaque entity stops counting, or is placed again (enabled, made opaque).
     app.add_observer(on_opaque_gone::<Remove, Opaque>)
         .add_observer(on_opaque_gone::<Remove, TilePos>)
         .add_observer(on_opaque_gone::<Remove, TilemapId>)
         .add_observer(on_opaque_gone::<Add, Disabled>)
-        .add_observer(on_enabled);
+        .add_observer(queue_placement::<Remove, Disabled>)
+        .add_observer(queue_placement::<Insert, Opaque>);
     // Sightings: targets and viewers that stop (or start again) standing anywhere.
     app.add_observer(on_target_gone::<Remove, Spottable>)
         .add_observer(on_target_gone::<Remove, TilePos>)
