@@ -86,13 +86,18 @@ def main():
         print()
         print("| frame (256x256 dungeon, radius 8) | bevy_viewshed | tutorial baseline | speed-up |")
         print("|---|---:|---:|---:|")
-        for group in sorted(plugin, key=lambda g: (g.split("/")[0] != "moving", int(g.split("/")[1]))):
+        kinds = {"moving": 0, "door": 1, "idle": 2}
+        for group in sorted(plugin, key=lambda g: (kinds.get(g.split("/")[0], 3), int(g.split("/")[1]))):
             times = plugin[group]
             ours, base = times.get(OURS), times.get("tutorial_baseline")
             if ours is None:
                 continue
             kind, viewers = group.split("/")
-            what = f"{int(viewers):,} viewers all moving" if kind == "moving" else f"{int(viewers):,} viewers, one door toggling"
+            what = f"{int(viewers):,} viewers " + {
+                "moving": "all moving",
+                "door": "one door toggling",
+                "idle": "idle",
+            }.get(kind, kind)
             extra = [fmt(base), f"{base / ours:.1f}x"] if base else ["-", "-"]
             print("| " + " | ".join([what, fmt(ours)] + extra) + " |")
         variants = [g for g in plugin if any(k in plugin[g] for k in ("bevy_viewshed_cones", "bevy_viewshed_teams"))]

@@ -10,7 +10,6 @@
 use std::collections::VecDeque;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
-use bevy::ecs::entity_disabling::Disabled;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};

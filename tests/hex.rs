@@ -24,7 +24,7 @@ const WIDTH: u32 = 13;
 const HEIGHT: u32 = 11;
 
 fn wall(x: u32, y: u32) -> bool {
-    (x * 7 + y * 3) % 11 == 0 && (x, y) != (6, 5)
+    (x * 7 + y * 3).is_multiple_of(11) && (x, y) != (6, 5)
 }
 
 /// A `WIDTH` x `HEIGHT` hexagonal tilemap of `system` with the walls of [`wall`].
