@@ -56,7 +56,7 @@ pub use coords::{HexCoords, hex_distance};
 
 use crate::grid::OpacityGrid;
 use crate::options::{ConeTest, FovMode, FovOptions, Radius};
-use crate::shadowcast::FovError;
+use crate::shadowcast::{FovError, origin_on_map};
 use crate::visible::{VisibleSet, Window};
 
 use coords::{axial_distance, canonical, real_position};
@@ -155,15 +155,8 @@ impl HexFov {
         options: FovOptions,
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
+        origin_on_map(grid, origin, visible)?;
         let (ox, oy) = origin;
-        if !grid.contains(ox, oy) {
-            visible.clear();
-            return Err(FovError::OriginOutsideMap {
-                origin,
-                width: grid.width(),
-                height: grid.height(),
-            });
-        }
         let farthest = farthest_ring(grid, coords, origin);
         let (last_ring, window) = match options.radius {
             Radius::Limited(r) if u64::from(r) < farthest => {

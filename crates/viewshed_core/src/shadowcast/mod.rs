@@ -65,6 +65,23 @@ pub enum FovError {
     },
 }
 
+/// `Ok` when `origin` is on `grid`; otherwise empties `visible` and says why.
+pub(crate) fn origin_on_map(
+    grid: &OpacityGrid,
+    origin: (u32, u32),
+    visible: &mut VisibleSet,
+) -> Result<(), FovError> {
+    if grid.contains(origin.0, origin.1) {
+        return Ok(());
+    }
+    visible.clear();
+    Err(FovError::OriginOutsideMap {
+        origin,
+        width: grid.width(),
+        height: grid.height(),
+    })
+}
+
 impl std::fmt::Display for FovError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -156,15 +173,8 @@ impl Fov {
         options: FovOptions,
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
+        origin_on_map(grid, origin, visible)?;
         let (ox, oy) = origin;
-        if !grid.contains(ox, oy) {
-            visible.clear();
-            return Err(FovError::OriginOutsideMap {
-                origin,
-                width: grid.width(),
-                height: grid.height(),
-            });
-        }
         let radius = radius_inside_map(options.radius, grid);
         let window = reach_window(grid, origin, radius);
         visible.reset(window);
