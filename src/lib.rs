@@ -50,6 +50,7 @@ pub mod opacity;
 mod placement;
 pub mod plugin;
 pub mod sightings;
+mod staggered;
 pub mod viewshed;
 
 pub use fog::{

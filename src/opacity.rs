@@ -17,8 +17,8 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::grid::OpacityGrid;
 use crate::layers::{LayerEpoch, LayerOf};
-use crate::options::{DistanceShape, Radius};
 use crate::placement::{Grid, Placement, grid_of};
+use crate::staggered;
 
 /// Blocks sight at its tile: a wall tile, a closed door, a boulder.
 ///
@@ -61,17 +61,60 @@ pub struct MapOpacity {
     floor: u64,
     /// Which field of view the map's grid gets (from its `TilemapType`).
     kind: Grid,
+    /// The map's size in tiles (a staggered map's grid is larger: see [`staggered`]).
+    size: TilemapSize,
 }
 
 impl MapOpacity {
     fn new(size: TilemapSize, kind: Grid) -> Self {
-        Self {
-            grid: OpacityGrid::new(size.x, size.y),
+        let mut opacity = Self {
             kind,
             version: 1,
             floor: 1,
             ..default()
+        };
+        opacity.rebuild(size);
+        opacity
+    }
+
+    /// Makes the grid anew for `size` and the map's kind from the opaque entities counted.
+    fn rebuild(&mut self, size: TilemapSize) {
+        self.size = size;
+        self.grid = match self.kind {
+            Grid::Staggered => staggered::diamond_grid(size),
+            Grid::Square | Grid::Hex(_) => OpacityGrid::new(size.x, size.y),
+        };
+        let cells: Vec<(u32, u32)> = self.counts.keys().filter_map(|&c| self.cell(c)).collect();
+        for (x, y) in cells {
+            self.grid.set_opaque(x, y, true);
         }
+        self.version += 1;
+        self.floor = self.version;
+        self.log.clear();
+    }
+
+    /// The grid cell of a tile: the tile itself, or its diamond cell on a staggered map
+    /// (none for a tile off a staggered map, whose grid has no room for it).
+    fn cell(&self, (x, y): (u32, u32)) -> Option<(u32, u32)> {
+        match self.kind {
+            Grid::Staggered => {
+                (x < self.size.x && y < self.size.y).then(|| staggered::to_diamond((x, y)))
+            }
+            Grid::Square | Grid::Hex(_) => Some((x, y)),
+        }
+    }
+
+    /// Follows a change of the map's `TilemapType`.
+    pub(crate) fn set_kind(&mut self, kind: Grid) {
+        if kind != self.kind {
+            self.kind = kind;
+            self.rebuild(self.size);
+        }
+    }
+
+    /// The map's size in tiles.
+    pub(crate) fn size(&self) -> TilemapSize {
+        self.size
     }
 
     /// Which field of view the map's grid gets.
@@ -79,14 +122,17 @@ impl MapOpacity {
         self.kind
     }
 
-    /// The bit-packed grid the FOV is computed on.
+    /// The bit-packed grid the FOV is computed on: cell `(x, y)` is tile `(x, y)`, except on a
+    /// staggered isometric map, whose tile `(x, y)` is cell `(x, x + y)` of a diamond grid
+    /// (use [`is_opaque`](Self::is_opaque) to ask about a tile on any map).
     pub fn grid(&self) -> &OpacityGrid {
         &self.grid
     }
 
     /// Whether `tile` blocks sight (tiles outside the map do).
     pub fn is_opaque(&self, tile: TilePos) -> bool {
-        self.grid.is_opaque(tile.x, tile.y)
+        self.cell((tile.x, tile.y))
+            .is_none_or(|(x, y)| self.grid.is_opaque(x, y))
     }
 
     /// How many [`Opaque`] entities stand on `tile`.
@@ -99,53 +145,35 @@ impl MapOpacity {
         self.version
     }
 
-    /// Whether opacity changed after version `since` anywhere within `radius` of `origin` in
-    /// `shape` (cells beyond the radius cannot change what is seen inside it).
-    pub(crate) fn changed_within(
-        &self,
-        since: u64,
-        origin: (u32, u32),
-        radius: Radius,
-        shape: DistanceShape,
-    ) -> bool {
+    /// Whether opacity changed after version `since` on a tile for which `in_reach` holds
+    /// (tiles beyond a view's reach cannot change what is seen inside it).
+    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
         if since >= self.version {
             return false;
         }
         if since < self.floor {
             return true;
         }
-        let in_reach = |&(_, (x, y)): &(u64, (u32, u32))| match radius {
-            Radius::Unlimited => true,
-            Radius::Limited(r) => shape.contains(
-                i64::from(x) - i64::from(origin.0),
-                i64::from(y) - i64::from(origin.1),
-                r,
-            ),
-        };
         self.log
             .iter()
             .rev()
             .take_while(|(version, _)| *version > since)
-            .any(in_reach)
+            .any(|&(_, cell)| in_reach(cell))
     }
 
     fn resize(&mut self, size: TilemapSize) {
-        if (size.x, size.y) == (self.grid.width(), self.grid.height()) {
-            return;
+        if size != self.size {
+            self.rebuild(size);
         }
-        self.grid = OpacityGrid::new(size.x, size.y);
-        for &(x, y) in self.counts.keys() {
-            self.grid.set_opaque(x, y, true);
-        }
-        self.version += 1;
-        self.floor = self.version;
-        self.log.clear();
     }
 
     fn add(&mut self, cell: (u32, u32)) {
         let count = self.counts.entry(cell).or_insert(0);
         *count += 1;
-        if *count == 1 && self.grid.set_opaque(cell.0, cell.1, true) {
+        if *count == 1
+            && let Some((x, y)) = self.cell(cell)
+            && self.grid.set_opaque(x, y, true)
+        {
             self.note_change(cell);
         }
     }
@@ -157,7 +185,9 @@ impl MapOpacity {
         *count -= 1;
         if *count == 0 {
             self.counts.remove(&cell);
-            if self.grid.set_opaque(cell.0, cell.1, false) {
+            if let Some((x, y)) = self.cell(cell)
+                && self.grid.set_opaque(x, y, false)
+            {
                 self.note_change(cell);
             }
         }
@@ -207,7 +237,7 @@ pub(crate) fn track_maps(
     mut index: ResMut<OpaqueIndex>,
 ) {
     for (map, size, map_type) in &new_maps {
-        let kind = map_type.and_then(grid_of).unwrap_or_default();
+        let kind = map_type.map(grid_of).unwrap_or_default();
         commands.entity(map).insert(MapOpacity::new(*size, kind));
         // Opaque entities may have been placed on this tilemap before it was one.
         index.relink = true;
@@ -223,26 +253,15 @@ pub(crate) fn track_maps(
     }
 }
 
-/// Keeps each map's field of view in step with its `TilemapType` (square or hexagonal, read
-/// when it becomes a map and when its type changes), and warns once about each map whose grid
-/// the field of view does not model.
+/// Keeps each map's field of view in step with its `TilemapType` (square, hexagonal or
+/// staggered isometric), read when it becomes a map and when its type changes.
 pub(crate) fn follow_map_types(
-    mut maps: Query<
-        (Entity, &TilemapType, &mut MapOpacity),
-        Or<(Changed<TilemapType>, Added<MapOpacity>)>,
-    >,
+    mut maps: Query<(&TilemapType, &mut MapOpacity), Or<(Changed<TilemapType>, Added<MapOpacity>)>>,
 ) {
-    for (map, map_type, mut opacity) in &mut maps {
-        let Some(kind) = grid_of(map_type) else {
-            warn!(
-                "bevy_viewshed: tilemap {map} is {map_type:?}, which the field of view does not \
-                 model yet: its viewers see nothing (square, diamond isometric and hexagonal \
-                 maps work)"
-            );
-            continue;
-        };
+    for (map_type, mut opacity) in &mut maps {
+        let kind = grid_of(map_type);
         if opacity.kind != kind {
-            opacity.kind = kind;
+            opacity.set_kind(kind);
         }
     }
 }

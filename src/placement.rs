@@ -39,9 +39,6 @@ pub(crate) enum PlaceProblem {
     SingularMapTransform(Entity),
     /// Its tile lies outside its map.
     OffMap(Entity),
-    /// Its map is a staggered isometric tilemap, which the field of view does not model yet
-    /// (the map itself is warned about).
-    UnsupportedGrid(Entity),
 }
 
 impl PlaceProblem {
@@ -73,10 +70,6 @@ impl PlaceProblem {
             PlaceProblem::OffMap(map) => {
                 format!("stands outside tilemap {map}; move it onto the map")
             }
-            PlaceProblem::UnsupportedGrid(map) => format!(
-                "is on tilemap {map}, a staggered isometric map, which the field of view does \
-                 not model yet; use a square, diamond isometric or hexagonal map"
-            ),
         }
     }
 }
@@ -87,7 +80,6 @@ pub(crate) struct Placement<'w, 's> {
     layers: Query<'w, 's, &'static LayerOf>,
     sizes: Query<'w, 's, &'static TilemapSize>,
     geometry: Query<'w, 's, Geometry>,
-    types: Query<'w, 's, &'static TilemapType>,
 }
 
 /// Which field of view a map's grid gets.
@@ -98,11 +90,13 @@ pub(crate) enum Grid {
     Square,
     /// Hexagonal maps, in one of bevy_ecs_tilemap's six coordinate systems.
     Hex(HexCoords),
+    /// Staggered isometric maps: a square grid in other coordinates (see
+    /// [`staggered`](crate::staggered)).
+    Staggered,
 }
 
-/// The field of view of a tilemap of this type, if the plugin models its grid: square,
-/// diamond isometric and hexagonal maps; not staggered isometric ones (yet).
-pub(crate) fn grid_of(map_type: &TilemapType) -> Option<Grid> {
+/// The field of view of a tilemap of this type.
+pub(crate) fn grid_of(map_type: &TilemapType) -> Grid {
     let hex = |system: &HexCoordSystem| match system {
         HexCoordSystem::Row => HexCoords::Row,
         HexCoordSystem::Column => HexCoords::Column,
@@ -112,9 +106,9 @@ pub(crate) fn grid_of(map_type: &TilemapType) -> Option<Grid> {
         HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
     };
     match map_type {
-        TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond) => Some(Grid::Square),
-        TilemapType::Hexagon(system) => Some(Grid::Hex(hex(system))),
-        TilemapType::Isometric(IsoCoordSystem::Staggered) => None,
+        TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond) => Grid::Square,
+        TilemapType::Hexagon(system) => Grid::Hex(hex(system)),
+        TilemapType::Isometric(IsoCoordSystem::Staggered) => Grid::Staggered,
     }
 }
 
@@ -137,9 +131,6 @@ impl Placement<'_, '_> {
             return Err(PlaceProblem::NotPlaced);
         };
         let root = self.root(tilemap)?;
-        if self.types.get(root).is_ok_and(|t| grid_of(t).is_none()) {
-            return Err(PlaceProblem::UnsupportedGrid(root));
-        }
         match (tile, transform) {
             (Some(&tile), _) => Ok((root, tile)),
             (None, Some(transform)) => Ok((root, self.tile_at(tilemap, root, transform)?)),

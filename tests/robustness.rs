@@ -294,29 +294,6 @@ fn a_nan_cone_is_not_recomputed_every_frame() {
     assert!(viewshed(&app, viewer).is_visible(TilePos { x: 4, y: 4 }));
 }
 
-#[test]
-fn staggered_maps_get_no_wrong_view() {
-    // Hexagonal maps have a field of view of their own (tests/hex.rs); staggered isometric
-    // ones not yet.
-    let mut app = common_app::app();
-    let map = spawn_map(&mut app, 9, 9, |_, _| false);
-    app.world_mut()
-        .entity_mut(map)
-        .insert(TilemapType::Isometric(IsoCoordSystem::Staggered));
-    let viewer = spawn_viewer(&mut app, map, 4, 4, 3);
-    app.update();
-    assert_eq!(viewshed(&app, viewer).count(), 0);
-    // Diamond isometric maps are square grids drawn turned.
-    let mut app = common_app::app();
-    let map = spawn_map(&mut app, 9, 9, |_, _| false);
-    app.world_mut()
-        .entity_mut(map)
-        .insert(TilemapType::Isometric(IsoCoordSystem::Diamond));
-    let viewer = spawn_viewer(&mut app, map, 4, 4, 3);
-    app.update();
-    assert_eq!(seen(&app, viewer), core_seen(9, 9, |_, _| false, (4, 4), 3));
-}
-
 /// Found by `tests/model.rs`: inserting a new `Viewshed` on a viewer (new settings) keeps
 /// what it sees, so no `Spotted` is sent again; off any map, it loses its targets.
 #[test]

@@ -11,6 +11,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 use crate::placement::{Grid, PlaceProblem};
+use crate::staggered;
 use crate::visible::VisibleSet;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
@@ -85,13 +86,28 @@ pub(crate) struct ViewKey {
 }
 
 impl ViewKey {
-    /// The shape of the cells whose opacity can change this view: its radius's shape on a
-    /// square grid; on a hexagonal one, the square of tile positions that holds the hex disk.
-    pub fn reach_shape(&self) -> DistanceShape {
-        match self.grid {
-            Grid::Square => self.options.shape,
-            Grid::Hex(_) => DistanceShape::Chebyshev,
-        }
+    /// Whether a change of opacity at tile `cell` can change this view: whether the cell is
+    /// within the radius, measured on the grid the view is computed on (a hexagonal map's
+    /// disk lies in the square of tile positions around the viewer; a staggered map's tiles
+    /// are measured as the diamond cells they are).
+    pub fn reaches(&self, cell: (u32, u32)) -> bool {
+        let Radius::Limited(r) = self.options.radius else {
+            return true;
+        };
+        let (shape, (x, y), (ox, oy)) = match self.grid {
+            Grid::Square => (self.options.shape, cell, self.origin),
+            Grid::Hex(_) => (DistanceShape::Chebyshev, cell, self.origin),
+            Grid::Staggered => (
+                self.options.shape,
+                staggered::to_diamond(cell),
+                staggered::to_diamond(self.origin),
+            ),
+        };
+        shape.contains(
+            i64::from(x) - i64::from(ox),
+            i64::from(y) - i64::from(oy),
+            r,
+        )
     }
 }
 

@@ -16,12 +16,12 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::FovError;
 use crate::fog::{FogDirty, RevealsFog};
-use crate::grid::OpacityGrid;
 use crate::hex::HexFov;
 use crate::layers::LayerEpoch;
 use crate::opacity::MapOpacity;
 use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
+use crate::staggered;
 use crate::viewshed::{ViewKey, Viewshed};
 use crate::visible::VisibleSet;
 
@@ -139,26 +139,37 @@ pub(crate) fn recompute_viewsheds(
     }
 }
 
-/// The scratch space of one thread's field-of-view computations, for both kinds of grid.
+/// The scratch space of one thread's field-of-view computations, for every kind of grid.
 #[derive(Default)]
 pub(crate) struct Scratch {
     square: Fov,
     hex: HexFov,
+    /// A staggered map's view on its diamond grid, before it is brought back to tiles.
+    diamond: VisibleSet,
 }
 
 impl Scratch {
-    /// Computes the view `key` describes on `grid`.
+    /// Computes the view `key` describes on the map of `opacity`.
     fn compute(
         &mut self,
         key: &ViewKey,
-        grid: &OpacityGrid,
+        opacity: &MapOpacity,
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
+        let grid = opacity.grid();
         match key.grid {
             Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
             Grid::Hex(coords) => self
                 .hex
                 .compute(grid, coords, key.origin, key.options, visible),
+            Grid::Staggered => {
+                let origin = staggered::to_diamond(key.origin);
+                let computed = self
+                    .square
+                    .compute(grid, origin, key.options, &mut self.diamond);
+                staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
+                computed
+            }
         }
     }
 }
@@ -188,14 +199,7 @@ fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
     let Ok(opacity) = maps.get(key.map) else {
         return false;
     };
-    if key.grid != opacity.kind()
-        || opacity.changed_within(
-            key.version,
-            key.origin,
-            key.options.radius,
-            key.reach_shape(),
-        )
-    {
+    if key.grid != opacity.kind() || opacity.changed_within(key.version, |cell| key.reaches(cell)) {
         return false;
     }
     if key.version != opacity.version() {
@@ -222,12 +226,7 @@ fn refresh(
                     version: key.version,
                     ..old
                 } == key
-                    && !opacity.changed_within(
-                        old.version,
-                        key.origin,
-                        key.options.radius,
-                        key.reach_shape(),
-                    )
+                    && !opacity.changed_within(old.version, |cell| key.reaches(cell))
             });
             if up_to_date {
                 viewshed.bypass_change_detection().computed = Some(key);
@@ -237,19 +236,14 @@ fn refresh(
             viewshed.replace_view(Some(key));
             viewshed.warned = None;
             // The origin was checked to be on the map, so this cannot fail.
-            fov.compute(&key, opacity.grid(), &mut viewshed.visible)
-                .is_ok()
+            fov.compute(&key, opacity, &mut viewshed.visible).is_ok()
         }
         Err(problem) => {
-            if viewshed.warned != Some(problem)
-                && !matches!(problem, PlaceProblem::UnsupportedGrid(_))
-            {
+            if viewshed.warned != Some(problem) {
                 warn!(
                     "bevy_viewshed: viewer {viewer} {}; it sees nothing",
                     problem.describe()
                 );
-            }
-            if viewshed.warned != Some(problem) {
                 viewshed.bypass_change_detection().warned = Some(problem);
             }
             // Something to lose: a view, or targets (a replaced Viewshed keeps those its
