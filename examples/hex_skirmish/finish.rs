@@ -1,0 +1,103 @@
+//! After `--autoplay N` turns: let the last turn render, report what team 0 sees, then
+//! `--screenshot PATH` saves the window and `--exit` quits. That is how CI sees the game.
+
+use bevy::asset::LoadState;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::args::Options;
+use crate::hud::enemies_seen;
+use crate::sprites::{UnitSprites, tile_pixel};
+use crate::turns::{Turns, Unit, Units};
+
+/// Frames to let the last turn render before the screenshot.
+const SETTLE_FRAMES: u32 = 6;
+
+#[derive(Resource, Default)]
+struct Finish {
+    settled: u32,
+    requested: bool,
+}
+
+pub struct FinishPlugin;
+
+impl Plugin for FinishPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<Finish>().add_systems(Last, finish);
+    }
+}
+
+fn finish(
+    mut commands: Commands,
+    options: Res<Options>,
+    turns: Res<Turns>,
+    mut finish: ResMut<Finish>,
+    sprites: Option<Res<UnitSprites>>,
+    assets: Res<AssetServer>,
+    units_map: Option<Res<Units>>,
+    fog: Query<&FogOfWar>,
+    units: Query<(&Unit, &TilePos)>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(limit) = options.autoplay else {
+        return;
+    };
+    if let Some(sprites) = &sprites
+        && let Some(LoadState::Failed(error)) = assets.get_load_state(&sprites.image)
+    {
+        // Without its tileset the scripted game would wait for ever: fail loudly instead.
+        eprintln!(
+            "hex_skirmish: the tileset did not load ({error}); run from the crate's folder or set BEVY_ASSET_ROOT"
+        );
+        exit.write(AppExit::error());
+        return;
+    }
+    let loaded = sprites.is_some_and(|s| assets.is_loaded_with_dependencies(&s.image));
+    if turns.count < limit || !loaded || finish.requested {
+        return;
+    }
+    finish.settled += 1;
+    if finish.settled < SETTLE_FRAMES {
+        return;
+    }
+    finish.requested = true;
+    if let Some(fog) = units_map.and_then(|u| fog.get(u.terrain).ok()) {
+        let origin = tile_pixel(TilePos { x: 0, y: 0 });
+        println!(
+            "autoplay done: turn {} team 0 sees {} tiles and {} enemies, explored {}; hex (0, 0) at pixel ({:.1}, {:.1})",
+            turns.count,
+            fog.visible_tiles().count(),
+            enemies_seen(fog, &units),
+            fog.explored_tiles().count(),
+            origin.x,
+            origin.y,
+        );
+    }
+    save_and_exit(&mut commands, &options, &mut exit);
+}
+
+/// Saves the screenshot if asked to, and exits (after saving) if asked to.
+fn save_and_exit(commands: &mut Commands, options: &Options, exit: &mut MessageWriter<AppExit>) {
+    match options.screenshot.clone() {
+        Some(path) => {
+            let exit_after = options.exit;
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(path.clone()))
+                .observe(
+                    move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                        println!("screenshot saved to {}", path.display());
+                        if exit_after {
+                            exit.write(AppExit::Success);
+                        }
+                    },
+                );
+        }
+        None if options.exit => {
+            exit.write(AppExit::Success);
+        }
+        None => {}
+    }
+}

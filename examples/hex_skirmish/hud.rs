@@ -1,0 +1,69 @@
+//! The HUD line: seed, turn, and how many red units the blue team sees.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::args::Options;
+use crate::turns::{Turns, Unit, Units};
+
+#[derive(Component)]
+struct HudText;
+
+pub struct HudPlugin;
+
+impl Plugin for HudPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(PostUpdate, update_text.after(ViewshedSystems::Fog));
+    }
+}
+
+pub fn setup(mut commands: Commands) {
+    commands.spawn((
+        HudText,
+        Text::new(""),
+        TextFont {
+            font_size: FontSize::Px(14.0),
+            ..default()
+        },
+        TextColor(Color::srgb(0.85, 0.85, 0.9)),
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(6.0),
+            left: Val::Px(10.0),
+            ..default()
+        },
+    ));
+}
+
+/// The red units (team 1) on hexagons the fog shows as visible.
+pub fn enemies_seen(fog: &FogOfWar, units: &Query<(&Unit, &TilePos)>) -> usize {
+    units
+        .iter()
+        .filter(|(unit, tile)| unit.team == 1 && fog.is_visible(**tile))
+        .count()
+}
+
+fn update_text(
+    options: Res<Options>,
+    turns: Res<Turns>,
+    units_map: Option<Res<Units>>,
+    fog: Query<&FogOfWar>,
+    units: Query<(&Unit, &TilePos)>,
+    mut text: Single<&mut Text, With<HudText>>,
+) {
+    let Some(fog) = units_map.and_then(|u| fog.get(u.terrain).ok()) else {
+        return;
+    };
+    let line = format!(
+        "seed {}   turn {}   blue units see {} red units   hexes seen now {}, explored {}",
+        options.seed,
+        turns.count,
+        enemies_seen(fog, &units),
+        fog.visible_tiles().count(),
+        fog.explored_tiles().count(),
+    );
+    if text.0 != line {
+        text.0 = line;
+    }
+}

@@ -1,0 +1,57 @@
+//! A hexagonal skirmish: two teams of scouts on a bevy_ecs_tilemap `RowOdd` (pointy-top) map,
+//! forests and rocks blocking sight, each unit with its own `Viewshed`, and the fog of war of
+//! the blue team (team 0) drawn over the map. The red team (team 1) is only seen where blue
+//! units see it.
+//!
+//! ```text
+//! cargo run --example hex_skirmish                     # a new map each run, a turn every 0.4 s
+//! cargo run --example hex_skirmish -- --seed 7         # the same map again
+//! cargo run --example hex_skirmish -- --seed 7 --autoplay 30 --screenshot shot.png --exit
+//! ```
+//!
+//! Each turn every unit steps to a neighbouring hexagon: blue units walk towards the nearest
+//! hexagon their team has not explored, red units wander.
+
+// Bevy systems take their data as parameters: many of them, with spelled-out query types.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+
+mod args;
+mod finish;
+mod hud;
+mod map;
+mod setup;
+mod sprites;
+mod turns;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_viewshed::prelude::*;
+
+use args::Options;
+
+fn main() {
+    let options = Options::from_args();
+    println!("hex_skirmish seed {}", options.seed);
+    App::new()
+        .add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: format!("bevy_viewshed hex skirmish (seed {})", options.seed),
+                        resolution: WindowResolution::new(1280, 720),
+                        resizable: false,
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(ImagePlugin::default_nearest()),
+        )
+        .add_plugins(ViewshedPlugin::default())
+        .insert_resource(ClearColor(Color::BLACK))
+        .insert_resource(turns::Turns::new(&options))
+        .insert_resource(options)
+        .add_systems(Startup, (setup::setup, hud::setup))
+        .add_systems(Update, (turns::take_turn, sprites::place_sprites).chain())
+        .add_plugins((hud::HudPlugin, finish::FinishPlugin))
+        .run();
+}
