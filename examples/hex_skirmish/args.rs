@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-const USAGE: &str = "usage: hex_skirmish [--seed N] [--autoplay TURNS] [--screenshot PATH] [--exit]";
+const USAGE: &str =
+    "usage: hex_skirmish [--seed N] [--autoplay TURNS] [--screenshot PATH] [--exit]";
 
 /// What the command line asked for.
 #[derive(Resource, Clone, Debug)]

@@ -72,7 +72,10 @@ fn spawn_terrain(commands: &mut Commands, map: &HexMap, texture: &Handle<Image>)
 fn spawn_units(commands: &mut Commands, terrain: Entity, sprites: &UnitSprites) {
     for index in 0..TEAM_SIZE {
         let y = 2 + index * (MAP_SIZE.y - 4) / (TEAM_SIZE - 1);
-        let left = TilePos { x: 1 + index % 2, y };
+        let left = TilePos {
+            x: 1 + index % 2,
+            y,
+        };
         let right = TilePos {
             x: MAP_SIZE.x - 2 - index % 2,
             y,
