@@ -5,7 +5,6 @@ use std::collections::VecDeque;
 
 use bevy::asset::LoadState;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
@@ -13,6 +12,7 @@ use crate::args::Options;
 use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::map::Cell;
+use crate::screenshot::save_and_exit;
 use crate::sprites::{ActorSprites, tile_center};
 use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, TILE, Turn};
 
@@ -141,29 +141,10 @@ fn finish(
             timing.viewers
         );
     }
-    save_and_exit(&mut commands, &options, &mut exit);
-}
-
-/// Saves the screenshot if asked to, and exits (after saving) if asked to.
-fn save_and_exit(commands: &mut Commands, options: &Options, exit: &mut MessageWriter<AppExit>) {
-    match options.screenshot.clone() {
-        Some(path) => {
-            let exit_after = options.exit;
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(path.clone()))
-                .observe(
-                    move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                        println!("screenshot saved to {}", path.display());
-                        if exit_after {
-                            exit.write(AppExit::Success);
-                        }
-                    },
-                );
-        }
-        None if options.exit => {
-            exit.write(AppExit::Success);
-        }
-        None => {}
-    }
+    save_and_exit(
+        &mut commands,
+        options.screenshot.clone(),
+        options.exit,
+        &mut exit,
+    );
 }

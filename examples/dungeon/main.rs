@@ -23,6 +23,8 @@ mod hud;
 mod input;
 mod map;
 mod monsters;
+#[path = "../shared/screenshot.rs"]
+mod screenshot;
 mod setup;
 mod sprites;
 mod world;

@@ -3,12 +3,12 @@
 
 use bevy::asset::LoadState;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
 use crate::hud::enemies_seen;
+use crate::screenshot::save_and_exit;
 use crate::sprites::{UnitSprites, tile_pixel};
 use crate::turns::{Turns, Unit, Units};
 
@@ -75,29 +75,10 @@ fn finish(
             origin.y,
         );
     }
-    save_and_exit(&mut commands, &options, &mut exit);
-}
-
-/// Saves the screenshot if asked to, and exits (after saving) if asked to.
-fn save_and_exit(commands: &mut Commands, options: &Options, exit: &mut MessageWriter<AppExit>) {
-    match options.screenshot.clone() {
-        Some(path) => {
-            let exit_after = options.exit;
-            commands
-                .spawn(Screenshot::primary_window())
-                .observe(save_to_disk(path.clone()))
-                .observe(
-                    move |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                        println!("screenshot saved to {}", path.display());
-                        if exit_after {
-                            exit.write(AppExit::Success);
-                        }
-                    },
-                );
-        }
-        None if options.exit => {
-            exit.write(AppExit::Success);
-        }
-        None => {}
-    }
+    save_and_exit(
+        &mut commands,
+        options.screenshot.clone(),
+        options.exit,
+        &mut exit,
+    );
 }

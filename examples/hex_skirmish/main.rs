@@ -19,6 +19,8 @@ mod args;
 mod finish;
 mod hud;
 mod map;
+#[path = "../shared/screenshot.rs"]
+mod screenshot;
 mod setup;
 mod sprites;
 mod turns;
