@@ -192,3 +192,41 @@ fn a_map_that_turns_hexagonal_is_seen_as_one() {
         core_hex_view(HexCoords::Column, (6, 5), FovOptions::radius(4))
     );
 }
+
+#[test]
+fn sightings_and_newly_seen_tiles_follow_the_hexagonal_view() {
+    let mut app = logging_app();
+    let map = hex_map(&mut app, HexCoordSystem::RowEven);
+    let viewer = spawn_viewer(&mut app, map, 6, 5, 3);
+    let view = core_hex_view(HexCoords::RowEven, (6, 5), FovOptions::radius(3));
+    let seen_tile = *view.iter().find(|&&t| t != (6, 5)).expect("it sees a hex");
+    let unseen_tile = (0..WIDTH)
+        .flat_map(|x| (0..HEIGHT).map(move |y| (x, y)))
+        .find(|t| !view.contains(t) && !wall(t.0, t.1))
+        .expect("a hex out of sight");
+    let target = app
+        .world_mut()
+        .spawn((
+            Spottable,
+            TilePos {
+                x: seen_tile.0,
+                y: seen_tile.1,
+            },
+            TilemapId(map),
+        ))
+        .id();
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
+    let newly: Vec<(u32, u32)> = viewshed(&app, viewer)
+        .newly_seen()
+        .map(|t| (t.x, t.y))
+        .collect();
+    assert_eq!(sorted(newly), view, "a first view is all new");
+    // The target steps out of sight: lost.
+    *app.world_mut().get_mut::<TilePos>(target).unwrap() = TilePos {
+        x: unseen_tile.0,
+        y: unseen_tile.1,
+    };
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(false, viewer, target)]);
+}
