@@ -21,11 +21,17 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
-/// Builds the example as the README's test command (`cargo test --all-features`) already has,
+/// Builds the example as the README's test command (`cargo test --workspace --all-features`) already has,
 /// so that this is a no-op there.
 fn build_example() -> PathBuf {
     let status = Command::new(env!("CARGO"))
-        .args(["build", "--example", "hex_skirmish", "--all-features"])
+        .args([
+            "build",
+            "--workspace",
+            "--example",
+            "hex_skirmish",
+            "--all-features",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
         .expect("cargo runs");
