@@ -193,7 +193,7 @@ fn still_placed(
 /// For a viewer that did not move: whether its view is still right, given the opacity
 /// changes since it was computed (it then records that it has seen them).
 fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
-    let Some(key) = viewshed.computed else {
+    let Some(key) = viewshed.computed.as_ref() else {
         return false;
     };
     let Ok(opacity) = maps.get(key.map) else {
@@ -202,12 +202,11 @@ fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
     if key.grid != opacity.kind() || opacity.changed_within(key.version, |cell| key.reaches(cell)) {
         return false;
     }
-    if key.version != opacity.version() {
-        let computed = &mut viewshed.bypass_change_detection().computed;
-        *computed = Some(ViewKey {
-            version: opacity.version(),
-            ..key
-        });
+    if key.version != opacity.version()
+        && let Some(key) = viewshed.bypass_change_detection().computed.as_mut()
+    {
+        // Only the version moves: the key is not copied.
+        key.version = opacity.version();
     }
     true
 }
