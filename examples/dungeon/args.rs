@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 
 const USAGE: &str = "usage: dungeon [--seed N] [--radius N] [--monster-views] \
-                     [--autoplay TURNS] [--screenshot PATH] [--exit]";
+                     [--autoplay TURNS] [--screenshot PATH] [--record GIF] [--exit]";
 
 /// What the command line asked for.
 #[derive(Resource, Clone, Debug)]
@@ -13,6 +13,8 @@ pub struct Options {
     pub seed: u64,
     pub autoplay: Option<u32>,
     pub screenshot: Option<PathBuf>,
+    /// Film the scripted game into this GIF (see `record`).
+    pub record: Option<PathBuf>,
     pub exit: bool,
     pub radius: u32,
     /// Start with the monsters' views drawn (as `v` does).
@@ -36,6 +38,7 @@ impl Options {
                 .map_or(1, |d| d.as_nanos() as u64 % 100_000),
             autoplay: None,
             screenshot: None,
+            record: None,
             exit: false,
             radius: 10,
             monster_views: false,
@@ -50,6 +53,7 @@ impl Options {
                 }
                 "--radius" => options.radius = number("--radius", value("--radius")?)?,
                 "--screenshot" => options.screenshot = Some(value("--screenshot")?.into()),
+                "--record" => options.record = Some(value("--record")?.into()),
                 "--exit" => options.exit = true,
                 "--monster-views" => options.monster_views = true,
                 "--help" | "-h" => {

@@ -12,6 +12,7 @@ use crate::args::Options;
 use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::map::Cell;
+use crate::record::{Recording, TURN_FRAMES};
 use crate::screenshot::save_and_exit;
 use crate::sprites::{ActorSprites, tile_center};
 use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, TILE, Turn};
@@ -37,6 +38,7 @@ impl Plugin for AutoplayPlugin {
 /// the way.
 pub fn play(
     options: Res<Options>,
+    mut frame: Local<u32>,
     fog: Query<&FogOfWar>,
     mut player: Single<&mut TilePos, With<Player>>,
     mut actions: Actions,
@@ -44,7 +46,14 @@ pub fn play(
     let Some(turns) = options.autoplay else {
         return;
     };
-    if actions.turn() >= turns {
+    // While filming, a turn every few frames, so that the fades can be seen.
+    *frame += 1;
+    let pace = if options.record.is_some() {
+        TURN_FRAMES
+    } else {
+        1
+    };
+    if actions.turn() >= turns || *frame % pace != 0 {
         return;
     }
     let Ok(fog) = fog.get(actions.level.terrain) else {
@@ -102,6 +111,7 @@ fn finish(
     assets: Res<AssetServer>,
     timing: Res<FovTiming>,
     player: Query<(&TilePos, &Viewshed), With<Player>>,
+    recording: Option<ResMut<Recording>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(turns) = options.autoplay else {
@@ -125,6 +135,12 @@ fn finish(
     if finish.settled < SETTLE_FRAMES {
         return;
     }
+    if let Some(mut recording) = recording {
+        if !recording.complete() {
+            return;
+        }
+        save_recording(&mut recording, options.record.as_deref());
+    }
     finish.requested = true;
     if let Ok((tile, viewshed)) = player.single() {
         // The camera sits one tile above the map's centre, the window is 1280x720.
@@ -147,4 +163,13 @@ fn finish(
         options.exit,
         &mut exit,
     );
+}
+
+/// Writes the film of the scripted game, saying where or why not.
+fn save_recording(recording: &mut Recording, path: Option<&std::path::Path>) {
+    let Some(path) = path else { return };
+    match recording.save(path) {
+        Ok(frames) => println!("recorded {frames} frames to {}", path.display()),
+        Err(error) => eprintln!("dungeon: the recording was not saved: {error}"),
+    }
 }

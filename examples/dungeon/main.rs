@@ -5,6 +5,7 @@
 //! cargo run --example dungeon                       # a new dungeon each run
 //! cargo run --example dungeon -- --seed 42          # the same dungeon again
 //! cargo run --example dungeon -- --seed 42 --autoplay 60 --screenshot shot.png --exit
+//! cargo run --example dungeon -- --seed 7 --autoplay 60 --record dungeon.gif --exit   # film it
 //! cargo run --example dungeon -- --help             # all the options
 //! ```
 //!
@@ -23,6 +24,8 @@ mod hud;
 mod input;
 mod map;
 mod monsters;
+mod record;
+mod rooms;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod setup;
@@ -81,6 +84,7 @@ fn main() {
             hud::HudPlugin,
             autoplay::AutoplayPlugin,
             monsters::MonsterViewsPlugin,
+            record::RecordPlugin,
         ))
         .run();
 }

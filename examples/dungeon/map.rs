@@ -1,5 +1,7 @@
-//! Map generation: rooms joined by corridors, doors where corridors enter rooms. Pure logic,
-//! deterministic for a seed.
+//! Map generation: rooms of several shapes (see `rooms`) joined by dark corridors, doors where
+//! corridors enter rooms, torches on the rooms' walls. Pure logic, deterministic for a seed.
+
+use crate::rooms::{Room, RoomKind};
 
 /// One cell of the dungeon.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,8 +16,12 @@ pub struct Dungeon {
     pub width: u32,
     pub height: u32,
     pub cells: Vec<Vec<Cell>>,
-    /// Room rectangles `(x, y, width, height)`; the first holds the player.
-    pub rooms: Vec<(u32, u32, u32, u32)>,
+    /// The rooms; the first holds the player.
+    pub rooms: Vec<Room>,
+    /// Wall cells that hold a torch, each lighting the room it faces. Corridors have none.
+    pub torches: Vec<(u32, u32)>,
+    /// Which room each floor cell belongs to (corridors belong to none).
+    room_of: Vec<Vec<Option<usize>>>,
 }
 
 /// A small deterministic generator (splitmix64).
@@ -40,33 +46,15 @@ impl Rng {
 impl Dungeon {
     pub fn generate(width: u32, height: u32, seed: u64) -> Self {
         let mut rng = Rng(seed);
-        let mut cells = vec![vec![Cell::Wall; width as usize]; height as usize];
-        let mut rooms: Vec<(u32, u32, u32, u32)> = Vec::new();
-        for _ in 0..400 {
-            if rooms.len() >= 14 {
-                break;
-            }
-            let (w, h) = (5 + rng.below(10), 4 + rng.below(6));
-            let (x, y) = (1 + rng.below(width - w - 2), 1 + rng.below(height - h - 2));
-            // Keep a wall between rooms.
-            if rooms.iter().any(|&(rx, ry, rw, rh)| {
-                x <= rx + rw + 1 && rx <= x + w + 1 && y <= ry + rh + 1 && ry <= y + h + 1
-            }) {
-                continue;
-            }
-            for cy in y..y + h {
-                for cx in x..x + w {
-                    cells[cy as usize][cx as usize] = Cell::Floor;
-                }
-            }
-            rooms.push((x, y, w, h));
-        }
         let mut dungeon = Self {
             width,
             height,
-            cells,
-            rooms,
+            cells: vec![vec![Cell::Wall; width as usize]; height as usize],
+            rooms: Vec::new(),
+            torches: Vec::new(),
+            room_of: vec![vec![None; width as usize]; height as usize],
         };
+        dungeon.place_rooms(&mut rng);
         for i in 1..dungeon.rooms.len() {
             let (a, b) = (dungeon.center(i - 1), dungeon.center(i));
             if rng.below(2) == 0 {
@@ -78,12 +66,55 @@ impl Dungeon {
             }
         }
         dungeon.place_doors();
+        dungeon.place_torches(&mut rng);
         dungeon
     }
 
+    /// Up to 12 rooms that keep a wall between each other, the kinds in turn so that every
+    /// dungeon shows each (the player starts in a plain hall).
+    fn place_rooms(&mut self, rng: &mut Rng) {
+        const KINDS: [RoomKind; 4] = [
+            RoomKind::Pillared,
+            RoomKind::Round,
+            RoomKind::Cave,
+            RoomKind::Hall,
+        ];
+        for attempt in 0..600 {
+            if self.rooms.len() >= 12 {
+                break;
+            }
+            let kind = match self.rooms.len() {
+                0 => RoomKind::Hall,
+                n => KINDS[(n + attempt / 100) % KINDS.len()],
+            };
+            let (w, h) = Room::size(kind, rng);
+            if w + 3 > self.width || h + 3 > self.height {
+                continue;
+            }
+            let (x, y) = (
+                1 + rng.below(self.width - w - 2),
+                1 + rng.below(self.height - h - 2),
+            );
+            let overlaps = self.rooms.iter().any(|room| {
+                let (rx, ry, rw, rh) = room.bounds;
+                x <= rx + rw + 1 && rx <= x + w + 1 && y <= ry + rh + 1 && ry <= y + h + 1
+            });
+            if !overlaps {
+                self.add_room(Room::new(kind, (x, y, w, h), rng));
+            }
+        }
+    }
+
+    fn add_room(&mut self, room: Room) {
+        for &(x, y) in &room.floor {
+            self.cells[y as usize][x as usize] = Cell::Floor;
+            self.room_of[y as usize][x as usize] = Some(self.rooms.len());
+        }
+        self.rooms.push(room);
+    }
+
     pub fn center(&self, room: usize) -> (u32, u32) {
-        let (x, y, w, h) = self.rooms[room];
-        (x + w / 2, y + h / 2)
+        self.rooms[room].center
     }
 
     pub fn cell(&self, x: u32, y: u32) -> Cell {
@@ -94,10 +125,16 @@ impl Dungeon {
         }
     }
 
+    fn room_at(&self, x: u32, y: u32) -> Option<usize> {
+        if x < self.width && y < self.height {
+            self.room_of[y as usize][x as usize]
+        } else {
+            None
+        }
+    }
+
     fn in_room(&self, x: u32, y: u32) -> bool {
-        self.rooms
-            .iter()
-            .any(|&(rx, ry, rw, rh)| (rx..rx + rw).contains(&x) && (ry..ry + rh).contains(&y))
+        self.room_at(x, y).is_some()
     }
 
     fn carve_h(&mut self, x1: u32, x2: u32, y: u32) {
@@ -141,4 +178,38 @@ impl Dungeon {
             self.cells[y as usize][x as usize] = Cell::Door;
         }
     }
+
+    /// One or two torches on the walls of every room but the caves (which stay dark): wall
+    /// cells next to the room's floor, not next to a door.
+    fn place_torches(&mut self, rng: &mut Rng) {
+        for room in 0..self.rooms.len() {
+            if self.rooms[room].kind == RoomKind::Cave {
+                continue;
+            }
+            let mut spots: Vec<(u32, u32)> = self.rooms[room]
+                .floor
+                .iter()
+                .flat_map(|&(x, y)| side_neighbours(x, y))
+                .filter(|&(x, y)| self.cell(x, y) == Cell::Wall && !self.next_to_door(x, y))
+                .filter(|&(x, y)| x < self.width && y < self.height)
+                .collect();
+            spots.sort_unstable();
+            spots.dedup();
+            for _ in 0..(1 + rng.below(2)).min(spots.len() as u32) {
+                let spot = spots.swap_remove(rng.below(spots.len() as u32) as usize);
+                self.torches.push(spot);
+            }
+        }
+    }
+
+    fn next_to_door(&self, x: u32, y: u32) -> bool {
+        side_neighbours(x, y).any(|(nx, ny)| self.cell(nx, ny) == Cell::Door)
+    }
+}
+
+/// The four side neighbours of a cell (wrapping below zero, i.e. off the map).
+fn side_neighbours(x: u32, y: u32) -> impl Iterator<Item = (u32, u32)> {
+    [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        .into_iter()
+        .map(move |(dx, dy): (i32, i32)| (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy)))
 }

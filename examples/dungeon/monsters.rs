@@ -63,12 +63,9 @@ pub fn spawn(
     let mut rng = Rng(seed ^ 0x5EED);
     // Two monsters in every room but the player's.
     for room in 1..dungeon.rooms.len() {
-        let (x, y, w, h) = dungeon.rooms[room];
         for kind in 0..2 {
-            let tile = TilePos {
-                x: x + rng.below(w),
-                y: y + rng.below(h),
-            };
+            let (x, y) = dungeon.rooms[room].random_floor(&mut rng);
+            let tile = TilePos { x, y };
             let mut monster = commands.spawn((
                 Monster { chasing: false },
                 Viewshed::new(6),
