@@ -231,8 +231,10 @@ impl Net {
         }
     }
 
-    fn sightings(&mut self) -> Vec<(bool, Entity, Entity)> {
-        std::mem::take(&mut self.server.world_mut().resource_mut::<Sightings>().0)
+    /// The server's sightings since the last call.
+    fn sightings(&mut self) -> BTreeSet<(bool, Entity, Entity)> {
+        let log = &mut self.server.world_mut().resource_mut::<Sightings>().0;
+        log.drain(..).collect()
     }
 }
 
@@ -257,7 +259,10 @@ fn a_monster_reaches_a_client_only_while_its_team_sees_it() {
     // The monster walks into team 0's room: spotted in this server frame...
     net.move_to(monster, 7, 2);
     net.server.update();
-    assert_eq!(net.sightings(), vec![(true, scout0, monster)]);
+    assert_eq!(
+        net.sightings(),
+        BTreeSet::from([(true, scout0, monster), (false, scout1, monster)])
+    );
     assert!(!net.received(0).contains(&monster), "not sent before the frame");
     // ...and on client 0 after that frame's messages; gone from client 1.
     net.deliver();
@@ -269,7 +274,7 @@ fn a_monster_reaches_a_client_only_while_its_team_sees_it() {
     net.server.update();
     assert_eq!(
         net.sightings(),
-        vec![(false, scout0, monster), (true, scout1, monster)]
+        BTreeSet::from([(false, scout0, monster), (true, scout1, monster)])
     );
     net.deliver();
     assert_eq!(net.received(0), set(&[scout0]));

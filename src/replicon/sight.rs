@@ -97,10 +97,8 @@ impl TeamSight {
         if let Some(owner) = now.owner {
             self.seen.entry(owner).or_default();
         }
-        let teams: Vec<Team> = self.seen.keys().copied().collect();
-        for team in teams {
-            let visible = judge(team, now, fogs);
-            self.set_seen(team, entity, visible, changes);
+        for (&team, seen) in &mut self.seen {
+            update_seen(seen, team, entity, judge(team, now, fogs), changes);
         }
     }
 
@@ -138,14 +136,7 @@ impl TeamSight {
         changes: &mut Vec<SightChange>,
     ) {
         let seen = self.seen.entry(team).or_default();
-        let changed = if visible {
-            seen.insert(entity)
-        } else {
-            seen.remove(&entity)
-        };
-        if changed {
-            changes.push((team, entity, visible));
-        }
+        update_seen(seen, team, entity, visible, changes);
     }
 
     /// Compares every team's view on every map with the view last compared, and judges again
@@ -204,7 +195,7 @@ impl TeamSight {
         let empty = BitRows::default();
         let now = now.unwrap_or(&empty);
         let old = self.views.entry((map, team)).or_default();
-        if old == now {
+        if *old == *now {
             return;
         }
         let mut tiles = std::mem::take(&mut self.tiles);
@@ -240,6 +231,24 @@ impl TeamSight {
         for (entity, visible) in judged {
             self.set_seen(team, entity, visible, changes);
         }
+    }
+}
+
+/// Records whether `team` sees `entity`, and the change if there is one.
+fn update_seen(
+    seen: &mut EntityHashSet,
+    team: Team,
+    entity: Entity,
+    visible: bool,
+    changes: &mut Vec<SightChange>,
+) {
+    let changed = if visible {
+        seen.insert(entity)
+    } else {
+        seen.remove(&entity)
+    };
+    if changed {
+        changes.push((team, entity, visible));
     }
 }
 
