@@ -187,11 +187,13 @@ impl Net {
     /// entities, and the marked entities on a tile one of its revealing viewers sees.
     fn team_sees(&mut self, team: Team) -> BTreeSet<Entity> {
         let world = self.server.world_mut();
-        let mut viewers = world.query_filtered::<(&Viewshed, Option<&Team>), With<RevealsFog>>();
+        // One map, no layers: a viewer's map is its tilemap.
+        let mut viewers = world
+            .query_filtered::<(&Viewshed, Option<&Team>, &TilemapId), With<RevealsFog>>();
         let views: Vec<(Option<Entity>, BTreeSet<(u32, u32)>)> = viewers
             .iter(world)
-            .filter(|(_, t)| t.copied().unwrap_or_default() == team)
-            .map(|(v, _)| (v.map(), v.iter().map(|t| (t.x, t.y)).collect()))
+            .filter(|(_, t, _)| t.copied().unwrap_or_default() == team)
+            .map(|(v, _, map)| (Some(map.0), v.iter().map(|t| (t.x, t.y)).collect()))
             .collect();
         let mut marked = world.query_filtered::<(
             Entity,
