@@ -72,8 +72,11 @@ fn server_app(setup: Setup) -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
     if setup != Setup::ViewshedOnly {
-        app.add_plugins((StatesPlugin, RepliconPlugins.set(ServerPlugin::new(PostUpdate))))
-            .add_systems(PostUpdate, drop_packets.in_set(ServerSystems::SendPackets));
+        app.add_plugins((
+            StatesPlugin,
+            RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+        ))
+        .add_systems(PostUpdate, drop_packets.in_set(ServerSystems::SendPackets));
     }
     if setup == Setup::FogOfWar {
         app.add_plugins(ViewshedReplicationPlugin)

@@ -110,7 +110,9 @@ impl Net {
     }
 
     fn connected(&self, i: usize) -> bool {
-        self.clients[i].world().contains_resource::<TestClientEntity>()
+        self.clients[i]
+            .world()
+            .contains_resource::<TestClientEntity>()
     }
 
     /// One server frame, its messages delivered, one frame of each connected client.
@@ -188,8 +190,8 @@ impl Net {
     fn team_sees(&mut self, team: Team) -> BTreeSet<Entity> {
         let world = self.server.world_mut();
         // One map, no layers: a viewer's map is its tilemap.
-        let mut viewers = world
-            .query_filtered::<(&Viewshed, Option<&Team>, &TilemapId), With<RevealsFog>>();
+        let mut viewers =
+            world.query_filtered::<(&Viewshed, Option<&Team>, &TilemapId), With<RevealsFog>>();
         let views: Vec<(Option<Entity>, BTreeSet<(u32, u32)>)> = viewers
             .iter(world)
             .filter(|(_, t, _)| t.copied().unwrap_or_default() == team)
@@ -253,7 +255,11 @@ fn a_monster_reaches_a_client_only_while_its_team_sees_it() {
     let monster = net.spawn_monster(13, 2);
     for _ in 0..3 {
         net.step();
-        assert_eq!(net.received(0), set(&[scout0]), "team 0 never sees the monster");
+        assert_eq!(
+            net.received(0),
+            set(&[scout0]),
+            "team 0 never sees the monster"
+        );
         assert_eq!(net.received(1), set(&[scout1, monster]));
     }
     net.sightings();
@@ -265,7 +271,10 @@ fn a_monster_reaches_a_client_only_while_its_team_sees_it() {
         net.sightings(),
         BTreeSet::from([(true, scout0, monster), (false, scout1, monster)])
     );
-    assert!(!net.received(0).contains(&monster), "not sent before the frame");
+    assert!(
+        !net.received(0).contains(&monster),
+        "not sent before the frame"
+    );
     // ...and on client 0 after that frame's messages; gone from client 1.
     net.deliver();
     assert_eq!(net.received(0), set(&[scout0, monster]));
@@ -301,7 +310,11 @@ fn each_client_receives_its_own_teams_fog_and_no_other() {
         for y in 0..5 {
             for x in 0..20 {
                 let tile = TilePos { x, y };
-                assert_eq!(views[0].state(tile), fog.state(tile), "client {i}, {tile:?}");
+                assert_eq!(
+                    views[0].state(tile),
+                    fog.state(tile),
+                    "client {i}, {tile:?}"
+                );
             }
         }
     }
@@ -334,7 +347,11 @@ fn a_teams_own_units_reach_it_wherever_they_stand() {
     net.server.world_mut().despawn(scout1);
     net.step();
     assert_eq!(net.received(0), set(&[scout0, spy]));
-    assert_eq!(net.received(1), set(&[]), "a team with no viewer sees nothing");
+    assert_eq!(
+        net.received(1),
+        set(&[]),
+        "a team with no viewer sees nothing"
+    );
 }
 
 #[test]
@@ -378,7 +395,11 @@ fn a_reconnected_client_gets_exactly_what_its_team_sees() {
     assert_eq!(net.received(1), set(&[scout1]), "client 1 carries on");
 
     net.connect(0);
-    assert_eq!(net.received(0), set(&[]), "authorized, not yet bound to a team");
+    assert_eq!(
+        net.received(0),
+        set(&[]),
+        "authorized, not yet bound to a team"
+    );
     net.step();
     assert_eq!(net.received(0), set(&[scout0, monster]));
     net.assert_clients_match_teams();

@@ -135,7 +135,9 @@ fn draw_fog(
                 FogState::Unexplored => (false, Color::WHITE),
             };
             visible.set_if_neq(TileVisible(shown));
-            color.set_if_neq(TileColor(tint));
+            if color.0 != tint {
+                color.0 = tint;
+            }
         }
     }
 }
@@ -187,16 +189,15 @@ fn place_sprites(mut pieces: Query<(&Cell, &mut Transform), Changed<Cell>>) {
 }
 
 /// The team and how many pieces of each kind the server sent.
-fn hud(
-    pieces: Query<&Piece>,
-    views: Query<&TeamView>,
-    mut text: Single<&mut Text, With<HudText>>,
-) {
+fn hud(pieces: Query<&Piece>, views: Query<&TeamView>, mut text: Single<&mut Text, With<HudText>>) {
     let Some(team) = views.iter().next().map(|view| view.team().0) else {
         return;
     };
     let own = pieces.iter().filter(|p| **p == Piece::Unit(team)).count();
-    let others = pieces.iter().filter(|p| matches!(p, Piece::Unit(t) if *t != team)).count();
+    let others = pieces
+        .iter()
+        .filter(|p| matches!(p, Piece::Unit(t) if *t != team))
+        .count();
     let monsters = pieces.iter().filter(|p| **p == Piece::Monster).count();
     text.0 = format!(
         "team {team}: the server sent {own} own units, {others} enemy units and {monsters} \
@@ -220,6 +221,11 @@ fn finish(
     *frames += 1;
     if *frames == last {
         println!("client: {} pieces received", pieces.iter().count());
-        save_and_exit(&mut commands, options.screenshot.clone(), options.exit, &mut exit);
+        save_and_exit(
+            &mut commands,
+            options.screenshot.clone(),
+            options.exit,
+            &mut exit,
+        );
     }
 }

@@ -16,7 +16,7 @@ use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen, ViewshedReplication
 use crate::args::Options;
 use crate::map::{Cell as MapCell, Dungeon};
 use crate::protocol::{Cell, MAP_HEIGHT, MAP_WIDTH, Piece, ProtocolPlugin};
-use crate::walk::{Walker, step_walkers};
+use crate::walk::{Level, Walker, step_walkers};
 
 /// The number of teams clients are spread over.
 const TEAMS: u32 = 2;
@@ -24,44 +24,60 @@ const UNITS_PER_TEAM: u32 = 3;
 
 pub fn run(options: &Options) {
     let server = ExampleServer::new(options.port).unwrap_or_else(|e| {
-        eprintln!("multiplayer server: cannot listen on port {}: {e}", options.port);
+        eprintln!(
+            "multiplayer server: cannot listen on port {}: {e}",
+            options.port
+        );
         std::process::exit(1);
     });
-    println!("multiplayer server on port {} (seed {})", options.port, options.seed);
+    println!(
+        "multiplayer server on port {} (seed {})",
+        options.port, options.seed
+    );
     let dungeon = Dungeon::generate(MAP_WIDTH, MAP_HEIGHT, options.seed);
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(
-            1.0 / 30.0,
-        ))),
-        StatesPlugin,
-        RepliconPlugins,
-        RepliconExampleBackendPlugins,
-        ViewshedPlugin::default(),
-        ViewshedReplicationPlugin,
-        ProtocolPlugin,
-    ))
-    .insert_resource(server)
-    .add_observer(join_team)
-    .add_systems(Update, (step_walkers, mirror_cells).chain());
-    app.finish();
-    spawn_world(app.world_mut(), &dungeon, options.seed);
-    app.insert_resource(crate::walk::Level(dungeon)).run();
+    App::new()
+        .add_plugins((
+            MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(Duration::from_secs_f64(
+                1.0 / 30.0,
+            ))),
+            StatesPlugin,
+            RepliconPlugins,
+            RepliconExampleBackendPlugins,
+            ViewshedPlugin::default(),
+            ViewshedReplicationPlugin,
+            ProtocolPlugin,
+        ))
+        .insert_resource(server)
+        .insert_resource(Level(dungeon))
+        .insert_resource(Seed(options.seed))
+        .add_observer(join_team)
+        .add_systems(Startup, spawn_world)
+        .add_systems(Update, (step_walkers, mirror_cells).chain())
+        .run();
 }
 
+/// The seed the pieces' walks start from.
+#[derive(Resource)]
+struct Seed(u64);
+
 /// Clients join the teams in turn.
-fn join_team(
-    connected: On<Add, ConnectedClient>,
-    mut commands: Commands,
-    mut joined: Local<u32>,
-) {
+fn join_team(connected: On<Add, ConnectedClient>, mut commands: Commands, mut joined: Local<u32>) {
     let team = Team(*joined % TEAMS);
     *joined += 1;
     println!("client {} joins team {}", connected.entity, team.0);
     commands.entity(connected.entity).insert(ClientTeam(team));
 }
 
-fn spawn_world(world: &mut World, dungeon: &Dungeon, seed: u64) {
+/// The map, the units and the monsters, once the plugins are built (so that the replication
+/// plugin follows every piece from its spawn).
+fn spawn_world(world: &mut World) {
+    world.resource_scope(|world, level: Mut<Level>| {
+        let seed = world.resource::<Seed>().0;
+        spawn_pieces(world, &level.0, seed);
+    });
+}
+
+fn spawn_pieces(world: &mut World, dungeon: &Dungeon, seed: u64) {
     let map = spawn_map(world, dungeon);
     let last = dungeon.rooms.len() - 1;
     for team in 0..TEAMS {

@@ -51,7 +51,9 @@ pub(crate) struct TeamSight {
 impl TeamSight {
     /// Whether `team` sees `entity` (as of the last update).
     pub(crate) fn sees(&self, team: Team, entity: Entity) -> bool {
-        self.seen.get(&team).is_some_and(|seen| seen.contains(&entity))
+        self.seen
+            .get(&team)
+            .is_some_and(|seen| seen.contains(&entity))
     }
 
     /// Whether `entity` is marked (known to the model).
@@ -269,7 +271,10 @@ fn changed_tiles(old: &BitRows, now: &BitRows, occupied: &BitRows, tiles: &mut V
     let same_shape = old.rows() == now.rows() && old.stride() == now.stride();
     let stride = occupied.stride().max(1);
     let mut push = |index: usize, word: u64| {
-        let (y, x0) = ((index / stride) as u32, ((index % stride) * WORD_BITS) as u32);
+        let (y, x0) = (
+            (index / stride) as u32,
+            ((index % stride) * WORD_BITS) as u32,
+        );
         for_each_one(word, |bit| tiles.push((x0 + bit, y)));
     };
     if same_shape && now.stride() == occupied.stride() && now.rows() == occupied.rows() {

@@ -109,7 +109,12 @@ pub(crate) struct TeamViews(HashMap<(Entity, Team), Entity>);
 
 impl TeamViews {
     /// Shows each view to the clients of its team only.
-    pub(crate) fn show_to(&self, visibility: &mut ClientVisibility, team: Option<Team>, bit: FilterBit) {
+    pub(crate) fn show_to(
+        &self,
+        visibility: &mut ClientVisibility,
+        team: Option<Team>,
+        bit: FilterBit,
+    ) {
         for (&(_, view_team), &entity) in &self.0 {
             visibility.set(entity, bit, team == Some(view_team));
         }
@@ -129,14 +134,19 @@ pub(crate) fn update_team_views(
 ) {
     for (map, fog) in &fogs {
         for (team, team_fog) in fog.teams() {
-            if let Some(mut view) = index.0.get(&(map, team)).and_then(|&e| views.get_mut(e).ok())
+            if let Some(mut view) = index
+                .0
+                .get(&(map, team))
+                .and_then(|&e| views.get_mut(e).ok())
             {
                 if view.bypass_change_detection().follow(team_fog) {
                     view.set_changed();
                 }
                 continue;
             }
-            let entity = commands.spawn((Replicated, TeamView::of(team, team_fog))).id();
+            let entity = commands
+                .spawn((Replicated, TeamView::of(team, team_fog)))
+                .id();
             index.0.insert((map, team), entity);
             for (mut visibility, client_team) in &mut clients {
                 visibility.set(entity, bit.0, client_team.map(|c| c.0) == Some(team));
