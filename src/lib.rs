@@ -29,11 +29,13 @@
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
 //! | [`fog`] | fog of war per team, written into tile layers |
 //! | [`plugin`] | the plugin and its system set, wiring the rest |
+//! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
 //! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory and the viewsheds |
+//! | `replicon` | no | server-side fog of war for bevy_replicon 0.44 (`replicon::ViewshedReplicationPlugin`) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
@@ -49,6 +51,8 @@ pub mod layers;
 pub mod opacity;
 mod placement;
 pub mod plugin;
+#[cfg(feature = "replicon")]
+pub mod replicon;
 pub mod sightings;
 mod staggered;
 pub mod viewshed;

@@ -1,0 +1,209 @@
+//! The Bevy side of server-side fog of war: the system that brings [`TeamSight`] up to date
+//! each frame and writes its changes into replicon's [`ClientVisibility`] of each client, and
+//! the observers that keep clients right when they connect, change team, or when marked
+//! entities appear, lose their mark or stop standing anywhere.
+
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
+use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
+use bevy_replicon::server::visibility::filters_mask::FilterBit;
+
+use super::sight::{FogLookup, SightChange, Standing, TeamSight};
+use super::team_view::TeamViews;
+use super::{ClientTeam, ReplicateWhenSeen};
+use crate::fog::{FogOfWar, RevealsFog, Team};
+use crate::layers::LayerEpoch;
+use crate::placement::Placement;
+
+/// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
+/// hidden entity is despawned on the client).
+#[derive(Resource, Clone, Copy, Debug)]
+pub(crate) struct SightBit(pub(crate) FilterBit);
+
+/// What places a marked entity and names its team.
+type MarkedItem = (
+    Option<&'static TilePos>,
+    Option<&'static TilemapId>,
+    Option<&'static GlobalTransform>,
+    Option<&'static Team>,
+    Has<RevealsFog>,
+);
+
+/// Marked entities that may have moved, changed team or just been marked.
+type MaybeMoved = (
+    With<ReplicateWhenSeen>,
+    Or<(
+        Added<ReplicateWhenSeen>,
+        Changed<TilePos>,
+        Changed<TilemapId>,
+        Changed<GlobalTransform>,
+        Changed<Team>,
+        Added<RevealsFog>,
+    )>,
+);
+
+impl FogLookup for Query<'_, '_, &FogOfWar> {
+    fn fog(&self, map: Entity) -> Option<&FogOfWar> {
+        self.get(map).ok()
+    }
+}
+
+/// Brings what each team sees up to date (moved entities, changed views) and tells the
+/// clients of each team what changed for it.
+pub(crate) fn update_client_sight(
+    maybe_moved: Query<Entity, MaybeMoved>,
+    marked: Query<MarkedItem, With<ReplicateWhenSeen>>,
+    fogs: Query<&FogOfWar>,
+    maps: Query<Entity, With<FogOfWar>>,
+    placement: Placement,
+    (epoch, mut seen_epoch): (Res<LayerEpoch>, Local<u64>),
+    mut sight: ResMut<TeamSight>,
+    mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
+    bit: Res<SightBit>,
+    mut changes: Local<Vec<SightChange>>,
+) {
+    changes.clear();
+    let mut moved: Vec<Entity> = if epoch.changed_since(&mut seen_epoch) {
+        // Layers changed: every root lookup may have.
+        sight.entities().collect()
+    } else {
+        maybe_moved.iter().collect()
+    };
+    moved.extend(sight.recheck.drain());
+    for entity in moved {
+        if !sight.contains(entity) {
+            continue;
+        }
+        let standing = marked
+            .get(entity)
+            .map_or_else(|_| Standing::default(), |item| stand(item, &placement));
+        sight.place(entity, standing, &fogs, &mut changes);
+    }
+    sight.compare_views(maps.iter(), &fogs, &mut changes);
+    apply_changes(&mut changes, &mut clients, bit.0);
+}
+
+/// Where a marked entity stands and whose it is: its `Team`, or team 0 for a `RevealsFog`
+/// viewer without one (the fog's rule), or nobody's.
+fn stand(
+    (tile, tilemap, transform, team, reveals): (
+        Option<&TilePos>,
+        Option<&TilemapId>,
+        Option<&GlobalTransform>,
+        Option<&Team>,
+        bool,
+    ),
+    placement: &Placement,
+) -> Standing {
+    let owner = team.copied().or(reveals.then_some(Team(0)));
+    let at = placement.locate(tile, tilemap, transform).ok();
+    Standing { at, owner }
+}
+
+/// Writes each change into the visibility of the clients of its team.
+fn apply_changes(
+    changes: &mut [SightChange],
+    clients: &mut Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
+    bit: FilterBit,
+) {
+    if changes.is_empty() {
+        return;
+    }
+    changes.sort_unstable_by_key(|&(team, ..)| team);
+    for (mut visibility, team) in clients {
+        let Some(&ClientTeam(team)) = team else {
+            continue;
+        };
+        let start = changes.partition_point(|&(t, ..)| t < team);
+        let end = changes.partition_point(|&(t, ..)| t <= team);
+        for &(_, entity, visible) in &changes[start..end] {
+            visibility.set(entity, bit, visible);
+        }
+    }
+}
+
+/// Sets a client's visibility of every marked entity to what its team sees, and of every team
+/// view to its team's: none for a client without a team.
+fn resync(
+    visibility: &mut ClientVisibility,
+    team: Option<Team>,
+    (sight, views): (&TeamSight, &TeamViews),
+    bit: FilterBit,
+) {
+    for entity in sight.entities() {
+        let visible = team.is_some_and(|team| sight.sees(team, entity));
+        visibility.set(entity, bit, visible);
+    }
+    views.show_to(visibility, team, bit);
+}
+
+/// A client was authorized (replicon inserted its `ClientVisibility`) or got a team: it sees
+/// what its team sees, from now on.
+pub(crate) fn on_client_changed<C: Component>(
+    event: On<Insert, C>,
+    mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
+    (sight, views): (Res<TeamSight>, Res<TeamViews>),
+    bit: Res<SightBit>,
+) {
+    if let Ok((mut visibility, team)) = clients.get_mut(event.entity) {
+        resync(&mut visibility, team.map(|t| t.0), (&sight, &views), bit.0);
+    }
+}
+
+/// A client lost its team: it sees no marked entity.
+pub(crate) fn on_client_team_removed(
+    event: On<Remove, ClientTeam>,
+    mut clients: Query<&mut ClientVisibility>,
+    (sight, views): (Res<TeamSight>, Res<TeamViews>),
+    bit: Res<SightBit>,
+) {
+    if let Ok(mut visibility) = clients.get_mut(event.entity) {
+        resync(&mut visibility, None, (&sight, &views), bit.0);
+    }
+}
+
+/// An entity was marked: hidden from every client until the next update places it.
+pub(crate) fn on_marked(
+    event: On<Add, ReplicateWhenSeen>,
+    mut clients: Query<&mut ClientVisibility>,
+    mut sight: ResMut<TeamSight>,
+    bit: Res<SightBit>,
+) {
+    sight.add(event.entity);
+    for mut visibility in &mut clients {
+        visibility.set(event.entity, bit.0, false);
+    }
+}
+
+/// An entity lost its mark: it is replicated to every client again (like any entity without
+/// a visibility filter), unless it is being despawned (replicon forgets it then).
+pub(crate) fn on_unmarked(
+    event: On<Remove, ReplicateWhenSeen>,
+    mut clients: Query<&mut ClientVisibility>,
+    mut sight: ResMut<TeamSight>,
+    bit: Res<SightBit>,
+) {
+    sight.forget(event.entity);
+    if event.trigger().new_archetype.is_none() {
+        return;
+    }
+    for mut visibility in &mut clients {
+        visibility.set(event.entity, bit.0, true);
+    }
+}
+
+/// A marked entity lost or got back something that places it or names its team (`C` is the
+/// component of the lifecycle event `E`): it is placed again at the next update.
+pub(crate) fn recheck_marked<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    marked: Query<(), (With<ReplicateWhenSeen>, Allow<Disabled>)>,
+    mut sight: ResMut<TeamSight>,
+) {
+    let entity = event.event_target();
+    if marked.contains(entity) {
+        sight.recheck.insert(entity);
+    }
+}

@@ -1,0 +1,176 @@
+//! Server-side fog of war for [bevy_replicon] (feature `replicon`): an entity marked
+//! [`ReplicateWhenSeen`] is replicated to a client only while the client's [`Team`] sees it,
+//! and despawned on that client when the team loses sight of it. The server decides; a client
+//! never receives what its team cannot see, so there is nothing to hack on its side.
+//!
+//! The server runs [`ViewshedPlugin`](crate::ViewshedPlugin), replicon's server and
+//! [`ViewshedReplicationPlugin`]; a client runs replicon's client only. The rules:
+//!
+//! - **Binding clients to teams.** Each client's entity on the server (the one with
+//!   replicon's `ConnectedClient`) gets a [`ClientTeam`], e.g. in an observer on
+//!   `Add<ConnectedClient>` or when the client asks to join a team. A client without one sees
+//!   no marked entity; a client whose `ClientTeam` changes sees what its new team sees from the
+//!   next replication on.
+//! - **What a team sees.** A team sees a marked entity when the entity stands on a tile of its
+//!   view ([`FogOfWar::team`](crate::FogOfWar::team)`(team).is_visible(tile)`, the union of its
+//!   [`RevealsFog`] members' viewsheds) on the root map of its tilemap. Entities stand where the
+//!   plugin places everything: their `TilePos` + `TilemapId`, or under their `Transform` on
+//!   their `TilemapId`.
+//! - **Own team.** A marked entity that belongs to a team is always seen by that team, wherever
+//!   it stands: it belongs to its [`Team`], or to team 0 if it is a [`RevealsFog`] viewer
+//!   without one (the fog's own rule). So the players' own units, marked, are always
+//!   replicated to their teammates and to the others only while seen.
+//! - **Unmarked entities** are replicated as replicon would without this plugin (to every
+//!   client, or as the game's own filters say). Removing `ReplicateWhenSeen` from an entity
+//!   makes it visible to every client again. [`HideOutsideView`](crate::HideOutsideView) is a
+//!   separate, client-side matter (the team drawn on one screen) and implies nothing here.
+//! - **Timing.** Visibility is decided in `PostUpdate`, after
+//!   [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog) and before replicon's
+//!   `ServerSystems::Send`: an entity spotted in a server frame is sent in that frame's
+//!   replication, and one lost from sight is despawned on the client by it.
+//!
+//! The cost follows what changed: marked entities that moved (or changed team) are placed
+//! again and judged for each team; each team's view is compared word by word with the one of
+//! the previous frame, masked by the tiles where a marked entity stands, and only the entities
+//! on tiles that changed are judged again. Each change is written into the
+//! `ClientVisibility` of the clients of that team (replicon's own per-client visibility, one
+//! bit registered with its `FilterRegistry`), so a frame in which nothing moved writes
+//! nothing.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy::state::app::StatesPlugin;
+//! use bevy_replicon::prelude::*;
+//! use bevy_viewshed::prelude::*;
+//! use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin};
+//!
+//! let mut server = App::new();
+//! server.add_plugins((
+//!     MinimalPlugins,
+//!     StatesPlugin,
+//!     RepliconPlugins,
+//!     ViewshedPlugin::default(),
+//!     ViewshedReplicationPlugin,
+//! ));
+//! // Every client joins team 1 when it connects (a game would pick from a lobby).
+//! server.add_observer(|connected: On<Add, ConnectedClient>, mut commands: Commands| {
+//!     commands.entity(connected.entity).insert(ClientTeam(Team(1)));
+//! });
+//! server.finish();
+//! // A monster replicated to a client only while the client's team sees it (spawn marked
+//! // entities once the app is built: the plugin follows them from their `Add`).
+//! server.world_mut().spawn(ReplicateWhenSeen);
+//! server.update();
+//! ```
+//!
+//! [bevy_replicon]: https://crates.io/crates/bevy_replicon
+
+mod clients;
+mod sight;
+mod team_view;
+
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
+use bevy_replicon::prelude::{Replicated, ServerSystems};
+use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
+use bevy_replicon::server::visibility::registry::FilterRegistry;
+use bevy_replicon::shared::replication::registry::ReplicationRegistry;
+use bevy_replicon::shared::replication::visibility::ScopeLifetime;
+
+use crate::fog::{RevealsFog, Team};
+use crate::plugin::ViewshedSystems;
+use clients::{
+    SightBit, on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
+    update_client_sight,
+};
+use sight::TeamSight;
+pub use team_view::{TeamView, TeamViewProtocolPlugin};
+use team_view::{TeamViews, update_team_views};
+
+/// Marks an entity (a monster, a unit, an item) on the server to be replicated to a client
+/// only while the client's [`ClientTeam`] sees it (see the [module docs](self) for the rules).
+/// It requires replicon's `Replicated`.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+#[require(Replicated)]
+pub struct ReplicateWhenSeen;
+
+/// The team a connected client plays for: put it on replicon's client entity on the server
+/// (the entity with `ConnectedClient`), at connection or later. The client is sent the
+/// [`ReplicateWhenSeen`] entities this team sees; without a `ClientTeam`, none of them.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component, Debug)]
+pub struct ClientTeam(pub Team);
+
+/// The system of [`ViewshedReplicationPlugin`] that decides, each frame, which marked entities
+/// each client may see. It runs in `PostUpdate`, after
+/// [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog) and before replicon's
+/// `ServerSystems::Send`; order a system that moves or spawns marked entities in `PostUpdate`
+/// before it.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientSightSystems;
+
+/// Server-side fog of war for bevy_replicon: [`ReplicateWhenSeen`] entities reach a client
+/// only while its [`ClientTeam`] sees them. Add it on the server, after replicon's
+/// `RepliconPlugins` (its server part) and with [`ViewshedPlugin`](crate::ViewshedPlugin).
+/// Without replicon's server it logs an error and does nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ViewshedReplicationPlugin;
+
+impl Plugin for ViewshedReplicationPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<ReplicateWhenSeen>()
+            .register_type::<ClientTeam>();
+        if !app.is_plugin_added::<TeamViewProtocolPlugin>() {
+            app.add_plugins(TeamViewProtocolPlugin);
+        }
+    }
+
+    fn finish(&self, app: &mut App) {
+        let world = app.world_mut();
+        if !world.contains_resource::<FilterRegistry>()
+            || !world.contains_resource::<ReplicationRegistry>()
+        {
+            error!(
+                "bevy_viewshed: ViewshedReplicationPlugin needs bevy_replicon's server plugin \
+                 (RepliconPlugins with the `server` feature); nothing will be hidden from clients"
+            );
+            return;
+        }
+        let bit = world.resource_scope(|world, mut filters: Mut<FilterRegistry>| {
+            world.resource_scope(|world, mut registry: Mut<ReplicationRegistry>| {
+                filters.register_scope::<Entity>(world, &mut registry, ScopeLifetime::WhileVisible)
+            })
+        });
+        app.insert_resource(SightBit(bit))
+            .init_resource::<TeamSight>()
+            .init_resource::<TeamViews>()
+            .add_systems(
+                PostUpdate,
+                (update_client_sight, update_team_views).in_set(ClientSightSystems),
+            )
+            .configure_sets(
+                PostUpdate,
+                ClientSightSystems
+                    .after(ViewshedSystems::Fog)
+                    .before(ServerSystems::Send),
+            );
+        add_observers(app);
+    }
+}
+
+fn add_observers(app: &mut App) {
+    app.add_observer(on_client_changed::<ClientVisibility>)
+        .add_observer(on_client_changed::<ClientTeam>)
+        .add_observer(on_client_team_removed)
+        .add_observer(on_marked)
+        .add_observer(on_unmarked)
+        .add_observer(recheck_marked::<Remove, TilePos>)
+        .add_observer(recheck_marked::<Remove, TilemapId>)
+        .add_observer(recheck_marked::<Remove, Team>)
+        .add_observer(recheck_marked::<Remove, RevealsFog>)
+        .add_observer(recheck_marked::<Add, Disabled>)
+        .add_observer(recheck_marked::<Remove, Disabled>);
+}
