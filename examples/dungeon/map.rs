@@ -18,10 +18,18 @@ pub struct Dungeon {
     pub cells: Vec<Vec<Cell>>,
     /// The rooms; the first holds the player.
     pub rooms: Vec<Room>,
-    /// Wall cells that hold a torch, each lighting the room it faces. Corridors have none.
-    pub torches: Vec<(u32, u32)>,
+    /// The torches on the rooms' walls (corridors have none).
+    pub torches: Vec<Torch>,
     /// Which room each floor cell belongs to (corridors belong to none).
     room_of: Vec<Vec<Option<usize>>>,
+}
+
+/// A torch: the wall cell it hangs on and the floor cell in front of it, where its light
+/// shines from (a light inside the wall would light both of its sides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Torch {
+    pub wall: (u32, u32),
+    pub floor: (u32, u32),
 }
 
 /// A small deterministic generator (splitmix64).
@@ -186,15 +194,16 @@ impl Dungeon {
             if self.rooms[room].kind == RoomKind::Cave {
                 continue;
             }
-            let mut spots: Vec<(u32, u32)> = self.rooms[room]
+            let mut spots: Vec<Torch> = self.rooms[room]
                 .floor
                 .iter()
-                .flat_map(|&(x, y)| side_neighbours(x, y))
-                .filter(|&(x, y)| self.cell(x, y) == Cell::Wall && !self.next_to_door(x, y))
-                .filter(|&(x, y)| x < self.width && y < self.height)
+                .flat_map(|&floor| side_neighbours(floor.0, floor.1).map(move |wall| Torch { wall, floor }))
+                .filter(|t| self.cell(t.wall.0, t.wall.1) == Cell::Wall)
+                .filter(|t| t.wall.0 < self.width && t.wall.1 < self.height)
+                .filter(|t| !self.next_to_door(t.wall.0, t.wall.1))
                 .collect();
-            spots.sort_unstable();
-            spots.dedup();
+            spots.sort_unstable_by_key(|t| (t.wall, t.floor));
+            spots.dedup_by_key(|t| t.wall);
             for _ in 0..(1 + rng.below(2)).min(spots.len() as u32) {
                 let spot = spots.swap_remove(rng.below(spots.len() as u32) as usize);
                 self.torches.push(spot);
