@@ -74,10 +74,10 @@ pub mod prelude {
     pub use crate::{
         DistanceShape, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
         FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerOf, LineOfSight,
-        LostSight, MapOpacity, OpacityGrid, Opaque, Radius, RememberWhenSeen, RevealsFog,
-        SoftEdge, Spottable, Spotted, Team, TeamFog, TileLook,
-        Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone,
-        field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
+        LostSight, MapOpacity, OpacityGrid, Opaque, Radius, RememberWhenSeen, RevealsFog, SoftEdge,
+        Spottable, Spotted, Team, TeamFog, TileLook, Viewshed, ViewshedPlugin, ViewshedSystems,
+        ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
+        hex_line_of_sight, line_of_sight,
     };
 }
 

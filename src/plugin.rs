@@ -18,8 +18,8 @@ use crate::fog::hide::hide_outside_view;
 use crate::fog::systems::{style_new_tiles, track_fog, update_fog};
 use crate::fog::team::rebuild_team_views;
 use crate::fog::{
-    FogDirty, FogFade, FogState, FogStyle, FogTeam, HideOutsideView, RememberWhenSeen,
-    RevealsFog, SoftEdge, Team, TileLook,
+    FogDirty, FogFade, FogState, FogStyle, FogTeam, HideOutsideView, RememberWhenSeen, RevealsFog,
+    SoftEdge, Team, TileLook,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::opacity::{

@@ -117,7 +117,9 @@ fn ghosts_survive_a_save_game_per_team() {
     game.update();
     let last_seen = game.world().get::<LastSeen>(map).unwrap().clone();
     let ghost = |last_seen: &LastSeen, team, entity| {
-        last_seen.ghost(Team(team), entity).map(|g| (g.tile.x, g.tile.y))
+        last_seen
+            .ghost(Team(team), entity)
+            .map(|g| (g.tile.x, g.tile.y))
     };
     assert_eq!(ghost(&last_seen, 0, rat), Some((4, 3)));
     assert_eq!(ghost(&last_seen, 2, bat), Some((16, 3)));
@@ -126,8 +128,14 @@ fn ghosts_survive_a_save_game_per_team() {
 
     // Load: the same ghosts, per team, with their times.
     let back: LastSeen = serde_json::from_str(&ghosts_json).unwrap();
-    assert_eq!(back.ghosts(Team(0)).collect::<Vec<_>>(), last_seen.ghosts(Team(0)).collect::<Vec<_>>());
-    assert_eq!(back.ghosts(Team(2)).collect::<Vec<_>>(), last_seen.ghosts(Team(2)).collect::<Vec<_>>());
+    assert_eq!(
+        back.ghosts(Team(0)).collect::<Vec<_>>(),
+        last_seen.ghosts(Team(0)).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        back.ghosts(Team(2)).collect::<Vec<_>>(),
+        last_seen.ghosts(Team(2)).collect::<Vec<_>>()
+    );
     assert_eq!(ghost(&back, 0, bat), None);
 
     // On a loaded map, a ghost stays until its tile is seen.

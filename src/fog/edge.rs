@@ -7,7 +7,7 @@ use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::model::for_each_set_bit;
+use crate::fog::model::{differs, for_each_set_bit};
 use crate::fog::{FogOfWar, TeamFog};
 
 /// The neighbours of a tile on one map: its 8 neighbours on square and isometric maps, its 6
@@ -90,12 +90,7 @@ impl FogOfWar {
             }
             return;
         }
-        let changed = team
-            .visible
-            .words()
-            .iter()
-            .zip(self.shown_visible.words())
-            .map(|(now, drawn)| now ^ drawn);
+        let changed = differs(&team.visible, &self.shown_visible);
         for_each_set_bit(team.visible.stride(), changed, |tile| {
             refresh(tile);
             around.for_each(tile, &mut refresh);

@@ -113,11 +113,6 @@ impl Fade {
 pub(crate) struct FadingTiles(HashMap<TilePos, Fade>);
 
 impl FadingTiles {
-    /// How many tiles are in transition.
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
-
     /// Stops the fade of `tile`, if it has one.
     pub(crate) fn stop(&mut self, tile: TilePos) {
         self.0.remove(&tile);
@@ -138,14 +133,24 @@ impl FadingTiles {
         look: TileLook,
         start: FadeStart,
     ) -> Option<bool> {
-        let intended = self.0.remove(&tile).map_or(color, |fade| fade.final_color());
+        let previous = self.0.remove(&tile);
+        let intended = previous.map_or(color, |fade| fade.final_color());
         let target = look.color.unwrap_or(intended);
         let (from, to, end) = match (shown, look.visible.unwrap_or(shown)) {
             (false, false) => return None,
             (true, true) => (color, target, FadeEnd::Shown),
             (false, true) => (target.with_alpha(0.0), target, FadeEnd::Shown),
-            (true, false) => (color, target.with_alpha(0.0), FadeEnd::Hidden { rest: target }),
+            (true, false) => (
+                color,
+                target.with_alpha(0.0),
+                FadeEnd::Hidden { rest: target },
+            ),
         };
+        if let Some(previous) = previous.filter(|fade| (fade.to, fade.end) == (to, end)) {
+            // Already on its way there (the tile is written again for its edge, say).
+            self.0.insert(tile, previous);
+            return Some(false);
+        }
         if from == to && end == FadeEnd::Shown {
             return None;
         }

@@ -232,9 +232,9 @@ pub(crate) fn remember_seen(
         let around = Neighbourhood::of(map_type, fog.size());
         let mut changed = false;
         for (team, team_fog) in fog.teams() {
-            changed |= last_seen.bypass_change_detection().update_team(
-                team, team_fog, positions, &around, now,
-            );
+            changed |= last_seen
+                .bypass_change_detection()
+                .update_team(team, team_fog, positions, &around, now);
         }
         if changed {
             last_seen.set_changed();

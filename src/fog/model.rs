@@ -274,12 +274,6 @@ impl FogOfWar {
         let Some(shown) = self.shown() else {
             return;
         };
-        let differs = |now: &BitRows, drawn: &BitRows| {
-            now.words()
-                .iter()
-                .zip(drawn.words())
-                .map(|(now, drawn)| now ^ drawn)
-        };
         let changed = differs(&shown.visible, &self.shown_visible)
             .zip(differs(&shown.explored, &self.shown_explored))
             .zip(differs(&self.edge, &self.shown_edge))
@@ -296,6 +290,14 @@ impl FogOfWar {
             self.shown_edge.clone_from(&self.edge);
         }
     }
+}
+
+/// The words of the tiles that differ between `now` and `drawn`.
+pub(crate) fn differs<'a>(now: &'a BitRows, drawn: &'a BitRows) -> impl Iterator<Item = u64> + 'a {
+    now.words()
+        .iter()
+        .zip(drawn.words())
+        .map(|(now, drawn)| now ^ drawn)
 }
 
 /// Calls `f` for the tile of each set bit of `words`, rows of `stride` words.

@@ -65,7 +65,11 @@ pub(crate) fn track_fog(
 }
 
 /// A fog layer: its tiles, its style and its tiles in transition.
-type FogLayer<'a> = (Ref<'a, TileStorage>, Ref<'a, FogStyle>, Mut<'a, FadingTiles>);
+type FogLayer<'a> = (
+    Ref<'a, TileStorage>,
+    Ref<'a, FogStyle>,
+    Mut<'a, FadingTiles>,
+);
 
 /// Rebuilds the team views of the maps that need it and writes what changed into the fog
 /// layers, for the team drawn.
@@ -130,9 +134,7 @@ fn write_layer(
     if rewrite || fog.refresh_all {
         fades.clear();
     }
-    let fade = now
-        .zip(style.fade)
-        .filter(|_| !rewrite && !fog.refresh_all);
+    let fade = now.zip(style.fade).filter(|_| !rewrite && !fog.refresh_all);
     fog.for_each_tile_to_write(rewrite, |tile| {
         let state = fog.state(tile);
         let look = style.look_at(state, fog.is_edge(tile));
@@ -194,6 +196,10 @@ pub(crate) fn style_new_tiles(
             continue;
         };
         fades.stop(tile);
-        tiles.write(&storage, tile, style.look_at(fog.state(tile), fog.is_edge(tile)));
+        tiles.write(
+            &storage,
+            tile,
+            style.look_at(fog.state(tile), fog.is_edge(tile)),
+        );
     }
 }
