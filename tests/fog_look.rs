@@ -429,14 +429,21 @@ fn a_monster_that_steps_out_of_view_leaves_a_ghost_where_it_went() {
     assert_eq!(ghosts(&app, map, 0), []);
 }
 
+/// The player sees a rat at (4, 2) and walks away to (12, 2): returns the map, the player and
+/// the rat.
+fn rat_left_behind(app: &mut App) -> (Entity, Entity, Entity) {
+    let (map, player) = open_map(app, 20, FogStyle::default(), 2, 3);
+    let rat = spawn_monster(app, map, 4, 2);
+    app.update();
+    move_to(app, player, 12, 2);
+    app.update();
+    (map, player, rat)
+}
+
 #[test]
 fn a_monster_left_behind_is_remembered_where_it_was_seen() {
     let mut app = timed_app();
-    let (map, player) = open_map(&mut app, 20, FogStyle::default(), 2, 3);
-    let rat = spawn_monster(&mut app, map, 4, 2);
-    app.update();
-    move_to(&mut app, player, 12, 2);
-    app.update();
+    let (map, player, rat) = rat_left_behind(&mut app);
     assert_eq!(ghosts(&app, map, 0), [(rat, (4, 2))]);
 
     // Seen elsewhere: the ghost moves with the sighting.
@@ -464,11 +471,7 @@ fn a_monster_that_vanishes_in_view_leaves_no_ghost() {
 #[test]
 fn a_despawned_monster_keeps_its_ghost_until_its_tile_is_seen() {
     let mut app = timed_app();
-    let (map, player) = open_map(&mut app, 20, FogStyle::default(), 2, 3);
-    let rat = spawn_monster(&mut app, map, 4, 2);
-    app.update();
-    move_to(&mut app, player, 12, 2);
-    app.update();
+    let (map, player, rat) = rat_left_behind(&mut app);
     app.world_mut().despawn(rat);
     app.update();
     assert_eq!(
