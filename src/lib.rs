@@ -34,7 +34,7 @@
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
-//! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory and the viewsheds |
+//! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory, the ghosts ([`LastSeen`]) and the viewsheds |
 //! | `replicon` | no | server-side fog of war for bevy_replicon 0.44 (`replicon::ViewshedReplicationPlugin`) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
@@ -58,8 +58,8 @@ mod staggered;
 pub mod viewshed;
 
 pub use fog::{
-    ExploredMemory, FogOfWar, FogState, FogStyle, FogTeam, HideOutsideView, MemoryError,
-    RevealsFog, Team, TeamFog, TileLook,
+    ExploredMemory, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Ghost, HideOutsideView,
+    LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog, TileLook,
 };
 pub use layers::{LayerOf, Layers};
 pub use opacity::{MapOpacity, Opaque};
@@ -76,11 +76,12 @@ pub use viewshed_core::{
 /// The types most users need: `use bevy_viewshed::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode, FovOptions,
-        HexCoords, HexFov, HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity,
-        OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook,
-        Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone,
-        field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
+        DistanceShape, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
+        FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerOf, LineOfSight,
+        LostSight, MapOpacity, OpacityGrid, Opaque, Radius, RememberWhenSeen, RevealsFog, SoftEdge,
+        Spottable, Spotted, Team, TeamFog, TileLook, Viewshed, ViewshedPlugin, ViewshedSystems,
+        ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
+        hex_line_of_sight, line_of_sight,
     };
 }
 

@@ -12,11 +12,14 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::fog::fade::advance_fades;
+use crate::fog::ghosts::remember_seen;
 use crate::fog::hide::hide_outside_view;
 use crate::fog::systems::{style_new_tiles, track_fog, update_fog};
 use crate::fog::team::rebuild_team_views;
 use crate::fog::{
-    FogDirty, FogState, FogStyle, FogTeam, HideOutsideView, RevealsFog, Team, TileLook,
+    FogDirty, FogFade, FogState, FogStyle, FogTeam, HideOutsideView, RememberWhenSeen, RevealsFog,
+    SoftEdge, Team, TileLook,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::opacity::{
@@ -83,7 +86,8 @@ pub enum ViewshedSystems {
     /// `Spotted` and `LostSight` are sent for the `Spottable` entities viewers started or
     /// stopped seeing.
     Notify,
-    /// Fog of war and `HideOutsideView` visibility are brought up to date.
+    /// Fog of war (fading tiles moved on), `HideOutsideView` visibility and the `LastSeen`
+    /// ghosts are brought up to date.
     Fog,
 }
 
@@ -139,6 +143,9 @@ fn add_resources_and_types(app: &mut App) {
         .register_type::<RevealsFog>()
         .register_type::<Spottable>()
         .register_type::<HideOutsideView>()
+        .register_type::<RememberWhenSeen>()
+        .register_type::<FogFade>()
+        .register_type::<SoftEdge>()
         .register_type::<LayerOf>()
         .register_type::<Layers>()
         .register_type::<FogStyle>()
@@ -182,7 +189,13 @@ impl ViewshedPlugin {
                     .in_set(ViewshedSystems::SyncOpacity),
                 recompute_viewsheds.in_set(ViewshedSystems::Recompute),
                 notify_sightings.in_set(ViewshedSystems::Notify),
-                (update_fog, style_new_tiles, hide_outside_view)
+                (
+                    update_fog,
+                    style_new_tiles,
+                    advance_fades,
+                    hide_outside_view,
+                    remember_seen,
+                )
                     .chain()
                     .in_set(ViewshedSystems::Fog),
             ),

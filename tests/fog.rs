@@ -9,28 +9,6 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 
-fn look(app: &App, map: Entity, x: u32, y: u32) -> (bool, Color) {
-    let tile = tile_entity(app, map, x, y);
-    let visible = app.world().get::<TileVisible>(tile).unwrap().0;
-    let color = app.world().get::<TileColor>(tile).unwrap().0;
-    (visible, color)
-}
-
-fn fog(app: &App, map: Entity) -> &FogOfWar {
-    app.world().get::<FogOfWar>(map).expect("map has FogOfWar")
-}
-
-fn spawn_player(app: &mut App, map: Entity, x: u32, y: u32, radius: u32) -> Entity {
-    app.world_mut()
-        .spawn((
-            Viewshed::new(radius),
-            RevealsFog,
-            TilePos { x, y },
-            TilemapId(map),
-        ))
-        .id()
-}
-
 /// Counts `TileColor` and `TileVisible` changes seen after the plugin's systems.
 #[derive(Resource, Default)]
 struct TileWrites {

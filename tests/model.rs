@@ -168,6 +168,7 @@ impl StyleKind {
                 },
                 remembered: TileLook::shown(Color::srgb(0.0, 0.0, 1.0)),
                 unexplored: TileLook::UNCHANGED,
+                ..FogStyle::default()
             },
         }
     }

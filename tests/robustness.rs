@@ -9,16 +9,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 
-fn player(app: &mut App, map: Entity, x: u32, y: u32, radius: u32) -> Entity {
-    app.world_mut()
-        .spawn((
-            Viewshed::new(radius),
-            RevealsFog,
-            TilePos { x, y },
-            TilemapId(map),
-        ))
-        .id()
-}
+use common_app::spawn_player as player;
 
 fn resize(app: &mut App, map: Entity, width: u32, height: u32) {
     *app.world_mut().get_mut::<TilemapSize>(map).unwrap() = TilemapSize::new(width, height);

@@ -1,5 +1,6 @@
-//! With the `serde` feature: the explored memory and the viewsheds survive a save game
-//! (a JSON round trip), and a loaded game shows what had been explored.
+//! With the `serde` feature: the explored memory, the ghosts of remembered monsters and the
+//! viewsheds survive a save game (a JSON round trip), and a loaded game shows what had been
+//! explored.
 #![cfg(feature = "serde")]
 
 mod common_app;
@@ -10,7 +11,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{ExploredMemory, MemoryError};
-use common_app::{app, spawn_map, tile_entity, viewshed};
+use common_app::{app, spawn_map, spawn_player, tile_entity, viewshed};
 
 fn walls(x: u32, _y: u32) -> bool {
     x == 10
@@ -84,6 +85,99 @@ fn the_explored_memory_survives_a_save_game() {
     };
     assert!(shown(1, 3), "explored before the save");
     assert!(!shown(15, 3), "team 0 never saw the east");
+}
+
+#[test]
+fn ghosts_survive_a_save_game_per_team() {
+    // Play: the player sees a rat and walks away; team 2 saw a bat and lost it too.
+    let mut game = app();
+    let map = spawn_map(&mut game, 20, 8, |_, _| false);
+    let player = spawn_player(&mut game, map, 2, 3, 3);
+    let scout = game
+        .world_mut()
+        .spawn((
+            Viewshed::new(2),
+            RevealsFog,
+            Team(2),
+            TilePos { x: 15, y: 3 },
+            TilemapId(map),
+        ))
+        .id();
+    let rat = game
+        .world_mut()
+        .spawn((RememberWhenSeen, TilePos { x: 4, y: 3 }, TilemapId(map)))
+        .id();
+    let bat = game
+        .world_mut()
+        .spawn((RememberWhenSeen, TilePos { x: 16, y: 3 }, TilemapId(map)))
+        .id();
+    game.update();
+    *game.world_mut().get_mut::<TilePos>(player).unwrap() = TilePos { x: 9, y: 3 };
+    *game.world_mut().get_mut::<TilePos>(scout).unwrap() = TilePos { x: 12, y: 6 };
+    game.update();
+    let last_seen = game.world().get::<LastSeen>(map).unwrap().clone();
+    let ghost = |last_seen: &LastSeen, team, entity| {
+        last_seen
+            .ghost(Team(team), entity)
+            .map(|g| (g.tile.x, g.tile.y))
+    };
+    assert_eq!(ghost(&last_seen, 0, rat), Some((4, 3)));
+    assert_eq!(ghost(&last_seen, 2, bat), Some((16, 3)));
+    let fog_json = serde_json::to_string(game.world().get::<FogOfWar>(map).unwrap()).unwrap();
+    let ghosts_json = serde_json::to_string(&last_seen).unwrap();
+
+    // Load: the same ghosts, per team, with their times.
+    let back: LastSeen = serde_json::from_str(&ghosts_json).unwrap();
+    assert_eq!(
+        back.ghosts(Team(0)).collect::<Vec<_>>(),
+        last_seen.ghosts(Team(0)).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        back.ghosts(Team(2)).collect::<Vec<_>>(),
+        last_seen.ghosts(Team(2)).collect::<Vec<_>>()
+    );
+    assert_eq!(ghost(&back, 0, bat), None);
+
+    // On a loaded map, a ghost stays until its tile is seen.
+    let mut loaded = app();
+    let new_map = spawn_map(&mut loaded, 20, 8, |_, _| false);
+    loaded.update();
+    let fog: FogOfWar = serde_json::from_str(&fog_json).unwrap();
+    loaded.world_mut().entity_mut(new_map).insert((fog, back));
+    let player = spawn_player(&mut loaded, new_map, 9, 3, 3);
+    loaded.update();
+    let kept = loaded.world().get::<LastSeen>(new_map).unwrap();
+    assert_eq!(ghost(kept, 0, rat), Some((4, 3)));
+    *loaded.world_mut().get_mut::<TilePos>(player).unwrap() = TilePos { x: 5, y: 3 };
+    loaded.update();
+    let kept = loaded.world().get::<LastSeen>(new_map).unwrap();
+    assert_eq!(ghost(kept, 0, rat), None, "seen again, without the rat");
+    assert_eq!(ghost(kept, 2, bat), Some((16, 3)));
+}
+
+#[test]
+fn a_save_without_ghosts_loads_and_bad_ghosts_are_errors() {
+    // A save written before ghosts existed has a FogOfWar only: the map has no ghosts.
+    let mut game = app();
+    let map = spawn_map(&mut game, 5, 5, |_, _| false);
+    let old: FogOfWar =
+        serde_json::from_str(r#"{"width":5,"height":5,"teams":[[0,[1,0,0,0,0]]]}"#).unwrap();
+    game.world_mut().entity_mut(map).insert(old);
+    game.update();
+    let last_seen = game.world().get::<LastSeen>(map).unwrap();
+    assert_eq!(last_seen.ghosts(Team(0)).count(), 0);
+
+    let bad = [
+        // Not an entity (bits 0 are no entity's).
+        r#"{"teams":[[0,[{"entity":0,"x":0,"y":0,"seen_at":{"secs":0,"nanos":0}}]]]}"#,
+        r#"{"teams":[[0,[]],[0,[]]]}"#,
+        r#"{"teams":[[0,[{"entity":1,"x":0,"y":0,"seen_at":{"secs":0,"nanos":0}},
+                         {"entity":1,"x":2,"y":0,"seen_at":{"secs":0,"nanos":0}}]]]}"#,
+        r#"{"teams":[], "width": 3}"#,
+    ];
+    for json in bad {
+        assert!(serde_json::from_str::<LastSeen>(json).is_err(), "{json}");
+    }
 }
 
 #[test]

@@ -22,6 +22,8 @@ mod draw;
 #[path = "../dungeon/map.rs"]
 mod map;
 mod protocol;
+#[path = "../dungeon/rooms.rs"]
+mod rooms;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod server;

@@ -12,10 +12,16 @@
 //! | [`team`] | who reveals for whom: [`RevealsFog`], [`Team`], [`FogTeam`] |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
-//! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`] |
+//! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`] |
+//! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
+//! | [`fade`] | tiles moving between looks over time: [`FogFade`] |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
 //! | [`hide`] | [`HideOutsideView`] entities |
+//! | [`ghosts`] | where teams last saw [`RememberWhenSeen`] entities: [`LastSeen`], [`Ghost`] |
 
+pub mod edge;
+pub mod fade;
+pub mod ghosts;
 pub mod hide;
 pub mod memory;
 pub mod model;
@@ -26,10 +32,12 @@ pub mod team;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
+pub use fade::FogFade;
+pub use ghosts::{Ghost, LastSeen, RememberWhenSeen};
 pub use hide::HideOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
-pub use style::{FogStyle, TileLook};
+pub use style::{FogStyle, SoftEdge, TileLook};
 pub use team::{FogTeam, RevealsFog, Team};
 
 /// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt.

@@ -135,6 +135,7 @@ impl TeamFog {
 /// }
 /// ```
 #[derive(Component, Clone, Debug, Default)]
+#[require(crate::LastSeen)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -147,8 +148,12 @@ pub struct FogOfWar {
     /// The team drawn.
     pub(crate) shown_team: Team,
     /// What the tiles show now, to write only what changes.
-    shown_visible: BitRows,
+    pub(crate) shown_visible: BitRows,
     shown_explored: BitRows,
+    /// The tiles not seen now by the team drawn next to tiles that are (kept only on maps
+    /// with a soft-edged layer), and what the tiles show of it.
+    pub(crate) edge: BitRows,
+    shown_edge: BitRows,
     /// Every tile of every fog layer must be written (new map, resized map).
     pub(crate) refresh_all: bool,
 }
@@ -167,6 +172,8 @@ impl FogOfWar {
         }
         self.shown_visible.reset(size.y, size.x);
         self.shown_explored.reset(size.y, size.x);
+        self.edge.reset(size.y, size.x);
+        self.shown_edge.reset(size.y, size.x);
         self.refresh_all = true;
     }
 
@@ -253,7 +260,8 @@ impl FogOfWar {
     }
 
     /// Calls `f` for the tiles whose look must be written: every tile when `all`, else the
-    /// tiles whose state for the team drawn differs from what the tiles show.
+    /// tiles whose state for the team drawn (or whether they are at the edge of its view)
+    /// differs from what the tiles show.
     pub(crate) fn for_each_tile_to_write(&self, all: bool, mut f: impl FnMut(TilePos)) {
         if all || self.refresh_all {
             for y in 0..self.height {
@@ -266,20 +274,11 @@ impl FogOfWar {
         let Some(shown) = self.shown() else {
             return;
         };
-        let stride = shown.visible.stride();
-        let now = shown.visible.words().iter().zip(shown.explored.words());
-        let drawn = self
-            .shown_visible
-            .words()
-            .iter()
-            .zip(self.shown_explored.words());
-        for (index, ((v, e), (sv, se))) in now.zip(drawn).enumerate() {
-            let (y, x0) = (
-                (index / stride) as u32,
-                ((index % stride) * crate::bits::WORD_BITS) as u32,
-            );
-            crate::bits::for_each_one((v ^ sv) | (e ^ se), |bit| f(TilePos { x: x0 + bit, y }));
-        }
+        let changed = differs(&shown.visible, &self.shown_visible)
+            .zip(differs(&shown.explored, &self.shown_explored))
+            .zip(differs(&self.edge, &self.shown_edge))
+            .map(|((visible, explored), edge)| visible | explored | edge);
+        for_each_set_bit(shown.visible.stride(), changed, f);
     }
 
     /// The tiles now show the team drawn.
@@ -288,6 +287,30 @@ impl FogOfWar {
         if let Some(shown) = self.teams.get(&self.shown_team) {
             self.shown_visible.clone_from(&shown.visible);
             self.shown_explored.clone_from(&shown.explored);
+            self.shown_edge.clone_from(&self.edge);
         }
+    }
+}
+
+/// The words of the tiles that differ between `now` and `drawn`.
+pub(crate) fn differs<'a>(now: &'a BitRows, drawn: &'a BitRows) -> impl Iterator<Item = u64> + 'a {
+    now.words()
+        .iter()
+        .zip(drawn.words())
+        .map(|(now, drawn)| now ^ drawn)
+}
+
+/// Calls `f` for the tile of each set bit of `words`, rows of `stride` words.
+pub(crate) fn for_each_set_bit(
+    stride: usize,
+    words: impl Iterator<Item = u64>,
+    mut f: impl FnMut(TilePos),
+) {
+    for (index, word) in words.enumerate() {
+        let (y, x0) = (
+            (index / stride) as u32,
+            ((index % stride) * crate::bits::WORD_BITS) as u32,
+        );
+        crate::bits::for_each_one(word, |bit| f(TilePos { x: x0 + bit, y }));
     }
 }

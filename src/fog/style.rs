@@ -1,6 +1,6 @@
-//! How a fog layer's tiles look in each [`FogState`]: [`FogStyle`] and [`TileLook`], and the
-//! writing of a look into a tile (only what differs, so unchanged tiles are not extracted for
-//! rendering again).
+//! How a fog layer's tiles look in each [`FogState`]: [`FogStyle`] and [`TileLook`] (with the
+//! optional [`SoftEdge`] looks and [`FogFade`] transitions), and the writing of a look into a
+//! tile (only what differs, so unchanged tiles are not extracted for rendering again).
 
 use bevy::color::Color;
 use bevy::ecs::entity_disabling::Disabled;
@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
 
 use crate::fog::FogState;
+use crate::fog::fade::{FadeStart, FadingTiles, FogFade};
 
 /// How a fog layer's tiles look in one [`FogState`]: `None` leaves that property alone.
 #[derive(Clone, Copy, Debug, PartialEq, Reflect)]
@@ -42,14 +43,46 @@ impl TileLook {
     };
 }
 
+/// The looks of the tiles at the border of the view: a tile that is not seen now but has a
+/// neighbour that is (one of its 8 neighbours on a square or isometric map, of its 6 on a
+/// hexagonal one) takes the look of its state here instead of its [`FogStyle`] look, so the
+/// border between what is seen and what is not is a step of two shades, not a hard staircase.
+#[derive(Clone, Copy, Debug, PartialEq, Reflect)]
+pub struct SoftEdge {
+    /// Remembered tiles next to a visible one.
+    pub remembered: TileLook,
+    /// Unexplored tiles next to a visible one (a shown look here shows those tiles, dimly:
+    /// the one ring of unexplored tiles around the view that games with soft fog show).
+    pub unexplored: TileLook,
+}
+
 /// Opts a tilemap layer into fog of war and says how each [`FogState`] looks on it.
 ///
 /// Put it on any tilemap of a map (the root or a [`LayerOf`](crate::LayerOf) it, directly or
 /// through other layers). [`FogStyle::default`] dims remembered tiles and hides unexplored
 /// ones on the layer itself; [`FogStyle::overlay`] is for a dedicated layer of black tiles
 /// drawn over the others.
+///
+/// Two looks are optional and off by default: [`fade`](Self::fade) moves tiles between looks
+/// over time instead of at once, [`soft_edge`](Self::soft_edge) gives the tiles at the border
+/// of the view a look of their own.
+///
+/// ```
+/// use std::time::Duration;
+/// use bevy::prelude::*;
+/// use bevy_viewshed::prelude::*;
+///
+/// let style = FogStyle::default()
+///     .with_fade(FogFade::new(Duration::from_millis(150), Duration::from_millis(400)))
+///     .with_soft_edge(SoftEdge {
+///         remembered: TileLook::shown(Color::srgb(0.6, 0.6, 0.7)),
+///         unexplored: TileLook::shown(Color::srgba(0.32, 0.32, 0.42, 0.5)),
+///     });
+/// assert!(style.fade.is_some());
+/// ```
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug)]
+#[require(FadingTiles)]
 pub struct FogStyle {
     /// Tiles seen now.
     pub visible: TileLook,
@@ -57,6 +90,12 @@ pub struct FogStyle {
     pub remembered: TileLook,
     /// Tiles never seen.
     pub unexplored: TileLook,
+    /// Tiles not seen now next to tiles seen now, if they look different (`None` by default).
+    pub soft_edge: Option<SoftEdge>,
+    /// Fades between looks (`None` by default: a tile takes its new look in the update its
+    /// state changes, which is what a headless server, a turn-based game that wants crisp
+    /// steps, and tests reading tiles right after `app.update()` expect).
+    pub fade: Option<FogFade>,
 }
 
 impl Default for FogStyle {
@@ -65,6 +104,8 @@ impl Default for FogStyle {
             visible: TileLook::shown(Color::WHITE),
             remembered: TileLook::shown(Color::srgb(0.32, 0.32, 0.42)),
             unexplored: TileLook::HIDDEN,
+            soft_edge: None,
+            fade: None,
         }
     }
 }
@@ -77,15 +118,41 @@ impl FogStyle {
             visible: TileLook::HIDDEN,
             remembered: TileLook::shown(Color::srgba(0.0, 0.0, 0.0, 0.6)),
             unexplored: TileLook::shown(Color::BLACK),
+            ..Self::default()
         }
     }
 
-    /// How a tile in `state` looks.
+    /// This style, fading tiles between looks.
+    pub fn with_fade(self, fade: FogFade) -> Self {
+        Self {
+            fade: Some(fade),
+            ..self
+        }
+    }
+
+    /// This style, with a look of their own for the tiles at the border of the view.
+    pub fn with_soft_edge(self, soft_edge: SoftEdge) -> Self {
+        Self {
+            soft_edge: Some(soft_edge),
+            ..self
+        }
+    }
+
+    /// How a tile in `state` looks (away from the border of the view).
     pub fn look(&self, state: FogState) -> TileLook {
         match state {
             FogState::Visible => self.visible,
             FogState::Remembered => self.remembered,
             FogState::Unexplored => self.unexplored,
+        }
+    }
+
+    /// How a tile in `state` looks, `at_edge` when it has a neighbour seen now.
+    pub fn look_at(&self, state: FogState, at_edge: bool) -> TileLook {
+        match (self.soft_edge, state) {
+            (Some(edge), FogState::Remembered) if at_edge => edge.remembered,
+            (Some(edge), FogState::Unexplored) if at_edge => edge.unexplored,
+            _ => self.look(state),
         }
     }
 }
@@ -107,7 +174,7 @@ pub(crate) struct TileWriter<'w, 's> {
 }
 
 impl TileWriter<'_, '_> {
-    /// Gives the tile at `tile` of `storage` the look `look`.
+    /// Gives the tile at `tile` of `storage` the look `look` at once.
     pub(crate) fn write(&mut self, storage: &TileStorage, tile: TilePos, look: TileLook) {
         let Some(entity) = storage.checked_get(&tile) else {
             return;
@@ -115,12 +182,50 @@ impl TileWriter<'_, '_> {
         let Ok((visible, color)) = self.tiles.get_mut(entity) else {
             return;
         };
+        Self::set_look(&mut self.commands, entity, look, visible, color);
+    }
+
+    /// Starts moving the tile at `tile` of `storage` to the look `look` (see [`FogFade`]);
+    /// a tile that has nothing to fade (no `TileVisible` or `TileColor`, or hidden and
+    /// staying hidden) takes it at once.
+    pub(crate) fn fade(
+        &mut self,
+        storage: &TileStorage,
+        tile: TilePos,
+        look: TileLook,
+        fades: &mut FadingTiles,
+        start: FadeStart,
+    ) {
+        let Some(entity) = storage.checked_get(&tile) else {
+            return;
+        };
+        let Ok((Some(mut visible), Some(color))) = self.tiles.get_mut(entity) else {
+            fades.stop(tile);
+            return self.write(storage, tile, look);
+        };
+        match fades.start(tile, visible.0, color.0, look, start) {
+            Some(show) => {
+                if show {
+                    visible.set_if_neq(TileVisible(true));
+                }
+            }
+            None => self.write(storage, tile, look),
+        }
+    }
+
+    fn set_look(
+        commands: &mut Commands,
+        entity: Entity,
+        look: TileLook,
+        visible: Option<Mut<TileVisible>>,
+        color: Option<Mut<TileColor>>,
+    ) {
         match (look.visible, visible) {
             (Some(on), Some(mut visible)) => {
                 visible.set_if_neq(TileVisible(on));
             }
             (Some(on), None) => {
-                self.commands.entity(entity).insert(TileVisible(on));
+                commands.entity(entity).insert(TileVisible(on));
             }
             _ => {}
         }
@@ -128,7 +233,7 @@ impl TileWriter<'_, '_> {
             // TileColor has no PartialEq: compare the colours so unchanged tiles stay unchanged.
             (Some(new), Some(mut color)) if color.0 != new => color.0 = new,
             (Some(new), None) => {
-                self.commands.entity(entity).insert(TileColor(new));
+                commands.entity(entity).insert(TileColor(new));
             }
             _ => {}
         }

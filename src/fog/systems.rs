@@ -1,10 +1,14 @@
 //! The systems of the fog of war: a [`FogOfWar`] on every map, team views rebuilt from their
 //! members' viewsheds, and the tiles of every fog layer written for the team drawn.
 
+use std::time::Duration;
+
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::{TilemapId, TilemapSize};
+use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
+use crate::fog::edge::Neighbourhood;
+use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::style::TileWriter;
 use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
 use crate::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
@@ -60,28 +64,34 @@ pub(crate) fn track_fog(
     }
 }
 
+/// A fog layer: its tiles, its style and its tiles in transition.
+type FogLayer<'a> = (
+    Ref<'a, TileStorage>,
+    Ref<'a, FogStyle>,
+    Mut<'a, FadingTiles>,
+);
+
 /// Rebuilds the team views of the maps that need it and writes what changed into the fog
 /// layers, for the team drawn.
 pub(crate) fn update_fog(
-    mut fogs: Query<(Entity, &mut FogOfWar)>,
+    mut fogs: Query<(Entity, &mut FogOfWar, Option<&TilemapType>)>,
     children: Query<&Layers>,
     members: Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
-    styles: Query<(Ref<TileStorage>, Ref<FogStyle>)>,
-    shown_team: Res<FogTeam>,
+    mut styles: Query<(Ref<TileStorage>, Ref<FogStyle>, &mut FadingTiles)>,
+    (shown_team, time): (Res<FogTeam>, Option<Res<Time>>),
     mut tiles: TileWriter,
     (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
 ) {
     let layers_changed = epoch.changed_since(&mut seen_epoch);
-    // Every tile of a layer is written when the layer is new to its map: its style changed,
-    // its tile storage was put back, or it became a layer of this map.
-    let rewrite = |(storage, style): &(Ref<TileStorage>, Ref<FogStyle>)| {
-        layers_changed || style.is_changed() || storage.is_added()
-    };
-    for (map, mut fog) in &mut fogs {
+    let now = time.map(|time| time.elapsed());
+    for (map, mut fog, map_type) in &mut fogs {
         let rebuild = dirty.0.remove(&map);
-        let mut restyled = false;
+        let (mut restyled, mut soft) = (false, false);
         map_tilemaps(map, &children, |layer| {
-            restyled |= styles.get(layer).is_ok_and(|layer| rewrite(&layer));
+            if let Ok((storage, style, _)) = styles.get(layer) {
+                restyled |= layers_changed || style.is_changed() || storage.is_added();
+                soft |= style.soft_edge.is_some();
+            }
         });
         let switched = fog.shown_team != shown_team.0;
         if !rebuild && !fog.is_changed() && !restyled && !switched {
@@ -95,18 +105,47 @@ pub(crate) fn update_fog(
         for team in fog.teams.values_mut() {
             team.explore_visible();
         }
+        if soft {
+            fog.update_edges(restyled, &Neighbourhood::of(map_type, fog.size()));
+        }
         map_tilemaps(map, &children, |layer| {
-            if let Ok(layer) = styles.get(layer) {
-                let (storage, style) = &layer;
-                fog.for_each_tile_to_write(rewrite(&layer), |tile| {
-                    tiles.write(storage, tile, style.look(fog.state(tile)));
-                });
+            if let Ok(layer) = styles.get_mut(layer) {
+                write_layer(fog, layer, layers_changed, now, &mut tiles);
             }
         });
         fog.mark_shown();
     }
     // Maps that no longer exist.
     dirty.0.clear();
+}
+
+/// Writes the tiles of one fog layer whose look changed: at once when the layer is new to its
+/// map (its style changed, its tile storage was put back, it became a layer of this map, the
+/// map is new or resized: every tile is written then) or its style does not fade, else as the
+/// start of a fade.
+fn write_layer(
+    fog: &FogOfWar,
+    (storage, style, mut fades): FogLayer,
+    layers_changed: bool,
+    now: Option<Duration>,
+    tiles: &mut TileWriter,
+) {
+    let rewrite = layers_changed || style.is_changed() || storage.is_added();
+    if rewrite || fog.refresh_all {
+        fades.clear();
+    }
+    let fade = now.zip(style.fade).filter(|_| !rewrite && !fog.refresh_all);
+    fog.for_each_tile_to_write(rewrite, |tile| {
+        let state = fog.state(tile);
+        let look = style.look_at(state, fog.is_edge(tile));
+        match fade {
+            Some((now, fade)) => {
+                let length = fade.length_to(state);
+                tiles.fade(&storage, tile, look, &mut fades, FadeStart { now, length });
+            }
+            None => tiles.write(&storage, tile, look),
+        }
+    });
 }
 
 /// Each team's view on `map`: the union of its members' views there.
@@ -134,16 +173,16 @@ pub(crate) fn style_new_tiles(
         (Entity, &TilePos, &TilemapId),
         Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
     >,
-    styles: Query<(Ref<TileStorage>, &FogStyle)>,
+    mut styles: Query<(Ref<TileStorage>, &FogStyle, &mut FadingTiles)>,
     placement: Placement,
     fogs: Query<&FogOfWar>,
     mut tiles: TileWriter,
 ) {
-    if !styles.iter().any(|(storage, _)| storage.is_changed()) {
+    if !styles.iter().any(|(storage, ..)| storage.is_changed()) {
         return;
     }
     for (entity, &tile, &TilemapId(tilemap)) in &new_tiles {
-        let Ok((storage, style)) = styles.get(tilemap) else {
+        let Ok((storage, style, mut fades)) = styles.get_mut(tilemap) else {
             continue;
         };
         if storage.checked_get(&tile) != Some(entity) {
@@ -156,6 +195,11 @@ pub(crate) fn style_new_tiles(
         else {
             continue;
         };
-        tiles.write(&storage, tile, style.look(fog.state(tile)));
+        fades.stop(tile);
+        tiles.write(
+            &storage,
+            tile,
+            style.look_at(fog.state(tile), fog.is_edge(tile)),
+        );
     }
 }

@@ -75,6 +75,31 @@ pub fn spawn_viewer(app: &mut App, map: Entity, x: u32, y: u32, radius: u32) -> 
         .id()
 }
 
+/// Spawns a revealing viewer (team 0) at `(x, y)` on `map`.
+pub fn spawn_player(app: &mut App, map: Entity, x: u32, y: u32, radius: u32) -> Entity {
+    app.world_mut()
+        .spawn((
+            Viewshed::new(radius),
+            RevealsFog,
+            TilePos { x, y },
+            TilemapId(map),
+        ))
+        .id()
+}
+
+/// The `TileVisible` and `TileColor` of tile `(x, y)` of `map`.
+pub fn look(app: &App, map: Entity, x: u32, y: u32) -> (bool, Color) {
+    let tile = tile_entity(app, map, x, y);
+    let visible = app.world().get::<TileVisible>(tile).unwrap().0;
+    let color = app.world().get::<TileColor>(tile).unwrap().0;
+    (visible, color)
+}
+
+/// The fog of war of `map`.
+pub fn fog(app: &App, map: Entity) -> &FogOfWar {
+    app.world().get::<FogOfWar>(map).expect("map has FogOfWar")
+}
+
 pub fn viewshed(app: &App, viewer: Entity) -> &Viewshed {
     app.world()
         .get::<Viewshed>(viewer)

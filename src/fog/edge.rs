@@ -1,0 +1,99 @@
+//! Soft edges: which tiles not seen now border the view of the team drawn (for
+//! [`SoftEdge`](crate::SoftEdge) looks), kept up to date around the tiles whose visibility
+//! changed, and the neighbourhood of a tile on each kind of map.
+
+use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
+use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
+use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapSize, TilemapType};
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::fog::model::{differs, for_each_set_bit};
+use crate::fog::{FogOfWar, TeamFog};
+
+/// The neighbours of a tile on one map: its 8 neighbours on square and isometric maps, its 6
+/// on hexagonal ones, in bevy_ecs_tilemap's coordinates for the map's type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Neighbourhood {
+    map_type: TilemapType,
+    size: TilemapSize,
+}
+
+impl Neighbourhood {
+    /// The neighbourhood on a map of this type (square without one) and size.
+    pub(crate) fn of(map_type: Option<&TilemapType>, size: TilemapSize) -> Self {
+        Self {
+            map_type: map_type.copied().unwrap_or_default(),
+            size,
+        }
+    }
+
+    /// Calls `f` for each neighbour of `tile` on the map.
+    pub(crate) fn for_each(&self, tile: TilePos, mut f: impl FnMut(TilePos)) {
+        match &self.map_type {
+            TilemapType::Hexagon(system) => {
+                HexNeighbors::get_neighboring_positions(&tile, &self.size, system)
+                    .iter()
+                    .for_each(|&n| f(n));
+            }
+            TilemapType::Isometric(IsoCoordSystem::Staggered) => {
+                Neighbors::get_staggered_neighboring_positions(&tile, &self.size, true)
+                    .iter()
+                    .for_each(|&n| f(n));
+            }
+            TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond) => {
+                Neighbors::get_square_neighboring_positions(&tile, &self.size, true)
+                    .iter()
+                    .for_each(|&n| f(n));
+            }
+        }
+    }
+
+    /// Whether `a` and `b` are neighbours.
+    pub(crate) fn are_neighbours(&self, a: TilePos, b: TilePos) -> bool {
+        let mut found = false;
+        self.for_each(a, |n| found |= n == b);
+        found
+    }
+}
+
+/// Whether `tile` is not seen now by `team` but one of its neighbours is.
+fn at_edge(team: &TeamFog, around: &Neighbourhood, tile: TilePos) -> bool {
+    if team.is_visible(tile) {
+        return false;
+    }
+    let mut seen_next = false;
+    around.for_each(tile, |n| seen_next |= team.is_visible(n));
+    seen_next
+}
+
+impl FogOfWar {
+    /// Whether `tile` is not seen now by the team drawn but borders a tile that is (as of the
+    /// last update of a map with a soft-edged layer).
+    pub(crate) fn is_edge(&self, tile: TilePos) -> bool {
+        self.edge.get(tile.y, tile.x)
+    }
+
+    /// Brings the edge up to date for the team drawn: every tile when `all` (or the map must
+    /// be rewritten anyway), else only the tiles whose visibility differs from what the tiles
+    /// show, and their neighbours (the only tiles whose neighbourhood changed).
+    pub(crate) fn update_edges(&mut self, all: bool, around: &Neighbourhood) {
+        let Some(team) = self.teams.get(&self.shown_team) else {
+            return;
+        };
+        let edge = &mut self.edge;
+        let mut refresh = |tile: TilePos| edge.set_to(tile.y, tile.x, at_edge(team, around, tile));
+        if all || self.refresh_all {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    refresh(TilePos { x, y });
+                }
+            }
+            return;
+        }
+        let changed = differs(&team.visible, &self.shown_visible);
+        for_each_set_bit(team.visible.stride(), changed, |tile| {
+            refresh(tile);
+            around.for_each(tile, &mut refresh);
+        });
+    }
+}

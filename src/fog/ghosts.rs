@@ -1,0 +1,323 @@
+//! Remembered entities: an entity marked [`RememberWhenSeen`] leaves, for each team that saw
+//! it and sees it no more, a [`Ghost`] in its map's [`LastSeen`]: where and when the team
+//! last saw it, until the team sees that tile again without it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use bevy::ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::{TilemapId, TilemapType};
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::fog::edge::Neighbourhood;
+use crate::fog::{FogOfWar, Team, TeamFog};
+use crate::placement::Placement;
+
+/// An entity on the map (a monster, an item) whose last known place each team remembers: when
+/// a team stops seeing it, the map's [`LastSeen`] gets a [`Ghost`] of it for that team, which
+/// a game draws as a dim sprite. It stands on its `TilePos` + `TilemapId`, or under its
+/// `Transform` on its `TilemapId`, as viewers and [`HideOutsideView`](crate::HideOutsideView)
+/// entities do.
+///
+/// The rules, per team, checked every update after the fog:
+/// - While a member sees the entity's tile, the team sees the entity: no ghost.
+/// - When it stops seeing it, the ghost goes where the team last saw it; if that tile is still
+///   seen (the entity stepped out of view), on the tile it stepped to, when that tile is a
+///   neighbour of the one it was seen on (8 neighbours, 6 on hexagonal maps). Otherwise (it
+///   vanished from a tile in view: teleported, despawned, moved to another map) no ghost.
+/// - A ghost is cleared when the team sees its tile again without the entity there, or sees
+///   the entity (anywhere on the map).
+/// - A despawned entity keeps its ghosts until their tiles are seen: the team does not know.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RememberWhenSeen;
+
+/// Where and when a team last saw a [`RememberWhenSeen`] entity it does not see now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+pub struct Ghost {
+    /// The entity (it may have been despawned since).
+    pub entity: Entity,
+    /// The tile it was last seen on (or stepped to out of view).
+    pub tile: TilePos,
+    /// `Time::elapsed` of the update when it was last seen.
+    pub seen_at: Duration,
+}
+
+/// One team's knowledge of one entity: seen now, or a ghost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sighting {
+    tile: TilePos,
+    seen_at: Duration,
+    in_view: bool,
+}
+
+/// The [`Ghost`]s of one map, per [`Team`]: on every map root, next to its
+/// [`FogOfWar`]. It is changed (for `Changed<LastSeen>`) only in updates where a ghost
+/// appears, moves or is cleared, so a game redraws its ghost sprites then:
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// fn draw_ghosts(maps: Query<(&LastSeen, &FogOfWar), Changed<LastSeen>>) {
+///     for (last_seen, fog) in &maps {
+///         for ghost in last_seen.ghosts(fog.shown_team()) {
+///             info!("{} was last seen at {:?}", ghost.entity, ghost.tile);
+///         }
+///     }
+/// }
+/// ```
+///
+/// With the `serde` feature it serializes as its ghosts (entities by their bits; a game that
+/// loads a save into new entities maps them, e.g. with Bevy's scenes, which use its
+/// `MapEntities`); a ghost's tile off the map is kept (it is never seen, so never cleared).
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+#[component(map_entities)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "LastSeenSave", try_from = "LastSeenSave")
+)]
+pub struct LastSeen {
+    teams: BTreeMap<Team, BTreeMap<Entity, Sighting>>,
+}
+
+impl LastSeen {
+    /// The ghosts `team` has on this map, by entity.
+    pub fn ghosts(&self, team: Team) -> impl Iterator<Item = Ghost> + '_ {
+        self.teams
+            .get(&team)
+            .into_iter()
+            .flatten()
+            .filter(|(_, sighting)| !sighting.in_view)
+            .map(|(&entity, sighting)| Ghost {
+                entity,
+                tile: sighting.tile,
+                seen_at: sighting.seen_at,
+            })
+    }
+
+    /// The ghost of `entity` for `team`, if the team remembers it and does not see it now.
+    pub fn ghost(&self, team: Team, entity: Entity) -> Option<Ghost> {
+        let sighting = self.teams.get(&team)?.get(&entity)?;
+        (!sighting.in_view).then_some(Ghost {
+            entity,
+            tile: sighting.tile,
+            seen_at: sighting.seen_at,
+        })
+    }
+
+    /// Puts a ghost of `ghost.entity` for `team` (a scripted sighting, a scroll of
+    /// detection), in place of what the team knew of it.
+    pub fn remember(&mut self, team: Team, ghost: Ghost) {
+        let sighting = Sighting {
+            tile: ghost.tile,
+            seen_at: ghost.seen_at,
+            in_view: false,
+        };
+        self.teams
+            .entry(team)
+            .or_default()
+            .insert(ghost.entity, sighting);
+    }
+
+    /// `team` forgets `entity` (its ghost goes; if the team sees it, it is remembered again
+    /// when it leaves the view).
+    pub fn forget(&mut self, team: Team, entity: Entity) {
+        if let Some(sightings) = self.teams.get_mut(&team) {
+            sightings.remove(&entity);
+        }
+    }
+
+    /// Every team forgets every ghost (a new level).
+    pub fn clear(&mut self) {
+        self.teams.clear();
+    }
+
+    /// Brings `team`'s knowledge up to date with what `fog` sees, the remembered entities on
+    /// this map standing at `positions`. Returns whether a ghost appeared, moved or went.
+    fn update_team(
+        &mut self,
+        team: Team,
+        fog: &TeamFog,
+        positions: &EntityHashMap<TilePos>,
+        around: &Neighbourhood,
+        now: Duration,
+    ) -> bool {
+        let sightings = self.teams.entry(team).or_default();
+        let mut changed = false;
+        for (&entity, &tile) in positions {
+            if fog.is_visible(tile) {
+                let seen = Sighting {
+                    tile,
+                    seen_at: now,
+                    in_view: true,
+                };
+                changed |= sightings
+                    .insert(entity, seen)
+                    .is_some_and(|before| !before.in_view);
+            }
+        }
+        sightings.retain(|entity, sighting| {
+            let now_at = positions.get(entity).copied();
+            if now_at.is_some_and(|tile| fog.is_visible(tile)) {
+                return true;
+            }
+            let tile_seen = fog.is_visible(sighting.tile);
+            if !sighting.in_view {
+                // A ghost: cleared when its tile is seen without the entity.
+                changed |= tile_seen;
+                return !tile_seen;
+            }
+            // It has just left the view.
+            sighting.in_view = false;
+            let kept = match now_at {
+                _ if !tile_seen => true,
+                Some(to) if around.are_neighbours(sighting.tile, to) => {
+                    sighting.tile = to;
+                    true
+                }
+                _ => false,
+            };
+            changed |= kept;
+            kept
+        });
+        changed
+    }
+}
+
+impl MapEntities for LastSeen {
+    fn map_entities<E: EntityMapper>(&mut self, mapper: &mut E) {
+        for sightings in self.teams.values_mut() {
+            *sightings = std::mem::take(sightings)
+                .into_iter()
+                .map(|(entity, sighting)| (mapper.get_mapped(entity), sighting))
+                .collect();
+        }
+    }
+}
+
+/// Keeps every map's [`LastSeen`] up to date with what each team sees now.
+pub(crate) fn remember_seen(
+    entities: Query<
+        (
+            Entity,
+            Option<&TilePos>,
+            Option<&TilemapId>,
+            Option<&GlobalTransform>,
+        ),
+        With<RememberWhenSeen>,
+    >,
+    placement: Placement,
+    mut maps: Query<(Entity, &FogOfWar, &mut LastSeen, Option<&TilemapType>)>,
+    time: Option<Res<Time>>,
+    mut located: Local<EntityHashMap<EntityHashMap<TilePos>>>,
+) {
+    let now = time.map_or(Duration::ZERO, |time| time.elapsed());
+    for positions in located.values_mut() {
+        positions.clear();
+    }
+    for (entity, tile, tilemap, transform) in &entities {
+        if let Ok((map, tile)) = placement.locate(tile, tilemap, transform) {
+            located.entry(map).or_default().insert(entity, tile);
+        }
+    }
+    let nobody = EntityHashMap::default();
+    for (map, fog, mut last_seen, map_type) in &mut maps {
+        let positions = located.get(&map).unwrap_or(&nobody);
+        if positions.is_empty() && last_seen.teams.values().all(BTreeMap::is_empty) {
+            continue;
+        }
+        let around = Neighbourhood::of(map_type, fog.size());
+        let mut changed = false;
+        for (team, team_fog) in fog.teams() {
+            changed |= last_seen
+                .bypass_change_detection()
+                .update_team(team, team_fog, positions, &around, now);
+        }
+        if changed {
+            last_seen.set_changed();
+        }
+    }
+    // Maps that are gone.
+    located.retain(|_, positions| !positions.is_empty());
+}
+
+/// What a save keeps of a [`LastSeen`]: each team's ghosts (not what it sees now: the viewers
+/// see it again at the next update).
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LastSeenSave {
+    teams: Vec<(Team, Vec<GhostSave>)>,
+}
+
+/// A saved [`Ghost`], its entity by [`Entity::to_bits`].
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GhostSave {
+    entity: u64,
+    x: u32,
+    y: u32,
+    seen_at: Duration,
+}
+
+#[cfg(feature = "serde")]
+impl From<LastSeen> for LastSeenSave {
+    fn from(last_seen: LastSeen) -> Self {
+        let ghosts = |team| {
+            last_seen
+                .ghosts(team)
+                .map(|ghost| GhostSave {
+                    entity: ghost.entity.to_bits(),
+                    x: ghost.tile.x,
+                    y: ghost.tile.y,
+                    seen_at: ghost.seen_at,
+                })
+                .collect()
+        };
+        Self {
+            teams: last_seen
+                .teams
+                .keys()
+                .map(|&team| (team, ghosts(team)))
+                .collect(),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<LastSeenSave> for LastSeen {
+    type Error = String;
+
+    /// The ghosts of a save, checked: valid entities, each team once, each entity once per
+    /// team.
+    fn try_from(save: LastSeenSave) -> Result<Self, String> {
+        let mut last_seen = LastSeen::default();
+        for (team, ghosts) in save.teams {
+            if last_seen.teams.contains_key(&team) {
+                return Err(format!("saved ghosts have team {} twice", team.0));
+            }
+            let sightings = last_seen.teams.entry(team).or_default();
+            for ghost in ghosts {
+                let entity = Entity::try_from_bits(ghost.entity).ok_or_else(|| {
+                    format!("a saved ghost's entity {} is not an entity", ghost.entity)
+                })?;
+                let sighting = Sighting {
+                    tile: TilePos::new(ghost.x, ghost.y),
+                    seen_at: ghost.seen_at,
+                    in_view: false,
+                };
+                if sightings.insert(entity, sighting).is_some() {
+                    return Err(format!(
+                        "saved ghosts of team {} have entity {entity} twice",
+                        team.0
+                    ));
+                }
+            }
+        }
+        Ok(last_seen)
+    }
+}
