@@ -12,13 +12,15 @@ use crate::args::Options;
 use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::map::Cell;
-use crate::record::{Recording, TURN_FRAMES};
+use crate::looks::FADE;
+use crate::record::{FRAME_TIME, Recording, TURN_FRAMES};
 use crate::screenshot::save_and_exit;
 use crate::sprites::{ActorSprites, tile_center};
 use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, TILE, Turn};
 
-/// Frames to let the last turn render before the screenshot.
-const SETTLE_FRAMES: u32 = 6;
+/// Frames to let the last turn render before the screenshot: the fades end (the longest,
+/// `FADE.fade_out`, on the scripted game's clock of `FRAME_TIME` per frame), and a few more.
+const SETTLE_FRAMES: u32 = (FADE.fade_out.as_millis() / FRAME_TIME.as_millis()) as u32 + 6;
 
 #[derive(Resource, Default)]
 struct Finish {

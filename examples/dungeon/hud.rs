@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
+use crate::looks::Looks;
 use crate::monsters::{MONSTER_TEAM, Monster};
 use crate::world::{Player, Turn};
 
@@ -83,6 +84,7 @@ fn update_text(
     turn: Res<Turn>,
     timing: Res<FovTiming>,
     fog_team: Res<FogTeam>,
+    looks: Res<Looks>,
     player: Single<&Viewshed, With<Player>>,
     monsters: Query<&Monster>,
     mut text: Single<&mut Text, With<HudText>>,
@@ -103,17 +105,26 @@ fn update_text(
         "yours"
     };
     let line = format!(
-        "seed {}   turn {}   radius {} {shape} {mode}   FOV update {:.3} ms ({} views, {BUILD})   \
-         {chasing} monsters see you   fog: {fog}\n\
-         move: arrows / WASD / hjkl yubn / numpad   wait: .   doors: o   radius: + -   \
-         shape: c   permissive: p   monster views: v   monsters' fog: t",
+        "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms ({} views, {BUILD})  \
+         {chasing} monsters see you  fog: {fog}\n\
+         move: arrows/WASD/hjkl yubn/numpad  wait: .  doors: o  radius: + -  shape: c  \
+         permissive: p  monster views: v  their fog: t  fades: 1 {}  edges: 2 {}  \
+         ghosts: 3 {}  light: 4 {}",
         options.seed,
         turn.0,
         player.radius(),
         timing.last.as_secs_f64() * 1000.0,
         timing.viewers,
+        on_off(looks.fades),
+        on_off(looks.soft_edges),
+        on_off(looks.ghosts),
+        on_off(looks.light),
     );
     if text.0 != line {
         text.0 = line;
     }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
 }

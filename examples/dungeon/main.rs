@@ -13,15 +13,18 @@
 //! numpad 5 to wait, `o` to open or close the doors next to you, `+`/`-` to change your view
 //! radius, `c` to cycle its shape (disk, square, diamond), `p` for the permissive rule, `v` to
 //! show what the monsters see (guards see through a cone), `t` to draw the monsters' fog of
-//! war instead of yours.
+//! war instead of yours; `1` fades, `2` soft edges, `3` ghosts of monsters last seen, `4`
+//! light and darkness, each on at the start.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod args;
 mod autoplay;
+mod ghosts;
 mod hud;
 mod input;
+mod looks;
 mod map;
 mod monsters;
 mod record;
@@ -61,6 +64,7 @@ fn main() {
         .insert_resource(monsters::ShowMonsterViews(options.monster_views))
         .insert_resource(options)
         .init_resource::<Turn>()
+        .init_resource::<looks::Looks>()
         .add_message::<PlayerActed>()
         .add_systems(Startup, (setup::setup, hud::setup))
         .add_systems(
@@ -75,11 +79,14 @@ fn main() {
                     input::change_sight,
                     monsters::toggle_views,
                     monsters::toggle_fog_team,
+                    looks::toggle_looks,
                 ),
+                looks::apply_fog_looks,
                 sprites::place_sprites,
             )
                 .chain(),
         )
+        .add_systems(PostUpdate, ghosts::draw_ghosts.after(ViewshedSystems::Fog))
         .add_plugins((
             hud::HudPlugin,
             autoplay::AutoplayPlugin,

@@ -72,6 +72,8 @@ pub fn spawn(
                 RevealsFog,
                 MONSTER_TEAM,
                 HideOutsideView,
+                // Where you last saw it, its ghost stays (see `ghosts`).
+                RememberWhenSeen,
                 tile,
                 TilemapId(map),
                 sprites.actor(tiles::MONSTER),

@@ -1,7 +1,8 @@
-//! `--record PATH`: the example films itself. With `--autoplay N` the game advances a turn
-//! every few frames on a fixed clock (so fades look the same however fast the machine
-//! draws), a frame in every `CAPTURE_EVERY` is captured at half size, and when the scripted
-//! game ends the frames are written as a looping GIF, the README's animated picture.
+//! `--record PATH`: the example films itself. A scripted game (`--autoplay N`) runs on a fixed
+//! clock, `FRAME_TIME` per frame, so its fades look the same however fast the machine draws;
+//! while recording it advances a turn every `TURN_FRAMES` frames, a frame in every
+//! `CAPTURE_EVERY` is captured at half size, and when the scripted game ends the frames are
+//! written as a looping GIF, the README's animated picture.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -18,7 +19,7 @@ use image::{Delay, Frame, RgbaImage};
 
 use crate::args::Options;
 
-/// Game time per frame while recording.
+/// Game time per frame in a scripted game.
 pub const FRAME_TIME: Duration = Duration::from_millis(25);
 /// A frame in this many is captured: 10 GIF frames per second of game time.
 const CAPTURE_EVERY: u32 = 4;
@@ -37,10 +38,13 @@ pub struct RecordPlugin;
 
 impl Plugin for RecordPlugin {
     fn build(&self, app: &mut App) {
-        let recording = app.world().resource::<Options>().record.is_some();
+        let options = app.world().resource::<Options>();
+        let (scripted, recording) = (options.autoplay.is_some(), options.record.is_some());
+        if scripted {
+            app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_TIME));
+        }
         if recording {
             app.init_resource::<Recording>()
-                .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_TIME))
                 .add_systems(Last, capture);
         }
     }

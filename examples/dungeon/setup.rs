@@ -8,6 +8,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
+use crate::looks::{self, Looks};
 use crate::map::{Cell, Dungeon};
 use crate::monsters;
 use crate::sprites::{self, ActorSprites, MAP_SIZE, TILESET, tilemap, tiles};
@@ -53,11 +54,8 @@ fn spawn_terrain(
 ) -> (Entity, HashMap<(u32, u32), Entity>) {
     let mut door_tiles = HashMap::new();
     // Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones
-    // hidden (the black clear colour shows through).
-    let fog_style = FogStyle {
-        remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
-        ..default()
-    };
+    // hidden (the black clear colour shows through), with the looks that are on.
+    let fog_style = looks::fog_style(Looks::default());
     let terrain = spawn_layer(commands, texture, 0.0, fog_style, |commands, bundle| {
         let position = bundle.position;
         let cell = dungeon.cell(position.x, position.y);

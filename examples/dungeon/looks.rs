@@ -1,0 +1,81 @@
+//! The looks the dungeon shows off, each on by default and toggled by a key: `1` fades, `2`
+//! soft edges, `3` ghosts of the monsters last seen, `4` light and darkness (torches on the
+//! room walls, a lantern in your hand, and you see only lit floors).
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use crate::world::Level;
+
+/// Which looks are on.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Looks {
+    pub fades: bool,
+    pub soft_edges: bool,
+    pub ghosts: bool,
+    pub light: bool,
+}
+
+impl Default for Looks {
+    fn default() -> Self {
+        Self {
+            fades: true,
+            soft_edges: true,
+            ghosts: true,
+            light: true,
+        }
+    }
+}
+
+/// How long the view takes to open and to close.
+pub const FADE: FogFade = FogFade::new(Duration::from_millis(150), Duration::from_millis(400));
+
+/// Remembered tiles: the tileset dimmed to a cold grey-blue.
+const REMEMBERED: Color = Color::srgb(0.36, 0.38, 0.62);
+
+/// The terrain's fog of war with the looks that are on: visible tiles as drawn, remembered
+/// ones grey-blue, unexplored ones hidden; at the border of the view a lighter grey-blue, and
+/// the first unexplored ring shown faintly.
+pub fn fog_style(looks: Looks) -> FogStyle {
+    let mut style = FogStyle {
+        remembered: TileLook::shown(REMEMBERED),
+        ..default()
+    };
+    if looks.fades {
+        style = style.with_fade(FADE);
+    }
+    if looks.soft_edges {
+        style = style.with_soft_edge(SoftEdge {
+            remembered: TileLook::shown(Color::srgb(0.45, 0.47, 0.72)),
+            unexplored: TileLook::shown(Color::srgb(0.16, 0.16, 0.26)),
+        });
+    }
+    style
+}
+
+/// `1`-`4` toggle the looks.
+pub fn toggle_looks(keys: Res<ButtonInput<KeyCode>>, mut looks: ResMut<Looks>) {
+    let mut next = *looks;
+    for key in keys.get_just_pressed() {
+        match key {
+            KeyCode::Digit1 => next.fades = !next.fades,
+            KeyCode::Digit2 => next.soft_edges = !next.soft_edges,
+            KeyCode::Digit3 => next.ghosts = !next.ghosts,
+            KeyCode::Digit4 => next.light = !next.light,
+            _ => {}
+        }
+    }
+    looks.set_if_neq(next);
+}
+
+/// The terrain's fog style follows the looks.
+pub fn apply_fog_looks(looks: Res<Looks>, level: Res<Level>, mut styles: Query<&mut FogStyle>) {
+    if !looks.is_changed() {
+        return;
+    }
+    if let Ok(mut style) = styles.get_mut(level.terrain) {
+        style.set_if_neq(fog_style(*looks));
+    }
+}
