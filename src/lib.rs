@@ -24,6 +24,7 @@
 //! | module | its job |
 //! |---|---|
 //! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`]) |
+//! | [`layer_groups`] | all tilemaps below an entity as one map ([`LayerGroup`]), for importers |
 //! | [`opacity`] | what blocks sight ([`Opaque`], [`MapOpacity`]) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
@@ -34,6 +35,7 @@
 //! |---|---|---|
 //! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
 //! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory and the viewsheds |
+//! | `ldtk` | no | [`ldtk`]: LDtk levels from bevy_ecs_ldtk 0.15 (layers as one map, opacity from IntGrid values and enum tags, viewers from entities) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
@@ -45,7 +47,10 @@ pub use viewshed_core;
 pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
 
 pub mod fog;
+pub mod layer_groups;
 pub mod layers;
+#[cfg(feature = "ldtk")]
+pub mod ldtk;
 pub mod opacity;
 mod placement;
 pub mod plugin;
@@ -57,6 +62,7 @@ pub use fog::{
     ExploredMemory, FogOfWar, FogState, FogStyle, FogTeam, HideOutsideView, MemoryError,
     RevealsFog, Team, TeamFog, TileLook,
 };
+pub use layer_groups::LayerGroup;
 pub use layers::{LayerOf, Layers};
 pub use opacity::{MapOpacity, Opaque};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
@@ -73,7 +79,7 @@ pub use viewshed_core::{
 pub mod prelude {
     pub use crate::{
         DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode, FovOptions,
-        HexCoords, HexFov, HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity,
+        HexCoords, HexFov, HideOutsideView, LayerGroup, LayerOf, LineOfSight, LostSight, MapOpacity,
         OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook,
         Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone,
         field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
