@@ -8,7 +8,7 @@
 //! `apply_level_set`, `clean_respawn_entities`). The entities are those bevy_ecs_ldtk spawns.
 #![allow(dead_code)]
 
-use bevy::image::{ImagePlugin, TextureAtlasPlugin};
+use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin, TextureAtlasPlugin};
 use bevy::prelude::*;
 use bevy_ecs_ldtk::app::{LdtkEntityMap, LdtkIntCellMap};
 use bevy_ecs_ldtk::assets::LdtkAssetPlugin;
@@ -35,8 +35,13 @@ pub fn ldtk_app(configure: impl FnOnce(&mut App)) -> App {
         ViewshedPlugin::default(),
         LdtkViewshedPlugin::default(),
     ));
+    // bevy_render registers the PNG loader once it knows the GPU's formats; headless, the
+    // loader is registered here with none of the compressed ones.
+    app.register_asset_loader(ImageLoader::new(CompressedImageFormats::empty()));
     add_ldtk_systems(&mut app);
     configure(&mut app);
+    app.finish();
+    app.cleanup();
     let project = app.world().resource::<AssetServer>().load(PROJECT);
     app.world_mut().spawn(LdtkWorldBundle {
         ldtk_handle: project.into(),
@@ -84,7 +89,16 @@ fn update_until_loaded(app: &mut App) {
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    panic!("the LDtk level was not loaded and placed after 5,000 updates");
+    let mut worlds = app.world_mut().query::<&LdtkProjectHandle>();
+    let server = app.world().resource::<AssetServer>();
+    let state = worlds
+        .iter(app.world())
+        .map(|h| format!("{:?} {:?}", server.get_load_state(h.id()), server.get_recursive_dependency_load_state(h.id())))
+        .collect::<Vec<_>>();
+    let levels = app.world_mut().query::<(&LevelIid, Option<&LayerGroup>)>().iter(app.world()).map(|(l, g)| format!("{l:?} {g:?}")).collect::<Vec<_>>();
+    let entities = app.world_mut().query::<&EntityInstance>().iter(app.world()).count();
+    let maps = app.world_mut().query::<&TileStorage>().iter(app.world()).count();
+    panic!("the LDtk level was not loaded and placed after 5,000 updates: project {state:?} levels {levels:?} entities {entities} maps {maps}");
 }
 
 /// The tilemap of the layer with this LDtk identifier.
