@@ -79,10 +79,10 @@ pub use viewshed_core::{
 pub mod prelude {
     pub use crate::{
         DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode, FovOptions,
-        HexCoords, HexFov, HideOutsideView, LayerGroup, LayerOf, LineOfSight, LostSight, MapOpacity,
-        OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook,
-        Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone,
-        field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
+        HexCoords, HexFov, HideOutsideView, LayerGroup, LayerOf, LineOfSight, LostSight,
+        MapOpacity, OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog,
+        TileLook, Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet,
+        VisionCone, field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
     };
 }
 

@@ -46,7 +46,11 @@ pub(crate) fn problems(
             ));
         }
     }
-    for layer in opacity.int_grid.iter().filter_map(|rule| rule.layer.as_ref()) {
+    for layer in opacity
+        .int_grid
+        .iter()
+        .filter_map(|rule| rule.layer.as_ref())
+    {
         let is_int_grid = |l: &&bevy_ecs_ldtk::ldtk::LayerDefinition| {
             l.identifier == *layer && l.purple_type == Type::IntGrid
         };

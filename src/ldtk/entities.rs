@@ -99,7 +99,9 @@ fn vision_of(
     instance: &EntityInstance,
     warnings: &mut LdtkWarnings,
 ) -> Option<EntityVision> {
-    let mut vision = config.for_identifier(&instance.identifier).unwrap_or_default();
+    let mut vision = config
+        .for_identifier(&instance.identifier)
+        .unwrap_or_default();
     let mut field = |name: &Option<String>| {
         let name = name.as_deref()?;
         int_field(instance, name, warnings)

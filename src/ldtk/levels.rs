@@ -26,8 +26,8 @@ pub(crate) fn style_level_layers(
     let Some(style) = fog.0 else {
         return;
     };
-    let invisible_int_grid = settings
-        .is_some_and(|settings| settings.int_grid_rendering == IntGridRendering::Invisible);
+    let invisible_int_grid =
+        settings.is_some_and(|settings| settings.int_grid_rendering == IntGridRendering::Invisible);
     for (layer, meta) in &layers {
         let drawn_invisible = meta.layer_instance_type == Type::IntGrid
             && meta.tileset_def_uid.is_none()
@@ -37,4 +37,3 @@ pub(crate) fn style_level_layers(
         }
     }
 }
-

@@ -42,7 +42,9 @@ pub(crate) fn sync_tile_opacity(
         bool,
         bool,
     )| {
-        let layer = layers.get(layer).map_or("", |meta| meta.identifier.as_str());
+        let layer = layers
+            .get(layer)
+            .map_or("", |meta| meta.identifier.as_str());
         match (config.blocks_tile(layer, cell, tags), opaque, ours) {
             (true, false, _) => {
                 commands.entity(tile).try_insert((Opaque, OpaqueFromLdtk));

@@ -93,12 +93,33 @@ fn update_until_loaded(app: &mut App) {
     let server = app.world().resource::<AssetServer>();
     let state = worlds
         .iter(app.world())
-        .map(|h| format!("{:?} {:?}", server.get_load_state(h.id()), server.get_recursive_dependency_load_state(h.id())))
+        .map(|h| {
+            format!(
+                "{:?} {:?}",
+                server.get_load_state(h.id()),
+                server.get_recursive_dependency_load_state(h.id())
+            )
+        })
         .collect::<Vec<_>>();
-    let levels = app.world_mut().query::<(&LevelIid, Option<&LayerGroup>)>().iter(app.world()).map(|(l, g)| format!("{l:?} {g:?}")).collect::<Vec<_>>();
-    let entities = app.world_mut().query::<&EntityInstance>().iter(app.world()).count();
-    let maps = app.world_mut().query::<&TileStorage>().iter(app.world()).count();
-    panic!("the LDtk level was not loaded and placed after 5,000 updates: project {state:?} levels {levels:?} entities {entities} maps {maps}");
+    let levels = app
+        .world_mut()
+        .query::<(&LevelIid, Option<&LayerGroup>)>()
+        .iter(app.world())
+        .map(|(l, g)| format!("{l:?} {g:?}"))
+        .collect::<Vec<_>>();
+    let entities = app
+        .world_mut()
+        .query::<&EntityInstance>()
+        .iter(app.world())
+        .count();
+    let maps = app
+        .world_mut()
+        .query::<&TileStorage>()
+        .iter(app.world())
+        .count();
+    panic!(
+        "the LDtk level was not loaded and placed after 5,000 updates: project {state:?} levels {levels:?} entities {entities} maps {maps}"
+    );
 }
 
 /// The tilemap of the layer with this LDtk identifier.
@@ -177,7 +198,12 @@ impl LevelData {
             .as_array()
             .unwrap()
             .iter()
-            .map(|t| flip(t["px"][0].as_i64().unwrap() / grid, t["px"][1].as_i64().unwrap() / grid))
+            .map(|t| {
+                flip(
+                    t["px"][0].as_i64().unwrap() / grid,
+                    t["px"][1].as_i64().unwrap() / grid,
+                )
+            })
             .collect();
         let entities = by_name("Entities")["entityInstances"]
             .as_array()
@@ -191,7 +217,10 @@ impl LevelData {
                     .find(|f| f["__identifier"] == "sight_radius")
                     .and_then(|f| f["__value"].as_u64())
                     .map(|v| v as u32);
-                let pos = flip(e["__grid"][0].as_i64().unwrap(), e["__grid"][1].as_i64().unwrap());
+                let pos = flip(
+                    e["__grid"][0].as_i64().unwrap(),
+                    e["__grid"][1].as_i64().unwrap(),
+                );
                 (e["__identifier"].as_str().unwrap().to_string(), pos, sight)
             })
             .collect();
