@@ -24,6 +24,7 @@
 //! | module | its job |
 //! |---|---|
 //! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`]) |
+//! | [`layer_groups`] | all tilemaps below an entity as one map ([`LayerGroup`]), for importers |
 //! | [`opacity`] | what blocks sight ([`Opaque`], [`MapOpacity`]) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
@@ -36,6 +37,7 @@
 //! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
 //! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory, the ghosts ([`LastSeen`]) and the viewsheds |
 //! | `replicon` | no | server-side fog of war for bevy_replicon 0.44 (`replicon::ViewshedReplicationPlugin`) |
+//! | `ldtk` | no | [`ldtk`]: LDtk levels from bevy_ecs_ldtk 0.15 (layers as one map, opacity from IntGrid values and enum tags, viewers from entities) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
@@ -47,7 +49,10 @@ pub use viewshed_core;
 pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
 
 pub mod fog;
+pub mod layer_groups;
 pub mod layers;
+#[cfg(feature = "ldtk")]
+pub mod ldtk;
 pub mod opacity;
 mod placement;
 pub mod plugin;
@@ -61,6 +66,7 @@ pub use fog::{
     ExploredMemory, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Ghost, HideOutsideView,
     LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog, TileLook,
 };
+pub use layer_groups::LayerGroup;
 pub use layers::{LayerOf, Layers};
 pub use opacity::{MapOpacity, Opaque};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
@@ -77,11 +83,11 @@ pub use viewshed_core::{
 pub mod prelude {
     pub use crate::{
         DistanceShape, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
-        FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerOf, LineOfSight,
-        LostSight, MapOpacity, OpacityGrid, Opaque, Radius, RememberWhenSeen, RevealsFog, SoftEdge,
-        Spottable, Spotted, Team, TeamFog, TileLook, Viewshed, ViewshedPlugin, ViewshedSystems,
-        ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
-        hex_line_of_sight, line_of_sight,
+        FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerGroup, LayerOf,
+        LineOfSight, LostSight, MapOpacity, OpacityGrid, Opaque, Radius, RememberWhenSeen,
+        RevealsFog, SoftEdge, Spottable, Spotted, Team, TeamFog, TileLook, Viewshed,
+        ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone, field_of_view,
+        hex_field_of_view, hex_line_of_sight, line_of_sight,
     };
 }
 

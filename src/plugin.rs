@@ -10,7 +10,7 @@ use bevy::render::RenderApp;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_ecs_tilemap::map::TilemapId;
-use bevy_ecs_tilemap::tiles::TilePos;
+use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::fog::fade::advance_fades;
 use crate::fog::ghosts::remember_seen;
@@ -20,6 +20,9 @@ use crate::fog::team::rebuild_team_views;
 use crate::fog::{
     FogDirty, FogFade, FogState, FogStyle, FogTeam, HideOutsideView, RememberWhenSeen, RevealsFog,
     SoftEdge, Team, TileLook,
+};
+use crate::layer_groups::{
+    GroupsDirty, LayerGroup, group_layers, on_group_or_tilemap, on_reparented,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::opacity::{
@@ -79,7 +82,8 @@ impl ViewshedPlugin {
 /// your systems against them, e.g. `.after(ViewshedSystems::Recompute)` to read fresh views.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewshedSystems {
-    /// Opacity grids follow `Opaque` entities and tilemap sizes; layers are checked.
+    /// Layer groups put `LayerOf` on their tilemaps; opacity grids follow `Opaque` entities
+    /// and tilemap sizes; layers are checked.
     SyncOpacity,
     /// Viewsheds that need it are recomputed (in parallel); `ViewshedUpdated` is written.
     Recompute,
@@ -132,6 +136,7 @@ fn add_resources_and_types(app: &mut App) {
         .init_resource::<OpaqueIndex>()
         .init_resource::<LayerEpoch>()
         .init_resource::<LayerWarnings>()
+        .init_resource::<GroupsDirty>()
         .init_resource::<RecheckTargets>()
         .init_resource::<ReplacedSightings>()
         .init_resource::<FogDirty>()
@@ -148,6 +153,7 @@ fn add_resources_and_types(app: &mut App) {
         .register_type::<SoftEdge>()
         .register_type::<LayerOf>()
         .register_type::<Layers>()
+        .register_type::<LayerGroup>()
         .register_type::<FogStyle>()
         .register_type::<TileLook>()
         .register_type::<FogState>();
@@ -179,6 +185,7 @@ impl ViewshedPlugin {
             schedule,
             (
                 (
+                    group_layers,
                     check_layers,
                     track_maps,
                     follow_map_types,
@@ -204,6 +211,13 @@ impl ViewshedPlugin {
 }
 
 fn add_observers(app: &mut App) {
+    // Layer groups: tilemaps below a group may have changed.
+    app.add_observer(on_group_or_tilemap::<Add, LayerGroup>)
+        .add_observer(on_group_or_tilemap::<Remove, LayerGroup>)
+        .add_observer(on_group_or_tilemap::<Add, TileStorage>)
+        .add_observer(on_group_or_tilemap::<Remove, TileStorage>)
+        .add_observer(on_reparented::<Insert>)
+        .add_observer(on_reparented::<Remove>);
     // Layers: every root lookup may change.
     app.add_observer(on_layers_changed::<Insert>)
         .add_observer(on_layers_changed::<Remove>);

@@ -45,6 +45,10 @@ pub fn draw_ghosts(
         let mut sprite = sprites.sprite(index);
         sprite.color = Color::srgba(0.75, 0.8, 1.0, 0.4);
         let center = tile_center(ghost.tile);
-        commands.spawn((GhostSprite, sprite, Transform::from_xyz(center.x, center.y, 1.8)));
+        commands.spawn((
+            GhostSprite,
+            sprite,
+            Transform::from_xyz(center.x, center.y, 1.8),
+        ));
     }
 }

@@ -197,7 +197,9 @@ impl Dungeon {
             let mut spots: Vec<Torch> = self.rooms[room]
                 .floor
                 .iter()
-                .flat_map(|&floor| side_neighbours(floor.0, floor.1).map(move |wall| Torch { wall, floor }))
+                .flat_map(|&floor| {
+                    side_neighbours(floor.0, floor.1).map(move |wall| Torch { wall, floor })
+                })
                 .filter(|t| self.cell(t.wall.0, t.wall.1) == Cell::Wall)
                 .filter(|t| t.wall.0 < self.width && t.wall.1 < self.height)
                 .filter(|t| !self.next_to_door(t.wall.0, t.wall.1))

@@ -44,8 +44,7 @@ impl Plugin for RecordPlugin {
             app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_TIME));
         }
         if recording {
-            app.init_resource::<Recording>()
-                .add_systems(Last, capture);
+            app.init_resource::<Recording>().add_systems(Last, capture);
         }
     }
 }

@@ -1,0 +1,223 @@
+//! What a game tells the LDtk integration: which tiles block sight ([`LdtkOpacity`]), which
+//! LDtk entities see, are seen or hide ([`LdtkVision`], [`EntityVision`]), and the fog of war
+//! put on each level's tile layers ([`LdtkFog`]). All are resources read at run time: insert
+//! your own before or after adding the plugin.
+
+use bevy::prelude::*;
+use bevy_ecs_ldtk::{IntGridCell, TileEnumTags};
+
+use crate::fog::FogStyle;
+
+/// An IntGrid value that blocks sight, on one layer or on all of them.
+#[derive(Clone, Debug, PartialEq, Eq, Reflect)]
+pub struct IntGridRule {
+    /// The layer identifier (as in LDtk), or `None` for every IntGrid layer.
+    pub layer: Option<String>,
+    /// The IntGrid value.
+    pub value: i32,
+}
+
+/// Which LDtk tiles are [`Opaque`](crate::Opaque): IntGrid values (on any layer or on one)
+/// and tile enum tags.
+///
+/// Tiles follow it at run time: set a door tile's `IntGridCell` value from "closed door" to
+/// "open door" and the door stops blocking sight at the next update; change the resource and
+/// every tile is looked at again. An `Opaque` the game put on a tile itself is never removed.
+///
+/// ```
+/// use bevy_viewshed::ldtk::LdtkOpacity;
+///
+/// // Walls are 1 on every IntGrid layer, closed doors 3 on the "Doors" layer, and tiles
+/// // tagged "Wall" in the tileset's enum tags block sight too.
+/// let opacity = LdtkOpacity::default()
+///     .int_grid(1)
+///     .int_grid_on("Doors", 3)
+///     .enum_tag("Wall");
+/// assert!(opacity.blocks("Ground", Some(1), &[]));
+/// assert!(!opacity.blocks("Ground", Some(3), &[]));
+/// assert!(opacity.blocks("Doors", Some(3), &[]));
+/// assert!(opacity.blocks("Decor", None, &["Wall".to_string()]));
+/// ```
+#[derive(Resource, Clone, Debug, Default, PartialEq, Reflect)]
+#[reflect(Resource, Default, Debug)]
+pub struct LdtkOpacity {
+    /// IntGrid values that block sight.
+    pub int_grid: Vec<IntGridRule>,
+    /// Enum values (their identifiers) that make a tagged tile block sight.
+    pub enum_tags: Vec<String>,
+}
+
+impl LdtkOpacity {
+    /// IntGrid `value` blocks sight on every IntGrid layer.
+    pub fn int_grid(mut self, value: i32) -> Self {
+        self.int_grid.push(IntGridRule { layer: None, value });
+        self
+    }
+
+    /// IntGrid `value` blocks sight on the layer with this identifier.
+    pub fn int_grid_on(mut self, layer: impl Into<String>, value: i32) -> Self {
+        self.int_grid.push(IntGridRule {
+            layer: Some(layer.into()),
+            value,
+        });
+        self
+    }
+
+    /// Tiles tagged with this enum value block sight.
+    pub fn enum_tag(mut self, tag: impl Into<String>) -> Self {
+        self.enum_tags.push(tag.into());
+        self
+    }
+
+    /// Whether a tile of layer `layer` with this IntGrid value and these enum tags blocks
+    /// sight.
+    pub fn blocks(&self, layer: &str, int_grid: Option<i32>, tags: &[String]) -> bool {
+        let by_value = int_grid.is_some_and(|value| {
+            self.int_grid.iter().any(|rule| {
+                rule.value == value && rule.layer.as_deref().is_none_or(|name| name == layer)
+            })
+        });
+        by_value || tags.iter().any(|tag| self.enum_tags.contains(tag))
+    }
+
+    /// [`blocks`](Self::blocks) for a tile's bevy_ecs_ldtk components.
+    pub(crate) fn blocks_tile(
+        &self,
+        layer: &str,
+        cell: Option<&IntGridCell>,
+        tags: Option<&TileEnumTags>,
+    ) -> bool {
+        let tags = tags.map_or(&[][..], |tags| &tags.tags[..]);
+        self.blocks(layer, cell.map(|cell| cell.value), tags)
+    }
+}
+
+/// What an LDtk entity gets: a [`Viewshed`](crate::Viewshed) of some radius, and the
+/// markers [`RevealsFog`](crate::RevealsFog), [`Spottable`](crate::Spottable),
+/// [`HideOutsideView`](crate::HideOutsideView) and a [`Team`](crate::Team).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
+pub struct EntityVision {
+    /// A `Viewshed` of this radius (`None`: no viewshed, unless an entity field gives one).
+    pub radius: Option<u32>,
+    /// Its view lifts the fog of war of its team.
+    pub reveals_fog: bool,
+    /// Viewers send `Spotted` / `LostSight` for it.
+    pub spottable: bool,
+    /// Hidden while its tile is not revealed to the team drawn.
+    pub hide_outside_view: bool,
+    /// Its `Team` (none: team 0).
+    pub team: Option<u32>,
+}
+
+impl EntityVision {
+    /// A viewer with a `Viewshed` of this radius.
+    pub fn viewer(radius: u32) -> Self {
+        Self {
+            radius: Some(radius),
+            ..default()
+        }
+    }
+
+    /// Nothing but what the builder methods add.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// Its view lifts the fog of war.
+    pub fn reveals_fog(mut self) -> Self {
+        self.reveals_fog = true;
+        self
+    }
+
+    /// Viewers spot it.
+    pub fn spottable(mut self) -> Self {
+        self.spottable = true;
+        self
+    }
+
+    /// It is hidden outside the view of the team drawn.
+    pub fn hide_outside_view(mut self) -> Self {
+        self.hide_outside_view = true;
+        self
+    }
+
+    /// It belongs to `team`.
+    pub fn team(mut self, team: u32) -> Self {
+        self.team = Some(team);
+        self
+    }
+}
+
+/// Which LDtk entities see, are seen or hide: by entity identifier, and from their fields.
+///
+/// An entity whose identifier is listed gets that [`EntityVision`]; then, on any entity, an
+/// Int field named [`radius_field`](Self::radius_field) (default `sight_radius`) gives a
+/// `Viewshed` of that radius and an Int field named [`team_field`](Self::team_field)
+/// (default `team`) its `Team`. A field of another type or a negative value is warned about
+/// once and ignored. Entities are read when they are spawned (a level loaded or respawned).
+///
+/// ```
+/// use bevy_viewshed::ldtk::{EntityVision, LdtkVision};
+///
+/// let vision = LdtkVision::default()
+///     .entity("Player", EntityVision::viewer(8).reveals_fog())
+///     .entity("Goblin", EntityVision::viewer(5).spottable().hide_outside_view().team(1));
+/// assert_eq!(vision.for_identifier("Goblin").unwrap().radius, Some(5));
+/// assert!(vision.for_identifier("Chest").is_none());
+/// ```
+#[derive(Resource, Clone, Debug, PartialEq, Reflect)]
+#[reflect(Resource, Default, Debug)]
+pub struct LdtkVision {
+    /// Entity identifiers and what they get.
+    pub entities: Vec<(String, EntityVision)>,
+    /// The Int field that gives an entity a `Viewshed` of its value as radius.
+    pub radius_field: Option<String>,
+    /// The Int field that gives an entity its `Team`.
+    pub team_field: Option<String>,
+}
+
+impl Default for LdtkVision {
+    fn default() -> Self {
+        Self {
+            entities: Vec::new(),
+            radius_field: Some("sight_radius".into()),
+            team_field: Some("team".into()),
+        }
+    }
+}
+
+impl LdtkVision {
+    /// Entities with this identifier get `vision` (a later entry for the same identifier
+    /// replaces an earlier one).
+    pub fn entity(mut self, identifier: impl Into<String>, vision: EntityVision) -> Self {
+        let identifier = identifier.into();
+        self.entities.retain(|(name, _)| *name != identifier);
+        self.entities.push((identifier, vision));
+        self
+    }
+
+    /// What entities with this identifier get, if they are listed.
+    pub fn for_identifier(&self, identifier: &str) -> Option<EntityVision> {
+        self.entities
+            .iter()
+            .find(|(name, _)| name == identifier)
+            .map(|&(_, vision)| vision)
+    }
+}
+
+/// The fog of war put on the tile layers of every LDtk level (`None`: no fog style is put,
+/// a game adds `FogStyle` itself). Default: [`FogStyle::default`] (remembered tiles dimmed,
+/// unexplored ones hidden).
+///
+/// It goes on each tile layer when the layer is spawned, unless the layer already has a
+/// `FogStyle` or is an IntGrid layer drawn invisible (no tileset and
+/// `LdtkSettings::int_grid_rendering` set to `Invisible`).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Reflect)]
+#[reflect(Resource, Default, Debug)]
+pub struct LdtkFog(pub Option<FogStyle>);
+
+impl Default for LdtkFog {
+    fn default() -> Self {
+        Self(Some(FogStyle::default()))
+    }
+}

@@ -1,0 +1,175 @@
+//! LDtk entities that see, are seen or hide: the components [`LdtkVision`] gives them, and
+//! their place on their level's map (`TilemapId` of the level's root layer; `TilePos` from
+//! `GridCoords` when they have it, else their `Transform` places them).
+
+use bevy::prelude::*;
+use bevy_ecs_ldtk::ldtk::FieldValue;
+use bevy_ecs_ldtk::{EntityInstance, GridCoords, LevelIid};
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::fog::{HideOutsideView, RevealsFog, Team};
+use crate::layer_groups::LayerGroup;
+use crate::ldtk::LdtkWarnings;
+use crate::ldtk::config::{EntityVision, LdtkVision};
+use crate::sightings::Spottable;
+use crate::viewshed::Viewshed;
+
+/// On an LDtk entity this integration has read (whether it gave it anything or not).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub(crate) struct VisionRead;
+
+/// On an LDtk entity this integration placed on its level's map.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub(crate) struct PlacedOnLevel;
+
+/// How many parents are climbed from an entity to its level.
+const MAX_LEVEL_DEPTH: usize = 8;
+
+/// Where an entity's level map is.
+enum LevelMap {
+    /// The root tilemap of its level.
+    Found(Entity),
+    /// Its level has no tilemap yet: look again at the next update.
+    NotYet,
+    /// It is not below a level (e.g. a `Worldly` entity).
+    NoLevel,
+}
+
+/// Gives the LDtk entities spawned since the last update what [`LdtkVision`] says, and
+/// places them on their level's map.
+pub(crate) fn give_vision(
+    vision: Res<LdtkVision>,
+    new: Query<(Entity, &EntityInstance, Option<&GridCoords>), Without<VisionRead>>,
+    parents: Query<&ChildOf>,
+    levels: Query<&LayerGroup, With<LevelIid>>,
+    mut warnings: ResMut<LdtkWarnings>,
+    mut commands: Commands,
+) {
+    for (entity, instance, grid) in &new {
+        let Some(wanted) = vision_of(&vision, instance, &mut warnings) else {
+            commands.entity(entity).try_insert(VisionRead);
+            continue;
+        };
+        let map = match level_map(entity, &parents, &levels) {
+            LevelMap::Found(map) => map,
+            LevelMap::NotYet => continue,
+            LevelMap::NoLevel => {
+                warnings.once(format!(
+                    "entity {entity} ({}) is not below an LDtk level (a Worldly entity?), so it \
+                     stands on no map; give it a TilemapId yourself",
+                    instance.identifier
+                ));
+                commands.entity(entity).try_insert(VisionRead);
+                continue;
+            }
+        };
+        let mut commands = commands.entity(entity);
+        commands.try_insert((VisionRead, PlacedOnLevel));
+        commands.try_insert_if_new(TilemapId(map));
+        if let Some(&grid) = grid {
+            commands.try_insert_if_new(tile_of(grid));
+        }
+        insert_vision(&mut commands, wanted);
+    }
+}
+
+/// Keeps the `TilePos` of placed entities on their `GridCoords` when the game moves them.
+pub(crate) fn follow_grid_coords(
+    moved: Query<(Entity, &GridCoords), (Changed<GridCoords>, With<PlacedOnLevel>)>,
+    mut commands: Commands,
+) {
+    for (entity, &grid) in &moved {
+        commands.entity(entity).try_insert(tile_of(grid));
+    }
+}
+
+/// The tile at LDtk grid coordinates (bevy_ecs_ldtk's `GridCoords` count from the bottom
+/// left, as `TilePos` does); negative coordinates become a tile off the map, which the plugin
+/// warns about.
+fn tile_of(grid: GridCoords) -> TilePos {
+    let coord = |c: i32| u32::try_from(c).unwrap_or(u32::MAX);
+    TilePos::new(coord(grid.x), coord(grid.y))
+}
+
+/// What `instance` gets: its identifier's [`EntityVision`] with its fields applied, or `None`
+/// when it gets nothing.
+fn vision_of(
+    config: &LdtkVision,
+    instance: &EntityInstance,
+    warnings: &mut LdtkWarnings,
+) -> Option<EntityVision> {
+    let mut vision = config
+        .for_identifier(&instance.identifier)
+        .unwrap_or_default();
+    let mut field = |name: &Option<String>| {
+        let name = name.as_deref()?;
+        int_field(instance, name, warnings)
+    };
+    if let Some(radius) = field(&config.radius_field) {
+        vision.radius = Some(radius);
+    }
+    if let Some(team) = field(&config.team_field) {
+        vision.team = Some(team);
+    }
+    (vision != EntityVision::default()).then_some(vision)
+}
+
+/// The value of the Int field `name` of `instance`, if it has one that is not negative.
+fn int_field(instance: &EntityInstance, name: &str, warnings: &mut LdtkWarnings) -> Option<u32> {
+    let field = instance
+        .field_instances
+        .iter()
+        .find(|field| field.identifier == name)?;
+    let problem = match field.value {
+        FieldValue::Int(None) => return None,
+        FieldValue::Int(Some(value)) => match u32::try_from(value) {
+            Ok(value) => return Some(value),
+            Err(_) => format!("is {value}, a negative number"),
+        },
+        _ => format!("is a {} field, not an Int", field.field_instance_type),
+    };
+    warnings.once(format!(
+        "the field {name} of LDtk entity {} {problem}; it is ignored",
+        instance.identifier
+    ));
+    None
+}
+
+/// The root tilemap of the level above `entity`.
+fn level_map(
+    entity: Entity,
+    parents: &Query<&ChildOf>,
+    levels: &Query<&LayerGroup, With<LevelIid>>,
+) -> LevelMap {
+    let mut current = entity;
+    for _ in 0..MAX_LEVEL_DEPTH {
+        let Ok(parent) = parents.get(current) else {
+            break;
+        };
+        current = parent.parent();
+        if let Ok(group) = levels.get(current) {
+            return group.root().map_or(LevelMap::NotYet, LevelMap::Found);
+        }
+    }
+    LevelMap::NoLevel
+}
+
+/// Inserts the components of `vision` (a `Viewshed` the entity already has is kept).
+fn insert_vision(commands: &mut EntityCommands, vision: EntityVision) {
+    if let Some(radius) = vision.radius {
+        commands.try_insert_if_new(Viewshed::new(radius));
+    }
+    if vision.reveals_fog {
+        commands.try_insert(RevealsFog);
+    }
+    if vision.spottable {
+        commands.try_insert(Spottable);
+    }
+    if vision.hide_outside_view {
+        commands.try_insert(HideOutsideView);
+    }
+    if let Some(team) = vision.team {
+        commands.try_insert(Team(team));
+    }
+}

@@ -1,0 +1,128 @@
+//! LDtk levels from [bevy_ecs_ldtk] 0.15 (feature `ldtk`): add [`LdtkViewshedPlugin`] next
+//! to `LdtkPlugin` and `ViewshedPlugin`, and
+//!
+//! - the tile layers of each level are one map (each level entity is a
+//!   [`LayerGroup`](crate::LayerGroup)): walls on a wall layer block viewers standing on the
+//!   floor layer, and fog of war covers every layer;
+//! - IntGrid values and tile enum tags listed in [`LdtkOpacity`] make their tiles
+//!   [`Opaque`](crate::Opaque), following changes at run time (a door's `IntGridCell` value
+//!   set to "open");
+//! - LDtk entities get a [`Viewshed`](crate::Viewshed), [`RevealsFog`](crate::RevealsFog),
+//!   [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView) and a
+//!   [`Team`](crate::Team) by identifier or from Int fields ([`LdtkVision`]), placed on their
+//!   level's map;
+//! - the tile layers get the fog of war style of [`LdtkFog`].
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkViewshedPlugin, LdtkVision};
+//! use bevy_viewshed::prelude::*;
+//!
+//! let mut app = App::new();
+//! // In a game: DefaultPlugins, LdtkPlugin, then these two.
+//! app.add_plugins((MinimalPlugins, ViewshedPlugin::default(), LdtkViewshedPlugin::default()))
+//!     .insert_resource(LdtkOpacity::default().int_grid(1).int_grid(3))
+//!     .insert_resource(
+//!         LdtkVision::default()
+//!             .entity("Player", EntityVision::viewer(8).reveals_fog())
+//!             .entity("Goblin", EntityVision::viewer(5).spottable().hide_outside_view()),
+//!     );
+//! app.update();
+//! ```
+//!
+//! [bevy_ecs_ldtk]: https://crates.io/crates/bevy_ecs_ldtk
+
+use bevy::app::{App, Plugin, PostUpdate};
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::platform::collections::HashSet;
+use bevy::prelude::*;
+use bevy_ecs_ldtk::assets::LdtkProject;
+
+use crate::layer_groups::group_layers;
+use crate::layers::check_layers;
+use crate::plugin::ViewshedSystems;
+
+mod checks;
+mod config;
+mod entities;
+mod levels;
+mod tiles;
+
+pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
+
+/// Connects bevy_ecs_ldtk's levels to the field of view; see the [module docs](self).
+///
+/// Add it with `ViewshedPlugin` (and bevy_ecs_ldtk's `LdtkPlugin` in a game); it adds
+/// [`LdtkOpacity`], [`LdtkVision`] and [`LdtkFog`] with their defaults unless the app has
+/// them. Its systems run in [`ViewshedSystems::SyncOpacity`], in `PostUpdate` by default:
+/// give it the same schedule as `ViewshedPlugin` with [`in_schedule`](Self::in_schedule).
+#[derive(Debug, Clone)]
+pub struct LdtkViewshedPlugin {
+    schedule: InternedScheduleLabel,
+}
+
+impl Default for LdtkViewshedPlugin {
+    fn default() -> Self {
+        Self {
+            schedule: PostUpdate.intern(),
+        }
+    }
+}
+
+impl LdtkViewshedPlugin {
+    /// Runs its systems in `schedule` instead of `PostUpdate` (the schedule given to
+    /// `ViewshedPlugin::in_schedule`).
+    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
+        self.schedule = schedule.intern();
+        self
+    }
+}
+
+impl Plugin for LdtkViewshedPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<LdtkOpacity>()
+            .init_resource::<LdtkVision>()
+            .init_resource::<LdtkFog>()
+            .init_resource::<LdtkWarnings>()
+            .register_type::<LdtkOpacity>()
+            .register_type::<LdtkVision>()
+            .register_type::<LdtkFog>()
+            .add_observer(levels::group_level)
+            .add_systems(
+                self.schedule,
+                (
+                    levels::style_level_layers,
+                    tiles::sync_tile_opacity,
+                    entities::give_vision,
+                    entities::follow_grid_coords,
+                )
+                    .chain()
+                    .in_set(ViewshedSystems::SyncOpacity)
+                    .after(group_layers)
+                    .before(check_layers),
+            );
+    }
+
+    fn finish(&self, app: &mut App) {
+        // The project check needs bevy_ecs_ldtk's assets (its `LdtkPlugin`, added in any
+        // order); a headless app without them only skips the check.
+        if app.world().contains_resource::<Assets<LdtkProject>>() {
+            app.add_systems(self.schedule, checks::check_config);
+        }
+    }
+}
+
+/// Problems with the LDtk data or the configuration already warned about, so that each is
+/// logged once.
+#[derive(Resource, Default)]
+pub(crate) struct LdtkWarnings(HashSet<String>);
+
+impl LdtkWarnings {
+    /// Logs `problem` as a warning unless it was logged before.
+    pub(crate) fn once(&mut self, problem: String) {
+        if !self.0.contains(&problem) {
+            warn!("bevy_viewshed (ldtk): {problem}");
+            self.0.insert(problem);
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! The LDtk integration on a real LDtk project (`assets/ldtk_level.ldtk`, made by
+//! `assets/make_ldtk_level.py`), loaded and spawned by bevy_ecs_ldtk's own loader and systems
+//! in a headless app (see `tests/common_ldtk`). Every view is held to the core's field of view
+//! on the opacity read from the file separately.
+#![cfg(feature = "ldtk")]
+
+mod common_ldtk;
+
+use bevy::prelude::*;
+use bevy_ecs_ldtk::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkVision};
+use bevy_viewshed::prelude::*;
+use common_ldtk::*;
+
+/// IntGrid values of the "Walls" layer: wall, closed door, open door.
+const WALL: i32 = 1;
+const CLOSED_DOOR: i32 = 2;
+const OPEN_DOOR: i32 = 3;
+
+fn configure(app: &mut App) {
+    app.insert_resource(
+        LdtkOpacity::default()
+            .int_grid_on("Walls", WALL)
+            .int_grid_on("Walls", CLOSED_DOOR)
+            .enum_tag("Solid"),
+    )
+    .insert_resource(
+        LdtkVision::default()
+            .entity("Player", EntityVision::viewer(8).reveals_fog())
+            .entity(
+                "Goblin",
+                EntityVision::none().spottable().hide_outside_view().team(1),
+            ),
+    );
+}
+
+fn player(app: &mut App) -> Entity {
+    ldtk_entities(app, "Player")[0]
+}
+
+fn root(app: &mut App) -> Entity {
+    let mut levels = app
+        .world_mut()
+        .query_filtered::<&LayerGroup, With<LevelIid>>();
+    levels.single(app.world()).unwrap().root().unwrap()
+}
+
+/// The player's view must be the core's view on the file's walls, doors and pillars, with the
+/// doors at `opened` open.
+fn assert_player_sees(app: &mut App, opaque: &[i32], opened: &[TilePos]) {
+    let data = LevelData::read();
+    let player = player(app);
+    let viewshed = app.world().get::<Viewshed>(player).unwrap();
+    let mut grid = data.opacity(opaque);
+    for door in opened {
+        grid.set_opaque(door.x, door.y, false);
+    }
+    let expected = expected_view(&grid, data.position_of("Player"), viewshed.options);
+    assert_eq!(view_of(viewshed), expected);
+}
+
+#[test]
+fn the_tile_layers_of_a_level_are_one_map_rooted_at_the_bottom_layer() {
+    let mut app = ldtk_app(configure);
+    let floor = layer(&mut app, "Floor");
+    let walls = layer(&mut app, "Walls");
+    let decor = layer(&mut app, "Decor");
+    assert_eq!(root(&mut app), floor);
+    assert_eq!(app.world().get::<LayerOf>(floor), None);
+    assert_eq!(app.world().get::<LayerOf>(walls), Some(&LayerOf(floor)));
+    assert_eq!(app.world().get::<LayerOf>(decor), Some(&LayerOf(floor)));
+    assert!(app.world().get::<MapOpacity>(floor).is_some());
+    assert!(app.world().get::<MapOpacity>(walls).is_none());
+}
+
+#[test]
+fn walls_on_the_wall_layer_block_the_player_on_the_floor_layer() {
+    let mut app = ldtk_app(configure);
+    let player = player(&mut app);
+    let floor = layer(&mut app, "Floor");
+    assert_eq!(
+        app.world().get::<TilemapId>(player),
+        Some(&TilemapId(floor))
+    );
+    assert_player_sees(&mut app, &[WALL, CLOSED_DOOR], &[]);
+    let view = app.world().get::<Viewshed>(player).unwrap();
+    let at = LevelData::read().position_of("Player");
+    // The player stands at (4, 10) in a room whose east wall is x = 11, closed door at
+    // (11, 10): the wall and door are lit, the room behind them is not.
+    assert_eq!(at, TilePos::new(4, 10));
+    assert!(view.is_visible(TilePos::new(11, 11)));
+    assert!(view.is_visible(TilePos::new(11, 10)));
+    assert!(!view.is_visible(TilePos::new(12, 10)));
+    assert!(!view.is_visible(TilePos::new(4, 6)), "south wall at y = 7");
+}
+
+#[test]
+fn setting_a_door_cell_to_open_opens_the_view_and_back_closes_it() {
+    let mut app = ldtk_app(configure);
+    let walls = layer(&mut app, "Walls");
+    let door = tile(&app, walls, TilePos::new(11, 10));
+    assert_eq!(
+        app.world().get::<IntGridCell>(door),
+        Some(&IntGridCell { value: CLOSED_DOOR })
+    );
+    assert!(app.world().get::<Opaque>(door).is_some());
+
+    app.world_mut().get_mut::<IntGridCell>(door).unwrap().value = OPEN_DOOR;
+    app.update();
+    assert!(app.world().get::<Opaque>(door).is_none());
+    let player = player(&mut app);
+    assert!(
+        app.world()
+            .get::<Viewshed>(player)
+            .unwrap()
+            .is_visible(TilePos::new(12, 10))
+    );
+    // Through the door: the room east of it, and the pillar there (a "Solid" tile of the
+    // Decor layer) casting its shadow; the file's open doors (value 3) do not block.
+    assert_player_sees(&mut app, &[WALL, CLOSED_DOOR], &[TilePos::new(11, 10)]);
+    let decor = layer(&mut app, "Decor");
+    let pillar = tile(&app, decor, TilePos::new(16, 9));
+    assert!(app.world().get::<Opaque>(pillar).is_some());
+
+    app.world_mut().get_mut::<IntGridCell>(door).unwrap().value = CLOSED_DOOR;
+    app.update();
+    assert!(app.world().get::<Opaque>(door).is_some());
+    assert!(
+        !app.world()
+            .get::<Viewshed>(player)
+            .unwrap()
+            .is_visible(TilePos::new(12, 10))
+    );
+    assert_player_sees(&mut app, &[WALL, CLOSED_DOOR], &[]);
+}
+
+#[test]
+fn an_opaque_the_game_put_on_a_tile_is_not_taken_away() {
+    let mut app = ldtk_app(configure);
+    let floor = layer(&mut app, "Floor");
+    let walls = layer(&mut app, "Walls");
+    let door = tile(&app, walls, TilePos::new(11, 10));
+    let boulder = tile(&app, floor, TilePos::new(6, 10));
+    app.world_mut().entity_mut(boulder).insert(Opaque);
+    app.world_mut().get_mut::<IntGridCell>(door).unwrap().value = OPEN_DOOR;
+    app.update();
+    assert!(app.world().get::<Opaque>(boulder).is_some());
+    // The configuration changed at run time: every tile is looked at again.
+    app.insert_resource(LdtkOpacity::default().int_grid(WALL));
+    app.update();
+    assert!(app.world().get::<Opaque>(boulder).is_some());
+    let decor = layer(&mut app, "Decor");
+    let pillar = tile(&app, decor, TilePos::new(16, 9));
+    assert!(app.world().get::<Opaque>(pillar).is_none());
+}
+
+#[test]
+fn goblins_get_their_viewer_from_their_type_and_their_sight_radius_field() {
+    let mut app = ldtk_app(configure);
+    let data = LevelData::read();
+    let floor = layer(&mut app, "Floor");
+    let goblins = ldtk_entities(&mut app, "Goblin");
+    let expected: Vec<_> = data
+        .entities
+        .iter()
+        .filter(|(name, ..)| name == "Goblin")
+        .collect();
+    assert_eq!(goblins.len(), expected.len());
+    assert_eq!(goblins.len(), 4);
+    let opacity = data.opacity(&[WALL, CLOSED_DOOR]);
+    for (&goblin, (_, at, sight)) in goblins.iter().zip(&expected) {
+        let world = app.world();
+        let viewshed = world.get::<Viewshed>(goblin).unwrap();
+        assert_eq!(viewshed.options.radius, Radius::Limited(sight.unwrap()));
+        assert_eq!(world.get::<Team>(goblin), Some(&Team(1)));
+        assert!(world.get::<Spottable>(goblin).is_some());
+        assert!(world.get::<HideOutsideView>(goblin).is_some());
+        assert!(world.get::<RevealsFog>(goblin).is_none());
+        assert_eq!(world.get::<TilemapId>(goblin), Some(&TilemapId(floor)));
+        // Placed by its Transform on the level's map: it sees from its own tile.
+        assert_eq!(
+            view_of(viewshed),
+            expected_view(&opacity, *at, viewshed.options)
+        );
+    }
+    let radii: Vec<_> = expected.iter().map(|(.., sight)| sight.unwrap()).collect();
+    assert!(radii.contains(&5) && radii.contains(&7));
+    let player = player(&mut app);
+    assert!(app.world().get::<RevealsFog>(player).is_some());
+    assert_eq!(
+        app.world().get::<Viewshed>(player).unwrap().options.radius,
+        Radius::Limited(8)
+    );
+}
+
+#[test]
+fn the_fog_of_war_covers_every_tile_layer_of_the_level() {
+    let mut app = ldtk_app(configure);
+    let floor = layer(&mut app, "Floor");
+    let walls = layer(&mut app, "Walls");
+    let player = player(&mut app);
+    let view = view_of(app.world().get::<Viewshed>(player).unwrap());
+    let fog = app.world().get::<FogOfWar>(floor).unwrap();
+    let data = LevelData::read();
+    for y in 0..data.height {
+        for x in 0..data.width {
+            let pos = TilePos::new(x, y);
+            let expected = if view.contains(&pos) {
+                FogState::Visible
+            } else {
+                FogState::Unexplored
+            };
+            assert_eq!(fog.state(pos), expected, "{pos:?}");
+            let floor_tile = tile(&app, floor, pos);
+            assert_eq!(
+                app.world().get::<TileVisible>(floor_tile),
+                Some(&TileVisible(view.contains(&pos))),
+                "floor {pos:?}"
+            );
+        }
+    }
+    // The wall layer's tiles too: the lit door is shown, a wall of an unseen room hidden.
+    let door = tile(&app, walls, TilePos::new(11, 10));
+    let far_wall = tile(&app, walls, TilePos::new(31, 5));
+    assert_eq!(
+        app.world().get::<TileVisible>(door),
+        Some(&TileVisible(true))
+    );
+    assert_eq!(
+        app.world().get::<TileVisible>(far_wall),
+        Some(&TileVisible(false))
+    );
+    // Goblins out of the player's view are hidden.
+    for goblin in ldtk_entities(&mut app, "Goblin") {
+        assert_eq!(
+            app.world().get::<Visibility>(goblin),
+            Some(&Visibility::Hidden)
+        );
+    }
+}
+
+#[test]
+fn a_goblin_moved_by_its_transform_sees_from_its_new_tile() {
+    let mut app = ldtk_app(configure);
+    let goblin = ldtk_entities(&mut app, "Goblin")[0];
+    let data = LevelData::read();
+    let at = data
+        .entities
+        .iter()
+        .find(|(name, ..)| name == "Goblin")
+        .unwrap()
+        .1;
+    let to = TilePos::new(at.x - 2, at.y);
+    app.world_mut()
+        .get_mut::<Transform>(goblin)
+        .unwrap()
+        .translation
+        .x -= 32.0;
+    app.update();
+    let viewshed = app.world().get::<Viewshed>(goblin).unwrap();
+    let opacity = data.opacity(&[WALL, CLOSED_DOOR]);
+    assert_eq!(
+        view_of(viewshed),
+        expected_view(&opacity, to, viewshed.options)
+    );
+}
