@@ -145,19 +145,7 @@ fn finish(
     }
     finish.requested = true;
     if let Ok((tile, viewshed)) = player.single() {
-        // The camera sits one tile above the map's centre, the window is 1280x720.
-        let world = tile_center(*tile);
-        let (px, py) = (640.0 + world.x, 360.0 - (world.y - TILE));
-        println!(
-            "autoplay done: turn {} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; last FOV update {:.3} ms for {} views",
-            turn.0,
-            tile.x,
-            tile.y,
-            viewshed.radius(),
-            viewshed.count(),
-            timing.last.as_secs_f64() * 1000.0,
-            timing.viewers
-        );
+        report(turn.0, *tile, viewshed, &timing);
     }
     save_and_exit(
         &mut commands,
@@ -174,4 +162,21 @@ fn save_recording(recording: &mut Recording, path: Option<&std::path::Path>) {
         Ok(frames) => println!("recorded {frames} frames to {}", path.display()),
         Err(error) => eprintln!("dungeon: the recording was not saved: {error}"),
     }
+}
+
+/// The line the screenshot test reads: where the player is, on which pixel, and how many tiles
+/// it sees.
+fn report(turn: u32, tile: TilePos, viewshed: &Viewshed, timing: &FovTiming) {
+    // The camera sits one tile above the map's centre, the window is 1280x720.
+    let world = tile_center(tile);
+    let (px, py) = (640.0 + world.x, 360.0 - (world.y - TILE));
+    println!(
+        "autoplay done: turn {turn} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; last FOV update {:.3} ms for {} views",
+        tile.x,
+        tile.y,
+        viewshed.radius(),
+        viewshed.count(),
+        timing.last.as_secs_f64() * 1000.0,
+        timing.viewers
+    );
 }

@@ -48,7 +48,7 @@ pub fn fog_style(looks: Looks) -> FogStyle {
     }
     if looks.soft_edges {
         style = style.with_soft_edge(SoftEdge {
-            remembered: TileLook::shown(Color::srgb(0.45, 0.47, 0.72)),
+            remembered: TileLook::shown(Color::srgb(0.40, 0.42, 0.66)),
             unexplored: TileLook::shown(Color::srgb(0.16, 0.16, 0.26)),
         });
     }
