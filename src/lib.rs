@@ -26,6 +26,7 @@
 //! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`]) |
 //! | [`opacity`] | what blocks sight ([`Opaque`], [`MapOpacity`]) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation |
+//! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
 //! | [`fog`] | fog of war per team, written into tile layers |
 //! | [`plugin`] | the plugin and its system set, wiring the rest |
@@ -44,8 +45,10 @@
 pub use viewshed_core;
 pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
 
+mod changes;
 pub mod fog;
 pub mod layers;
+pub mod light;
 pub mod opacity;
 mod placement;
 pub mod plugin;
@@ -58,6 +61,7 @@ pub use fog::{
     RevealsFog, Team, TeamFog, TileLook,
 };
 pub use layers::{LayerOf, Layers};
+pub use light::{LightSource, Lighting, NeedsLight};
 pub use opacity::{MapOpacity, Opaque};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
 pub use sightings::{LostSight, Spottable, Spotted};
@@ -73,10 +77,10 @@ pub use viewshed_core::{
 pub mod prelude {
     pub use crate::{
         DistanceShape, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode, FovOptions,
-        HexCoords, HexFov, HideOutsideView, LayerOf, LineOfSight, LostSight, MapOpacity,
-        OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team, TeamFog, TileLook,
-        Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone,
-        field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
+        HexCoords, HexFov, HideOutsideView, LayerOf, LightSource, Lighting, LineOfSight, LostSight,
+        MapOpacity, NeedsLight, OpacityGrid, Opaque, Radius, RevealsFog, Spottable, Spotted, Team,
+        TeamFog, TileLook, Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet,
+        VisionCone, field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
     };
 }
 
