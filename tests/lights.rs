@@ -101,7 +101,7 @@ const ROOMS: [&str; 7] = [
     "############################",
 ];
 
-fn wall_at(map: &[&str]) -> impl Fn(u32, u32) -> bool + '_ {
+fn wall_at<'a>(map: &'a [&'a str]) -> impl Fn(u32, u32) -> bool + 'a {
     |x, y| map[y as usize].as_bytes()[x as usize] == b'#'
 }
 
@@ -230,7 +230,7 @@ fn walls_are_seen_when_lit_beside_a_seen_lit_floor() {
     // One room lit by a torch at (3, 2); the viewer stands in it with no dark vision.
     let map_text = ["#######", "#.....#", "#.....#", "#.....#", "#######"];
     let map = spawn_map(&mut app, 7, 5, wall_at(&map_text));
-    spawn_light(&mut app, map, (3, 2), 1);
+    let light = spawn_light(&mut app, map, (3, 2), 1);
     let viewer = spawn_dark_viewer(&mut app, map, (1, 2), Viewshed::unlimited(), 0);
     app.update();
     // The light of radius 1 lights the floors (2..=4, 1..=3) and no wall.
@@ -251,11 +251,6 @@ fn walls_are_seen_when_lit_beside_a_seen_lit_floor() {
         )
     );
     // With radius 2 the light reaches the north wall above it.
-    let light = app
-        .world_mut()
-        .query::<Entity, With<LightSource>>()
-        .single(app.world())
-        .unwrap();
     app.world_mut()
         .get_mut::<LightSource>(light)
         .unwrap()
@@ -377,8 +372,9 @@ fn a_door_closing_darkens_a_room_only_for_the_viewers_and_lights_it_concerns() {
     let map_text = DOOR_ROOMS;
     let mut app = app();
     let map = spawn_map(&mut app, 34, 7, wall_at(&map_text));
-    // West room: a torch; east room: a dark viewer looking through the door at it.
-    let west_torch = spawn_light(&mut app, map, (3, 3), 4);
+    // West room: a torch whose light reaches through the door; east room: a dark viewer
+    // looking through the door at it.
+    let west_torch = spawn_light(&mut app, map, (3, 3), 6);
     let watcher = spawn_dark_viewer(&mut app, map, (13, 3), Viewshed::unlimited(), 0);
     // Far east: a torch and a guard, both out of the door's reach.
     let far_torch = spawn_light(&mut app, map, (21, 3), 4);
@@ -415,7 +411,7 @@ fn a_door_closing_darkens_a_room_only_for_the_viewers_and_lights_it_concerns() {
     let grid = grid_of(&map_text);
     let mut closed = grid.clone();
     closed.set_opaque(8, 3, true);
-    let lights = [((3, 3), 4), ((21, 3), 4)];
+    let lights = [((3, 3), 6), ((21, 3), 4)];
     assert_eq!(
         seen(&app, watcher),
         model_view(&closed, &lights, (13, 3), FovOptions::unlimited(), 0)

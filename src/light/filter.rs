@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::bits::{WORD_BITS, words_for};
 use crate::fog::{FogDirty, RevealsFog};
 use crate::hex::hex_distance;
 use crate::light::lighting::Lighting;
@@ -55,10 +56,6 @@ pub struct NeedsLight {
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
     field_of_view: VisibleSet,
-    /// Where a view filtered again is made before it is compared with the current one.
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    spare: VisibleSet,
     /// The viewshed generation the current view was filtered for.
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -142,18 +139,30 @@ fn filter_view(
         key,
         dark_vision: needs.dark_vision,
     };
+    let view = kept(fov, |cell| rule.sees(cell));
     if fresh {
-        viewshed.visible.retain(|x, y| rule.sees((x, y)));
+        viewshed.visible = view;
         return None;
     }
-    needs.spare.clone_from(fov);
-    needs.spare.retain(|x, y| rule.sees((x, y)));
-    if needs.spare == viewshed.visible {
+    if view == viewshed.visible {
         return None;
     }
-    viewshed.relight(&needs.spare);
+    viewshed.relight(view);
     needs.filtered = Some(viewshed.generation);
     Some(key.map)
+}
+
+/// The cells of `fov` for which `keep` holds, over the same window.
+fn kept(fov: &VisibleSet, keep: impl Fn((u32, u32)) -> bool) -> VisibleSet {
+    let window = fov.window();
+    let stride = words_for(window.width);
+    let mut words = vec![0; stride * window.height as usize];
+    for (x, y) in fov.iter().filter(|&cell| keep(cell)) {
+        let (x, y) = ((x - window.x) as usize, (y - window.y) as usize);
+        words[y * stride + x / WORD_BITS] |= 1 << (x % WORD_BITS);
+    }
+    // The words are shaped for the window, so this cannot fail.
+    VisibleSet::from_words(window, words).unwrap_or_default()
 }
 
 /// The light rule for one viewer (see [`NeedsLight`]).

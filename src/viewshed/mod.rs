@@ -287,9 +287,8 @@ impl Viewshed {
 
     /// Replaces the view with `view`, computed from the same key (a viewer that needs light
     /// sees differently because the light changed).
-    pub(crate) fn relight(&mut self, view: &VisibleSet) {
-        std::mem::swap(&mut self.visible, &mut self.previous);
-        self.visible.clone_from(view);
+    pub(crate) fn relight(&mut self, view: VisibleSet) {
+        self.previous = std::mem::replace(&mut self.visible, view);
         self.generation += 1;
     }
 

@@ -129,7 +129,7 @@ impl VisibleSet {
     }
 
     /// Keeps only the visible cells `(x, y)` (map coordinates) for which `keep` is true.
-    pub fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
         let stride = self.rows.stride();
         let (x0, y0) = (self.x0, self.y0);
         for (index, word) in self.rows.words_mut().iter_mut().enumerate() {
