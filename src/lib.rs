@@ -27,6 +27,7 @@
 //! | [`layer_groups`] | all tilemaps below an entity as one map ([`LayerGroup`]), for importers |
 //! | [`opacity`] | what blocks sight ([`Opaque`], [`MapOpacity`]) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation |
+//! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
 //! | [`fog`] | fog of war per team, written into tile layers |
 //! | [`plugin`] | the plugin and its system set, wiring the rest |
@@ -48,11 +49,13 @@
 pub use viewshed_core;
 pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
 
+mod changes;
 pub mod fog;
 pub mod layer_groups;
 pub mod layers;
 #[cfg(feature = "ldtk")]
 pub mod ldtk;
+pub mod light;
 pub mod opacity;
 mod placement;
 pub mod plugin;
@@ -68,6 +71,7 @@ pub use fog::{
 };
 pub use layer_groups::LayerGroup;
 pub use layers::{LayerOf, Layers};
+pub use light::{LightSource, Lighting, NeedsLight};
 pub use opacity::{MapOpacity, Opaque};
 pub use plugin::{ViewshedPlugin, ViewshedSystems};
 pub use sightings::{LostSight, Spottable, Spotted};
@@ -84,10 +88,10 @@ pub mod prelude {
     pub use crate::{
         DistanceShape, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
         FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerGroup, LayerOf,
-        LineOfSight, LostSight, MapOpacity, OpacityGrid, Opaque, Radius, RememberWhenSeen,
-        RevealsFog, SoftEdge, Spottable, Spotted, Team, TeamFog, TileLook, Viewshed,
-        ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone, field_of_view,
-        hex_field_of_view, hex_line_of_sight, line_of_sight,
+        LightSource, Lighting, LineOfSight, LostSight, MapOpacity, NeedsLight, OpacityGrid, Opaque,
+        Radius, RememberWhenSeen, RevealsFog, SoftEdge, Spottable, Spotted, Team, TeamFog,
+        TileLook, Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet,
+        VisionCone, field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
     };
 }
 

@@ -7,14 +7,13 @@
 //! number and stays in a log of recent changes, so a viewer knows exactly which changes it has
 //! not seen yet, however many frames it was disabled for.
 
-use std::collections::VecDeque;
-
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
+use crate::changes::ChangeLog;
 use crate::grid::OpacityGrid;
 use crate::layers::{LayerEpoch, LayerOf};
 use crate::placement::{Grid, Placement, grid_of};
@@ -31,10 +30,6 @@ use crate::staggered;
 #[reflect(Component, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Opaque;
-
-/// How many recent changes a map remembers cell by cell; a viewer that missed more is
-/// recomputed whatever its reach.
-const CHANGE_LOG_LEN: usize = 1024;
 
 /// The opacity of one map, kept on its root tilemap entity by the plugin.
 ///
@@ -53,12 +48,8 @@ pub struct MapOpacity {
     /// How many opaque entities stand on each cell, also cells outside the current size
     /// (so that shrinking and growing a map back loses nothing).
     counts: HashMap<(u32, u32), u32>,
-    /// Bumped by every change of the grid.
-    version: u64,
-    /// The latest changes, oldest first: the version each made, and its cell.
-    log: VecDeque<(u64, (u32, u32))>,
-    /// Views computed at an older version may have missed a change no longer in the log.
-    floor: u64,
+    /// Versions and the latest changed cells (tile coordinates).
+    changes: ChangeLog,
     /// Which field of view the map's grid gets (from its `TilemapType`).
     kind: Grid,
     /// The map's size in tiles (a staggered map's grid is larger: see [`staggered`]).
@@ -67,12 +58,7 @@ pub struct MapOpacity {
 
 impl MapOpacity {
     fn new(size: TilemapSize, kind: Grid) -> Self {
-        let mut opacity = Self {
-            kind,
-            version: 1,
-            floor: 1,
-            ..default()
-        };
+        let mut opacity = Self { kind, ..default() };
         opacity.rebuild(size);
         opacity
     }
@@ -88,9 +74,7 @@ impl MapOpacity {
         for (x, y) in cells {
             self.grid.set_opaque(x, y, true);
         }
-        self.version += 1;
-        self.floor = self.version;
-        self.log.clear();
+        self.changes.reset();
     }
 
     /// The grid cell of a tile: the tile itself, or its diamond cell on a staggered map
@@ -142,23 +126,13 @@ impl MapOpacity {
 
     /// The version of the grid: it grows with every change.
     pub fn version(&self) -> u64 {
-        self.version
+        self.changes.version()
     }
 
     /// Whether opacity changed after version `since` on a tile for which `in_reach` holds
     /// (tiles beyond a view's reach cannot change what is seen inside it).
     pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
-        if since >= self.version {
-            return false;
-        }
-        if since < self.floor {
-            return true;
-        }
-        self.log
-            .iter()
-            .rev()
-            .take_while(|(version, _)| *version > since)
-            .any(|&(_, cell)| in_reach(cell))
+        self.changes.changed_within(since, in_reach)
     }
 
     fn resize(&mut self, size: TilemapSize) {
@@ -174,7 +148,7 @@ impl MapOpacity {
             && let Some((x, y)) = self.cell(cell)
             && self.grid.set_opaque(x, y, true)
         {
-            self.note_change(cell);
+            self.changes.note_change(cell);
         }
     }
 
@@ -188,18 +162,8 @@ impl MapOpacity {
             if let Some((x, y)) = self.cell(cell)
                 && self.grid.set_opaque(x, y, false)
             {
-                self.note_change(cell);
+                self.changes.note_change(cell);
             }
-        }
-    }
-
-    fn note_change(&mut self, cell: (u32, u32)) {
-        self.version += 1;
-        self.log.push_back((self.version, cell));
-        if self.log.len() > CHANGE_LOG_LEN
-            && let Some((forgotten, _)) = self.log.pop_front()
-        {
-            self.floor = forgotten;
         }
     }
 }

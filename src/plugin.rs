@@ -1,4 +1,4 @@
-//! [`ViewshedPlugin`]: wires the layers, opacity, viewshed, sightings and fog modules into a
+//! [`ViewshedPlugin`]: wires the layers, opacity, viewshed, light, sightings and fog modules into a
 //! schedule, in the public [`ViewshedSystems`] set. It decides nothing itself.
 
 use bevy::app::{App, Plugin, PostUpdate};
@@ -25,6 +25,10 @@ use crate::layer_groups::{
     GroupsDirty, LayerGroup, group_layers, on_group_or_tilemap, on_reparented,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
+use crate::light::filter::{filter_by_light, on_needs_light_removed};
+use crate::light::lighting::track_lighting;
+use crate::light::source::{apply_lights, on_light_gone, on_light_moved, recompute_lights};
+use crate::light::{LightSource, NeedsLight};
 use crate::opacity::{
     Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement, sync_opaque, track_maps,
 };
@@ -85,7 +89,9 @@ pub enum ViewshedSystems {
     /// Layer groups put `LayerOf` on their tilemaps; opacity grids follow `Opaque` entities
     /// and tilemap sizes; layers are checked.
     SyncOpacity,
-    /// Viewsheds that need it are recomputed (in parallel); `ViewshedUpdated` is written.
+    /// Light sources and viewsheds that need it are recomputed (in parallel), each map's
+    /// `Lighting` follows its lights, views of viewers that `NeedsLight` are filtered by it;
+    /// `ViewshedUpdated` is written.
     Recompute,
     /// `Spotted` and `LostSight` are sent for the `Spottable` entities viewers started or
     /// stopped seeing.
@@ -142,6 +148,8 @@ fn add_resources_and_types(app: &mut App) {
         .init_resource::<FogDirty>()
         .init_resource::<FogTeam>()
         .register_type::<Viewshed>()
+        .register_type::<LightSource>()
+        .register_type::<NeedsLight>()
         .register_type::<Team>()
         .register_type::<FogTeam>()
         .register_type::<Opaque>()
@@ -189,12 +197,20 @@ impl ViewshedPlugin {
                     check_layers,
                     track_maps,
                     follow_map_types,
+                    track_lighting,
                     track_fog,
                     sync_opaque,
                 )
                     .chain()
                     .in_set(ViewshedSystems::SyncOpacity),
-                recompute_viewsheds.in_set(ViewshedSystems::Recompute),
+                (
+                    recompute_lights,
+                    apply_lights,
+                    recompute_viewsheds,
+                    filter_by_light,
+                )
+                    .chain()
+                    .in_set(ViewshedSystems::Recompute),
                 notify_sightings.in_set(ViewshedSystems::Notify),
                 (
                     update_fog,
@@ -239,6 +255,13 @@ fn add_observers(app: &mut App) {
         .add_observer(on_viewer_back)
         .add_observer(on_viewshed_replaced)
         .add_observer(on_viewshed_inserted);
+    // Light: a light that goes out, comes back or loses its tilemap; a viewer that stops
+    // needing light.
+    app.add_observer(on_light_gone::<Remove, LightSource>)
+        .add_observer(on_light_gone::<Add, Disabled>)
+        .add_observer(on_light_moved::<Remove, Disabled>)
+        .add_observer(on_light_moved::<Remove, TilemapId>)
+        .add_observer(on_needs_light_removed);
     // Fog: team membership changes rebuild the team views of the map concerned.
     app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
         .add_observer(rebuild_team_views::<Discard, Viewshed, With<RevealsFog>>)

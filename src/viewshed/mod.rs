@@ -12,6 +12,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 use crate::placement::{Grid, PlaceProblem};
 use crate::staggered;
+use crate::viewshed::recompute::KeptView;
 use crate::visible::VisibleSet;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
@@ -108,6 +109,38 @@ impl ViewKey {
             i64::from(y) - i64::from(oy),
             r,
         )
+    }
+}
+
+impl KeptView for Viewshed {
+    const WHO: &'static str = "viewer";
+    const NOTHING: &'static str = "it sees nothing";
+
+    fn options(&self) -> FovOptions {
+        self.options
+    }
+
+    fn computed(&self) -> Option<ViewKey> {
+        self.computed
+    }
+
+    fn computed_mut(&mut self) -> &mut Option<ViewKey> {
+        &mut self.computed
+    }
+
+    fn warned_mut(&mut self) -> &mut Option<PlaceProblem> {
+        &mut self.warned
+    }
+
+    fn has_view(&self) -> bool {
+        // Something to lose: a view, or targets (a replaced Viewshed keeps those its
+        // predecessor saw).
+        self.computed.is_some() || !self.visible.is_empty() || !self.spotted.is_empty()
+    }
+
+    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet {
+        self.replace_view(computed);
+        &mut self.visible
     }
 }
 
@@ -250,6 +283,13 @@ impl Viewshed {
     /// The map the current view was computed on, if any.
     pub(crate) fn map(&self) -> Option<Entity> {
         self.computed.map(|key| key.map)
+    }
+
+    /// Replaces the view with `view`, computed from the same key (a viewer that needs light
+    /// sees differently because the light changed).
+    pub(crate) fn relight(&mut self, view: VisibleSet) {
+        self.previous = std::mem::replace(&mut self.visible, view);
+        self.generation += 1;
     }
 
     /// Moves the current view to the previous one and records what the new one is computed

@@ -14,11 +14,14 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use bevy::ecs::component::Mutable;
+
 use crate::FovError;
 use crate::fog::{FogDirty, RevealsFog};
 use crate::hex::HexFov;
 use crate::layers::LayerEpoch;
 use crate::opacity::MapOpacity;
+use crate::options::FovOptions;
 use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
 use crate::staggered;
@@ -34,33 +37,56 @@ pub struct ViewshedUpdated {
     pub viewer: Entity,
 }
 
-type ViewerItem = (
+/// A component whose field of view the recompute keeps up to date: a viewer's [`Viewshed`]
+/// or a [`LightSource`](crate::LightSource). Both are placed, keyed and recomputed by the same
+/// rules; only what follows a recomputation differs.
+pub(crate) trait KeptView: Component<Mutability = Mutable> {
+    /// What a warning calls the entity ("viewer", "light").
+    const WHO: &'static str;
+    /// What a warning says it does when it stands nowhere ("it sees nothing").
+    const NOTHING: &'static str;
+    /// The options its field of view is computed with.
+    fn options(&self) -> FovOptions;
+    /// What the current view was computed from.
+    fn computed(&self) -> Option<ViewKey>;
+    /// The same, to update.
+    fn computed_mut(&mut self) -> &mut Option<ViewKey>;
+    /// The last problem warned about.
+    fn warned_mut(&mut self) -> &mut Option<PlaceProblem>;
+    /// Whether it holds anything an empty view would take away.
+    fn has_view(&self) -> bool;
+    /// Starts a new view computed from `computed` (`None`: empty) and returns the set to
+    /// compute it into.
+    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet;
+}
+
+type ViewItem<C> = (
     Entity,
-    &'static mut Viewshed,
+    &'static mut C,
     Option<Ref<'static, TilePos>>,
     Option<Ref<'static, TilemapId>>,
     Option<&'static GlobalTransform>,
     Has<RevealsFog>,
 );
 
-/// Viewers that may need a new view even when no map changed: new ones, moved ones, those
+/// Entities that may need a new view even when no map changed: new ones, moved ones, those
 /// whose options changed or that were enabled again, and those placed by `Transform` (their
 /// tile follows their map's transform too).
-type MaybeMoved = (
-    With<Viewshed>,
+type MaybeMoved<C> = (
+    With<C>,
     Or<(
-        Changed<Viewshed>,
+        Changed<C>,
         Changed<TilePos>,
         Changed<TilemapId>,
         Without<TilePos>,
     )>,
 );
 
-/// Above this many viewers that may have moved, all are visited in parallel.
+/// Above this many entities that may have moved, all are visited in parallel.
 const FEW: usize = 64;
 
-/// One recomputed view: the viewer, whether it reveals fog, and its map before and after.
-type Update = (Entity, bool, Option<Entity>, Option<Entity>);
+/// One recomputed view: the entity, whether it reveals fog, and its map before and after.
+pub(crate) type Update = (Entity, bool, Option<Entity>, Option<Entity>);
 
 /// Whether this frame must visit every viewer (a map's opacity, size or existence changed,
 /// or layers did) or only those that may have moved.
@@ -81,56 +107,77 @@ impl MapChanges<'_, '_> {
     }
 }
 
+/// Everything the recompute of the views of one kind `C` reads and keeps.
+#[derive(SystemParam)]
+pub(crate) struct Views<'w, 's, C: KeptView> {
+    items: ParamSet<
+        'w,
+        's,
+        (
+            Query<'w, 's, ViewItem<C>>,
+            Query<'w, 's, Entity, MaybeMoved<C>>,
+        ),
+    >,
+    maps: Query<'w, 's, &'static MapOpacity>,
+    placement: Placement<'w, 's>,
+    map_changes: MapChanges<'w, 's>,
+    updates: Local<'s, Parallel<Vec<Update>>>,
+    fov: Local<'s, Scratch>,
+}
+
+impl<C: KeptView> Views<'_, '_, C> {
+    /// Brings every view of kind `C` that needs it up to date; returns those that changed.
+    pub(crate) fn recompute(&mut self) -> impl Iterator<Item = Update> + '_ {
+        let (layers_changed, visit_all) = self.map_changes.read();
+        let moved: Vec<Entity> = if visit_all {
+            Vec::new()
+        } else {
+            self.items.p1().iter().collect()
+        };
+        let (updates, maps, placement) = (&*self.updates, &self.maps, &self.placement);
+        let visit = |fov: &mut Scratch, item: ViewItemMut<C>| {
+            let (entity, mut view, tile, tilemap, transform, reveals) = item;
+            if !layers_changed
+                && still_placed(&view, tile.as_ref(), tilemap.as_ref())
+                && catch_up(&mut view, maps)
+            {
+                return;
+            }
+            let before = view.computed().map(|key| key.map);
+            let key = locate(
+                view.options(),
+                tile.as_deref(),
+                tilemap.as_deref(),
+                transform,
+                placement,
+                maps,
+            );
+            if refresh(fov, entity, &mut view, key) {
+                let after = view.computed().map(|key| key.map);
+                updates
+                    .borrow_local_mut()
+                    .push((entity, reveals, before, after));
+            }
+        };
+        let mut all = self.items.p0();
+        if visit_all || moved.len() > FEW {
+            all.par_iter_mut().for_each_init(Scratch::default, visit);
+        } else {
+            let mut few = all.iter_many_mut(&moved);
+            while let Some(item) = few.fetch_next() {
+                visit(&mut self.fov, item);
+            }
+        }
+        self.updates.drain()
+    }
+}
+
 pub(crate) fn recompute_viewsheds(
-    mut viewers: ParamSet<(Query<ViewerItem>, Query<Entity, MaybeMoved>)>,
-    maps: Query<&MapOpacity>,
-    placement: Placement,
-    mut map_changes: MapChanges,
-    (mut updates, mut fov): (Local<Parallel<Vec<Update>>>, Local<Scratch>),
+    mut views: Views<Viewshed>,
     mut messages: MessageWriter<ViewshedUpdated>,
     mut fog_dirty: ResMut<FogDirty>,
 ) {
-    let (layers_changed, visit_all) = map_changes.read();
-    let moved: Vec<Entity> = if visit_all {
-        Vec::new()
-    } else {
-        viewers.p1().iter().collect()
-    };
-    let updates_ref = &*updates;
-    let visit = |fov: &mut Scratch, item: ViewerItemMut| {
-        let (entity, mut viewshed, tile, tilemap, transform, reveals) = item;
-        if !layers_changed
-            && still_placed(&viewshed, tile.as_ref(), tilemap.as_ref())
-            && catch_up(&mut viewshed, &maps)
-        {
-            return;
-        }
-        let before = viewshed.map();
-        let key = locate(
-            &viewshed,
-            tile.as_deref(),
-            tilemap.as_deref(),
-            transform,
-            &placement,
-            &maps,
-        );
-        if refresh(fov, entity, &mut viewshed, key) {
-            let after = viewshed.map();
-            updates_ref
-                .borrow_local_mut()
-                .push((entity, reveals, before, after));
-        }
-    };
-    let mut all = viewers.p0();
-    if visit_all || moved.len() > FEW {
-        all.par_iter_mut().for_each_init(Scratch::default, visit);
-    } else {
-        let mut few = all.iter_many_mut(&moved);
-        while let Some(item) = few.fetch_next() {
-            visit(&mut fov, item);
-        }
-    }
-    for (viewer, reveals, before, after) in updates.drain() {
+    for (viewer, reveals, before, after) in views.recompute() {
         messages.write(ViewshedUpdated { viewer });
         if reveals {
             fog_dirty.0.extend(before);
@@ -174,26 +221,26 @@ impl Scratch {
     }
 }
 
-/// A viewer as the recompute visits it.
-type ViewerItemMut<'w, 's> = bevy::ecs::query::QueryItem<'w, 's, ViewerItem>;
+/// An entity as the recompute visits it.
+type ViewItemMut<'w, 's, C> = bevy::ecs::query::QueryItem<'w, 's, ViewItem<C>>;
 
 /// Whether a viewer placed by `TilePos` has a view and kept its settings, tile and tilemap
 /// since the last run.
-fn still_placed(
-    viewshed: &Mut<Viewshed>,
+fn still_placed<C: KeptView>(
+    view: &Mut<C>,
     tile: Option<&Ref<TilePos>>,
     tilemap: Option<&Ref<TilemapId>>,
 ) -> bool {
-    viewshed.computed.is_some()
-        && !viewshed.is_changed()
+    view.computed().is_some()
+        && !view.is_changed()
         && tile.is_some_and(|tile| !tile.is_changed())
         && tilemap.is_some_and(|tilemap| !tilemap.is_changed())
 }
 
 /// For a viewer that did not move: whether its view is still right, given the opacity
 /// changes since it was computed (it then records that it has seen them).
-fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
-    let Some(key) = viewshed.computed.as_ref() else {
+fn catch_up<C: KeptView>(view: &mut Mut<C>, maps: &Query<&MapOpacity>) -> bool {
+    let Some(key) = view.computed() else {
         return false;
     };
     let Ok(opacity) = maps.get(key.map) else {
@@ -203,7 +250,7 @@ fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
         return false;
     }
     if key.version != opacity.version()
-        && let Some(key) = viewshed.bypass_change_detection().computed.as_mut()
+        && let Some(key) = view.bypass_change_detection().computed_mut().as_mut()
     {
         // Only the version moves: the key is not copied.
         key.version = opacity.version();
@@ -212,15 +259,15 @@ fn catch_up(viewshed: &mut Mut<Viewshed>, maps: &Query<&MapOpacity>) -> bool {
 }
 
 /// Brings one view up to date with where the viewer stands; returns whether it changed.
-fn refresh(
+fn refresh<C: KeptView>(
     fov: &mut Scratch,
-    viewer: Entity,
-    viewshed: &mut Mut<Viewshed>,
+    entity: Entity,
+    view: &mut Mut<C>,
     located: Result<(ViewKey, &MapOpacity), PlaceProblem>,
 ) -> bool {
     match located {
         Ok((key, opacity)) => {
-            let up_to_date = viewshed.computed.is_some_and(|old| {
+            let up_to_date = view.computed().is_some_and(|old| {
                 ViewKey {
                     version: key.version,
                     ..old
@@ -228,30 +275,29 @@ fn refresh(
                     && !opacity.changed_within(old.version, |cell| key.reaches(cell))
             });
             if up_to_date {
-                viewshed.bypass_change_detection().computed = Some(key);
+                *view.bypass_change_detection().computed_mut() = Some(key);
                 return false;
             }
-            let viewshed = &mut **viewshed;
-            viewshed.replace_view(Some(key));
-            viewshed.warned = None;
+            let view = &mut **view;
+            *view.warned_mut() = None;
             // The origin was checked to be on the map, so this cannot fail.
-            fov.compute(&key, opacity, &mut viewshed.visible).is_ok()
+            fov.compute(&key, opacity, view.start_view(Some(key)))
+                .is_ok()
         }
         Err(problem) => {
-            if viewshed.warned != Some(problem) {
+            let warned = view.bypass_change_detection().warned_mut();
+            if *warned != Some(problem) {
                 warn!(
-                    "bevy_viewshed: viewer {viewer} {}; it sees nothing",
-                    problem.describe()
+                    "bevy_viewshed: {} {entity} {}; {}",
+                    C::WHO,
+                    problem.describe(),
+                    C::NOTHING
                 );
-                viewshed.bypass_change_detection().warned = Some(problem);
+                *warned = Some(problem);
             }
-            // Something to lose: a view, or targets (a replaced Viewshed keeps those its
-            // predecessor saw).
-            let had_view = viewshed.computed.is_some()
-                || !viewshed.visible.is_empty()
-                || !viewshed.spotted.is_empty();
+            let had_view = view.has_view();
             if had_view {
-                viewshed.replace_view(None);
+                view.start_view(None);
             }
             had_view
         }
@@ -260,7 +306,7 @@ fn refresh(
 
 /// The map, tile and settings a viewer's view depends on, or why it sees nothing.
 fn locate<'a>(
-    viewshed: &Viewshed,
+    options: FovOptions,
     tile: Option<&TilePos>,
     tilemap: Option<&TilemapId>,
     transform: Option<&GlobalTransform>,
@@ -277,7 +323,7 @@ fn locate<'a>(
     let key = ViewKey {
         map,
         origin: (tile.x, tile.y),
-        options: viewshed.options,
+        options,
         version: opacity.version(),
         grid: opacity.kind(),
     };

@@ -1,0 +1,71 @@
+//! A versioned log of changed cells: the machinery that lets a view (of a viewer or a light)
+//! know whether anything it depends on changed since it was computed, without copying the
+//! data. [`MapOpacity`](crate::MapOpacity) keeps one for opacity and
+//! [`Lighting`](crate::Lighting) one for which tiles are lit.
+
+use std::collections::VecDeque;
+
+/// How many recent changes a log remembers cell by cell; a view that missed more is
+/// recomputed whatever its reach.
+const CHANGE_LOG_LEN: usize = 1024;
+
+/// Versions and the latest changed cells of one grid.
+#[derive(Debug, Clone)]
+pub(crate) struct ChangeLog {
+    /// Bumped by every change.
+    version: u64,
+    /// The latest changes, oldest first: the version each made, and its cell.
+    log: VecDeque<(u64, (u32, u32))>,
+    /// Views computed at an older version may have missed a change no longer in the log.
+    floor: u64,
+}
+
+impl Default for ChangeLog {
+    fn default() -> Self {
+        Self {
+            version: 1,
+            log: VecDeque::new(),
+            floor: 1,
+        }
+    }
+}
+
+impl ChangeLog {
+    /// The current version: it grows with every change.
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Everything changed: every view computed before now is out of date.
+    pub(crate) fn reset(&mut self) {
+        self.version += 1;
+        self.floor = self.version;
+        self.log.clear();
+    }
+
+    /// `cell` changed.
+    pub(crate) fn note_change(&mut self, cell: (u32, u32)) {
+        self.version += 1;
+        self.log.push_back((self.version, cell));
+        if self.log.len() > CHANGE_LOG_LEN
+            && let Some((forgotten, _)) = self.log.pop_front()
+        {
+            self.floor = forgotten;
+        }
+    }
+
+    /// Whether a cell for which `in_reach` holds changed after version `since`.
+    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
+        if since >= self.version {
+            return false;
+        }
+        if since < self.floor {
+            return true;
+        }
+        self.log
+            .iter()
+            .rev()
+            .take_while(|(version, _)| *version > since)
+            .any(|&(_, cell)| in_reach(cell))
+    }
+}

@@ -1,0 +1,292 @@
+//! A map's [`Lighting`]: the sum of its lights' contributions, tile by tile, with the log of
+//! which tiles became lit or dark (the same versioned [`ChangeLog`] as opacity), so a viewer
+//! that needs light knows whether its view must be filtered again.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bevy::color::{ColorToComponents, LinearRgba};
+use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::changes::ChangeLog;
+use crate::hex::hex_distance;
+use crate::light::source::LightSource;
+use crate::opacity::MapOpacity;
+use crate::placement::Grid;
+use crate::staggered;
+use crate::viewshed::ViewKey;
+use crate::visible::VisibleSet;
+
+/// Fixed-point scale of the summed light: integers add and take away exactly, so a light
+/// that goes out leaves no rounding behind.
+const SCALE: f32 = 1024.0;
+/// Epochs are unique across maps and clearings, so a contribution is never taken from a
+/// lighting it was not added to.
+static EPOCHS: AtomicU64 = AtomicU64::new(1);
+/// The largest contribution of one light to one channel of one tile (1024 in light units).
+const MOST: f32 = (1 << 20) as f32;
+
+/// The light on one map, kept by the plugin on its root tilemap (next to
+/// [`MapOpacity`]): for each tile, how many [`LightSource`]s light it and the sum of their
+/// colours.
+///
+/// A tile is *lit* when at least one light's lit set holds it, whatever that light's colour
+/// or intensity: that is what viewers with [`NeedsLight`](crate::NeedsLight) go by. The
+/// colour is for drawing: a light adds `color × intensity × (1 − d / (radius + 1))` at a tile
+/// at distance `d` from it (Euclidean on square maps and on the diamond grid of staggered
+/// ones, in hexagons on hexagonal maps).
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// fn shade(maps: Query<&Lighting>, map: Single<Entity, With<TileStorage>>) {
+///     let lighting = maps.get(*map).unwrap();
+///     let tile = TilePos { x: 3, y: 4 };
+///     let _dim = if lighting.is_lit(tile) { lighting.brightness(tile).min(1.0) } else { 0.0 };
+/// }
+/// ```
+#[derive(Component, Debug, Default)]
+pub struct Lighting {
+    width: u32,
+    height: u32,
+    /// How many lights light each tile, row by row (empty until a light is added).
+    counts: Vec<u32>,
+    /// The summed colour of each tile, fixed point (see [`SCALE`]).
+    sums: Vec<[u32; 3]>,
+    /// Which tiles became lit or dark, and when.
+    changes: ChangeLog,
+    /// Changed when everything is cleared (the map was resized): contributions made before
+    /// are gone.
+    epoch: u64,
+}
+
+impl Lighting {
+    fn new(width: u32, height: u32) -> Self {
+        Self {
+            width,
+            height,
+            epoch: EPOCHS.fetch_add(1, Ordering::Relaxed),
+            ..default()
+        }
+    }
+
+    /// The index of a tile, if it is on the map.
+    fn index(&self, (x, y): (u32, u32)) -> Option<usize> {
+        (x < self.width && y < self.height).then(|| y as usize * self.width as usize + x as usize)
+    }
+
+    /// Whether at least one light lights `tile` (tiles off the map are dark).
+    pub fn is_lit(&self, tile: TilePos) -> bool {
+        self.lights_at(tile) > 0
+    }
+
+    /// How many lights light `tile`.
+    pub fn lights_at(&self, tile: TilePos) -> u32 {
+        self.index((tile.x, tile.y))
+            .and_then(|i| self.counts.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The summed light on `tile`, in linear colour (black when dark). Channels may exceed 1
+    /// where lights overlap; clamp or tone-map as the game likes.
+    pub fn light_at(&self, tile: TilePos) -> LinearRgba {
+        let [red, green, blue] = self
+            .index((tile.x, tile.y))
+            .and_then(|i| self.sums.get(i))
+            .map_or([0.0; 3], |sum| sum.map(|c| c as f32 / SCALE));
+        LinearRgba::rgb(red, green, blue)
+    }
+
+    /// The brightest channel of [`light_at`](Self::light_at): 0 in the dark, 1 next to a
+    /// white light of intensity 1.
+    pub fn brightness(&self, tile: TilePos) -> f32 {
+        let light = self.light_at(tile);
+        light.red.max(light.green).max(light.blue)
+    }
+
+    /// The lit tiles, row by row.
+    pub fn lit_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
+        let width = self.width.max(1);
+        (0u32..)
+            .zip(&self.counts)
+            .filter(|(_, count)| **count > 0)
+            .map(move |(i, _)| TilePos {
+                x: i % width,
+                y: i / width,
+            })
+    }
+
+    /// The version of which tiles are lit: it grows whenever a tile becomes lit or dark.
+    pub fn version(&self) -> u64 {
+        self.changes.version()
+    }
+
+    /// Whether a tile for which `in_reach` holds became lit or dark after version `since`.
+    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
+        self.changes.changed_within(since, in_reach)
+    }
+
+    /// Whether `contribution` was made to this lighting since it was last cleared.
+    pub(crate) fn holds(&self, contribution: &Contribution) -> bool {
+        contribution.epoch == self.epoch
+    }
+
+    /// Clears everything for a map of a new size.
+    fn resize(&mut self, width: u32, height: u32) {
+        *self = Self {
+            changes: std::mem::take(&mut self.changes),
+            ..Self::new(width, height)
+        };
+        self.changes.reset();
+    }
+
+    /// Adds a light's lit set `lit` with the colour and falloff of `contribution`, and
+    /// records in it what was added.
+    pub(crate) fn add(&mut self, contribution: &mut Contribution, lit: &VisibleSet) {
+        let cells = (self.width as usize) * (self.height as usize);
+        if self.counts.len() != cells {
+            self.counts = vec![0; cells];
+            self.sums = vec![[0; 3]; cells];
+        }
+        contribution.epoch = self.epoch;
+        contribution.lit.clone_from(lit);
+        self.for_each_cell(contribution, |count, sum, amount| {
+            *count += 1;
+            add_channels(sum, amount, u32::wrapping_add);
+            *count == 1
+        });
+    }
+
+    /// Takes away what [`add`](Self::add) added for `contribution` (nothing if the lighting
+    /// was cleared since).
+    pub(crate) fn take_away(&mut self, contribution: &Contribution) {
+        if !self.holds(contribution) {
+            return;
+        }
+        self.for_each_cell(contribution, |count, sum, amount| {
+            *count = count.saturating_sub(1);
+            add_channels(sum, amount, u32::wrapping_sub);
+            *count == 0
+        });
+    }
+
+    /// Applies `step` to the count, sum and amount of light of each tile `contribution`
+    /// lights; `step` says whether the tile became lit or dark.
+    fn for_each_cell(
+        &mut self,
+        contribution: &Contribution,
+        mut step: impl FnMut(&mut u32, &mut [u32; 3], [u32; 3]) -> bool,
+    ) {
+        for cell in contribution.lit.iter() {
+            let Some(i) = self.index(cell) else {
+                continue;
+            };
+            if step(
+                &mut self.counts[i],
+                &mut self.sums[i],
+                contribution.amount(cell),
+            ) {
+                self.changes.note_change(cell);
+            }
+        }
+    }
+}
+
+/// `op` (exact wrapping addition or subtraction) on each channel.
+fn add_channels(sum: &mut [u32; 3], amount: [u32; 3], op: fn(u32, u32) -> u32) {
+    for (channel, amount) in sum.iter_mut().zip(amount) {
+        *channel = op(*channel, amount);
+    }
+}
+
+/// What one light added to its map's [`Lighting`]: enough to take exactly that away again.
+#[derive(Clone, Debug)]
+pub(crate) struct Contribution {
+    /// The map lit.
+    pub map: Entity,
+    /// The lighting's epoch when it was added.
+    epoch: u64,
+    /// The light's generation (its lit set) it was made from.
+    generation: u64,
+    /// Where and on which grid the light stood.
+    key: ViewKey,
+    radius: u32,
+    /// Linear red, green and blue times intensity.
+    base: [f32; 3],
+    /// The tiles lit.
+    lit: VisibleSet,
+}
+
+impl Contribution {
+    /// What `light` should add now (nothing while it lights nothing); its lit set is copied
+    /// when it is added.
+    pub(crate) fn of(light: &LightSource) -> Option<Self> {
+        let key = light.computed?;
+        let [red, green, blue, _] = light.color.to_linear().to_f32_array();
+        Some(Self {
+            map: key.map,
+            epoch: 0,
+            generation: light.generation,
+            key,
+            radius: light.radius,
+            base: [red, green, blue].map(|c| c * light.intensity),
+            lit: VisibleSet::new(),
+        })
+    }
+
+    /// What makes two contributions the same light on the same map.
+    pub(crate) fn id(&self) -> (Entity, u64, u32, [u32; 3]) {
+        (
+            self.map,
+            self.generation,
+            self.radius,
+            self.base.map(f32::to_bits),
+        )
+    }
+
+    /// The fixed-point light it adds at `cell`.
+    fn amount(&self, cell: (u32, u32)) -> [u32; 3] {
+        let falloff =
+            1.0 - distance(self.key.grid, self.key.origin, cell) / (self.radius as f32 + 1.0);
+        // `as` saturates: a negative or not-a-number amount is 0.
+        self.base
+            .map(|c| (c * falloff.max(0.0) * SCALE).round().min(MOST) as u32)
+    }
+}
+
+/// The distance between two tiles on a map's grid.
+fn distance(grid: Grid, a: (u32, u32), b: (u32, u32)) -> f32 {
+    let euclid = |(ax, ay): (u32, u32), (bx, by): (u32, u32)| {
+        (f64::from(ax) - f64::from(bx)).hypot(f64::from(ay) - f64::from(by)) as f32
+    };
+    match grid {
+        Grid::Square => euclid(a, b),
+        Grid::Hex(coords) => hex_distance(coords, a, b) as f32,
+        Grid::Staggered => euclid(staggered::to_diamond(a), staggered::to_diamond(b)),
+    }
+}
+
+/// Gives every map with a [`MapOpacity`] a [`Lighting`] of its size, clears it when the map
+/// is resized, and takes it from tilemaps that are no longer maps.
+pub(crate) fn track_lighting(
+    mut commands: Commands,
+    new_maps: Query<(Entity, &MapOpacity), Without<Lighting>>,
+    mut maps: Query<(&MapOpacity, &mut Lighting)>,
+    stale: Query<Entity, (With<Lighting>, Without<MapOpacity>)>,
+) {
+    for (map, opacity) in &new_maps {
+        let size = opacity.size();
+        commands.entity(map).insert(Lighting::new(size.x, size.y));
+    }
+    for (opacity, mut lighting) in &mut maps {
+        let size = opacity.size();
+        if (lighting.width, lighting.height) != (size.x, size.y) {
+            lighting.resize(size.x, size.y);
+        }
+    }
+    for map in &stale {
+        commands.entity(map).remove::<Lighting>();
+    }
+}

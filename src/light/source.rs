@@ -1,0 +1,226 @@
+//! The [`LightSource`] component, the system that recomputes lit sets (the viewers' machinery,
+//! [`Views`]) and the one that adds each light's contribution to its map's [`Lighting`].
+
+use bevy::color::Color;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::light::lighting::{Contribution, Lighting};
+use crate::options::FovOptions;
+use crate::placement::PlaceProblem;
+use crate::viewshed::ViewKey;
+use crate::viewshed::recompute::{KeptView, Views};
+use crate::visible::VisibleSet;
+
+/// Lights the tiles in its own field of view: a torch on a wall, a lamp carried by the player.
+///
+/// Placed like a [`Viewshed`](crate::Viewshed) (`TilePos` + `TilemapId`, or a `Transform` +
+/// `TilemapId`), it lights exactly what a viewer of radius [`radius`](Self::radius) standing
+/// there would see (symmetric shadowcasting, walls lit), on square, hexagonal and isometric
+/// maps alike. Its lit set is recomputed only when it moves, when its radius changes or when
+/// opacity changes within its radius (a door closing in its room), like a viewer's view; its
+/// colour and intensity only change how bright the tiles are drawn ([`Lighting::light_at`]).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_viewshed::prelude::*;
+///
+/// let torch = LightSource::new(6)
+///     .with_color(Color::srgb(1.0, 0.7, 0.4))
+///     .with_intensity(1.5);
+/// assert_eq!(torch.radius, 6);
+/// assert_eq!(torch.lit().count(), 0, "nothing is lit before the first update");
+/// ```
+///
+/// With the `serde` feature it saves its radius, colour (linear RGBA) and intensity; its lit
+/// set is computed again after loading.
+#[derive(Component, Reflect, Clone, Debug)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LightSource {
+    /// How far it lights, in tiles (a disk, like [`Viewshed::new`](crate::Viewshed::new)).
+    pub radius: u32,
+    /// Its colour (white by default): what [`Lighting::light_at`] adds up.
+    #[cfg_attr(feature = "serde", serde(with = "crate::light::color_serde"))]
+    pub color: Color,
+    /// How strong it is at its own tile (1 by default); it fades linearly to
+    /// `intensity / (radius + 1)` at its radius.
+    pub intensity: f32,
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) lit: VisibleSet,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) generation: u64,
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) computed: Option<ViewKey>,
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) warned: Option<PlaceProblem>,
+    /// What this light added to its map's [`Lighting`], to take it away again.
+    #[reflect(ignore)]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) applied: Option<Contribution>,
+}
+
+impl Default for LightSource {
+    fn default() -> Self {
+        Self::new(6)
+    }
+}
+
+impl LightSource {
+    /// A white light of intensity 1 lighting `radius` tiles around it.
+    pub fn new(radius: u32) -> Self {
+        Self {
+            radius,
+            color: Color::WHITE,
+            intensity: 1.0,
+            lit: VisibleSet::new(),
+            generation: 0,
+            computed: None,
+            warned: None,
+            applied: None,
+        }
+    }
+
+    /// The same light in another colour.
+    pub fn with_color(mut self, color: Color) -> Self {
+        self.color = color;
+        self
+    }
+
+    /// The same light with another intensity.
+    pub fn with_intensity(mut self, intensity: f32) -> Self {
+        self.intensity = intensity;
+        self
+    }
+
+    /// Whether it lit `tile` at its last update.
+    pub fn is_lit(&self, tile: TilePos) -> bool {
+        self.lit.contains(tile.x, tile.y)
+    }
+
+    /// The tiles it lights.
+    pub fn lit(&self) -> impl Iterator<Item = TilePos> + '_ {
+        self.lit.iter().map(|(x, y)| TilePos { x, y })
+    }
+
+    /// The bit-packed set of the tiles it lights.
+    pub fn lit_set(&self) -> &VisibleSet {
+        &self.lit
+    }
+
+    /// How many times its lit set has been computed (or cleared): it changes exactly when the
+    /// light was recomputed.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
+impl KeptView for LightSource {
+    const WHO: &'static str = "light";
+    const NOTHING: &'static str = "it lights nothing";
+
+    fn options(&self) -> FovOptions {
+        FovOptions::radius(self.radius)
+    }
+
+    fn computed(&self) -> Option<ViewKey> {
+        self.computed
+    }
+
+    fn computed_mut(&mut self) -> &mut Option<ViewKey> {
+        &mut self.computed
+    }
+
+    fn warned_mut(&mut self) -> &mut Option<PlaceProblem> {
+        &mut self.warned
+    }
+
+    fn has_view(&self) -> bool {
+        self.computed.is_some() || !self.lit.is_empty()
+    }
+
+    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet {
+        if computed.is_none() {
+            self.lit.clear();
+        }
+        self.computed = computed;
+        self.generation += 1;
+        &mut self.lit
+    }
+}
+
+/// Recomputes the lit sets that need it (in parallel, like the viewers' views).
+pub(crate) fn recompute_lights(mut lights: Views<LightSource>) {
+    // What follows a light's recomputation is `apply_lights`, which finds it changed.
+    lights.recompute().for_each(drop);
+}
+
+/// Brings each map's [`Lighting`] in step with the lights that changed: a light's old
+/// contribution is taken away and its new one added.
+pub(crate) fn apply_lights(
+    mut lights: Query<&mut LightSource, Changed<LightSource>>,
+    mut maps: Query<&mut Lighting>,
+) {
+    for mut light in &mut lights {
+        let wanted = Contribution::of(&light);
+        let light = light.bypass_change_detection();
+        let current = |applied: &Contribution| {
+            maps.get(applied.map)
+                .is_ok_and(|lighting| lighting.holds(applied))
+        };
+        if light
+            .applied
+            .as_ref()
+            .filter(|applied| current(applied))
+            .map(Contribution::id)
+            == wanted.as_ref().map(Contribution::id)
+        {
+            continue;
+        }
+        withdraw(light, &mut maps);
+        if let Some(mut contribution) = wanted
+            && let Ok(mut lighting) = maps.get_mut(contribution.map)
+        {
+            lighting.add(&mut contribution, &light.lit);
+            light.applied = Some(contribution);
+        }
+    }
+}
+
+/// Takes a light's contribution away from its map's [`Lighting`].
+fn withdraw(light: &mut LightSource, maps: &mut Query<&mut Lighting>) {
+    if let Some(applied) = light.applied.take()
+        && let Ok(mut lighting) = maps.get_mut(applied.map)
+    {
+        lighting.take_away(&applied);
+    }
+}
+
+/// A light was removed, despawned or disabled (`C` is the component of the lifecycle event
+/// `E`): it lights nothing any more, and a re-enabled light is recomputed.
+pub(crate) fn on_light_gone<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    mut lights: Query<&mut LightSource, Allow<Disabled>>,
+    mut maps: Query<&mut Lighting>,
+) {
+    if let Ok(mut light) = lights.get_mut(event.event_target()) {
+        withdraw(light.bypass_change_detection(), &mut maps);
+    }
+}
+
+/// A light was re-enabled or lost its `TilemapId` (`C` is the component of the lifecycle event
+/// `E`): it is placed and recomputed at the next update.
+pub(crate) fn on_light_moved<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    mut lights: Query<&mut LightSource, Allow<Disabled>>,
+) {
+    if let Ok(mut light) = lights.get_mut(event.event_target()) {
+        // Changed, so that the recompute visits it.
+        light.computed = None;
+    }
+}

@@ -1,0 +1,666 @@
+//! Light and darkness in a headless app: light sources light their field of view, viewers
+//! that `NeedsLight` see lit tiles (and their dark vision), exactly as a plain model built
+//! from `field_of_view` calls says, and a change is recomputed only where it matters.
+
+mod common_app;
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+use common_app::{app, generation, spawn_map, tile_entity};
+use proptest::prelude::*;
+
+// --- The model -----------------------------------------------------------------------------
+
+/// What the README's rules say a viewer that needs light sees, from the core's
+/// `field_of_view` alone: its field of view `F`, kept where within dark vision, a lit floor,
+/// or a lit wall next to a lit floor of `F`.
+fn model_view(
+    grid: &OpacityGrid,
+    lights: &[((u32, u32), u32)],
+    viewer: (u32, u32),
+    options: FovOptions,
+    dark_vision: u32,
+) -> Vec<(u32, u32)> {
+    let lit = model_lit(grid, lights);
+    let fov: BTreeSet<(u32, u32)> = field_of_view(grid, viewer, options)
+        .unwrap()
+        .iter()
+        .collect();
+    let lit_floor = |c: (u32, u32)| !grid.is_opaque(c.0, c.1) && lit.contains(&c);
+    let near = |(x, y): (u32, u32)| {
+        let (dx, dy) = (
+            i64::from(x) - i64::from(viewer.0),
+            i64::from(y) - i64::from(viewer.1),
+        );
+        DistanceShape::Euclidean.contains(dx, dy, dark_vision)
+    };
+    let by_seen_floor = |(x, y): (u32, u32)| {
+        (-1i64..=1).any(|dy| {
+            (-1i64..=1).any(|dx| {
+                let n = ((i64::from(x) + dx) as u32, (i64::from(y) + dy) as u32);
+                (dx, dy) != (0, 0) && fov.contains(&n) && lit_floor(n)
+            })
+        })
+    };
+    let mut seen: Vec<_> = fov
+        .iter()
+        .copied()
+        .filter(|&c| {
+            near(c)
+                || lit_floor(c)
+                || (grid.is_opaque(c.0, c.1) && lit.contains(&c) && by_seen_floor(c))
+        })
+        .collect();
+    sort(&mut seen);
+    seen
+}
+
+/// The tiles lit by lights of these positions and radii: the union of their fields of view.
+fn model_lit(grid: &OpacityGrid, lights: &[((u32, u32), u32)]) -> BTreeSet<(u32, u32)> {
+    lights
+        .iter()
+        .flat_map(|&(at, radius)| {
+            field_of_view(grid, at, FovOptions::radius(radius))
+                .unwrap()
+                .iter()
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn sort(tiles: &mut [(u32, u32)]) {
+    tiles.sort_unstable_by_key(|&(x, y)| (y, x));
+}
+
+// --- The app -------------------------------------------------------------------------------
+
+/// Three rooms in a row, joined by doorways at (9, 3) and (18, 3); a torch at `T` (22, 3)
+/// lights the east room, a viewer at `@` (3, 3) stands in the dark west room.
+///
+/// ```text
+///    x: 0         1         2
+///       0123456789012345678901234567
+///     0 ############################
+///     1 #........#........#........#
+///     2 #........#........#........#
+///     3 #..@..................T....#
+///     4 #........#........#........#
+///     5 #........#........#........#
+///     6 ############################
+/// ```
+const ROOMS: [&str; 7] = [
+    "############################",
+    "#........#........#........#",
+    "#........#........#........#",
+    "#..@..................T....#",
+    "#........#........#........#",
+    "#........#........#........#",
+    "############################",
+];
+
+fn wall_at<'a>(map: &'a [&'a str]) -> impl Fn(u32, u32) -> bool + 'a {
+    |x, y| map[y as usize].as_bytes()[x as usize] == b'#'
+}
+
+fn grid_of(map: &[&str]) -> OpacityGrid {
+    let wall = wall_at(map);
+    OpacityGrid::from_fn(map[0].len() as u32, map.len() as u32, wall)
+}
+
+fn spawn_light(app: &mut App, map: Entity, (x, y): (u32, u32), radius: u32) -> Entity {
+    app.world_mut()
+        .spawn((LightSource::new(radius), TilePos { x, y }, TilemapId(map)))
+        .id()
+}
+
+fn spawn_dark_viewer(
+    app: &mut App,
+    map: Entity,
+    (x, y): (u32, u32),
+    viewshed: Viewshed,
+    dark_vision: u32,
+) -> Entity {
+    app.world_mut()
+        .spawn((
+            viewshed,
+            NeedsLight::new(dark_vision),
+            TilePos { x, y },
+            TilemapId(map),
+        ))
+        .id()
+}
+
+fn seen(app: &App, viewer: Entity) -> Vec<(u32, u32)> {
+    let mut tiles: Vec<_> = app
+        .world()
+        .get::<Viewshed>(viewer)
+        .unwrap()
+        .iter()
+        .map(|t| (t.x, t.y))
+        .collect();
+    sort(&mut tiles);
+    tiles
+}
+
+fn sees(app: &App, viewer: Entity, (x, y): (u32, u32)) -> bool {
+    app.world()
+        .get::<Viewshed>(viewer)
+        .unwrap()
+        .is_visible(TilePos { x, y })
+}
+
+fn light_generation(app: &App, light: Entity) -> u64 {
+    app.world().get::<LightSource>(light).unwrap().generation()
+}
+
+fn lighting(app: &App, map: Entity) -> &Lighting {
+    app.world().get::<Lighting>(map).expect("map has Lighting")
+}
+
+/// The rooms with the torch at (22, 3), radius 5, and a viewer at (3, 3) in the dark west
+/// room seeing without limit.
+fn rooms(dark_vision: u32) -> (App, Entity, Entity, Entity) {
+    let mut app = app();
+    let map = spawn_map(&mut app, 28, 7, wall_at(&ROOMS));
+    let torch = spawn_light(&mut app, map, (22, 3), 5);
+    let viewer = spawn_dark_viewer(&mut app, map, (3, 3), Viewshed::unlimited(), dark_vision);
+    app.update();
+    (app, map, torch, viewer)
+}
+
+// --- Exact tiles ---------------------------------------------------------------------------
+
+#[test]
+fn a_torch_in_a_distant_room_is_seen_through_the_doorways() {
+    let (app, _, _, viewer) = rooms(0);
+    // The torch's own tile and the lit floor on the doorway line, 19 tiles away.
+    assert!(sees(&app, viewer, (22, 3)));
+    assert!(sees(&app, viewer, (25, 3)));
+    // The lit floor just inside the east doorway, but not the dark middle room.
+    assert!(sees(&app, viewer, (19, 3)));
+    assert!(!sees(&app, viewer, (13, 3)));
+    assert_eq!(
+        seen(&app, viewer),
+        model_view(
+            &grid_of(&ROOMS),
+            &[((22, 3), 5)],
+            (3, 3),
+            FovOptions::unlimited(),
+            0
+        )
+    );
+}
+
+#[test]
+fn a_dark_room_is_not_seen_but_its_viewer_s_own_tile_is() {
+    let (app, _, _, viewer) = rooms(0);
+    let west_room: Vec<_> = seen(&app, viewer)
+        .into_iter()
+        .filter(|&(x, _)| x < 9)
+        .collect();
+    assert_eq!(west_room, vec![(3, 3)], "only its own tile, in the dark");
+}
+
+#[test]
+fn dark_vision_sees_a_disk_of_the_field_of_view() {
+    let (app, _, _, viewer) = rooms(2);
+    let west_room: Vec<_> = seen(&app, viewer)
+        .into_iter()
+        .filter(|&(x, _)| x < 9)
+        .collect();
+    let mut disk = vec![];
+    for y in 1..=5u32 {
+        for x in 1..=5u32 {
+            let (dx, dy) = (i64::from(x) - 3, i64::from(y) - 3);
+            if DistanceShape::Euclidean.contains(dx, dy, 2) {
+                disk.push((x, y));
+            }
+        }
+    }
+    sort(&mut disk);
+    assert_eq!(west_room, disk);
+}
+
+#[test]
+fn walls_are_seen_when_lit_beside_a_seen_lit_floor() {
+    let mut app = app();
+    // One room lit by a torch at (3, 2); the viewer stands in it with no dark vision.
+    let map_text = ["#######", "#.....#", "#.....#", "#.....#", "#######"];
+    let map = spawn_map(&mut app, 7, 5, wall_at(&map_text));
+    let light = spawn_light(&mut app, map, (3, 2), 1);
+    let viewer = spawn_dark_viewer(&mut app, map, (1, 2), Viewshed::unlimited(), 0);
+    app.update();
+    // The light of radius 1 lights the floors (2..=4, 1..=3) and no wall.
+    assert!(sees(&app, viewer, (3, 1)), "lit floor");
+    assert!(
+        !sees(&app, viewer, (3, 0)),
+        "a wall the light does not reach"
+    );
+    assert!(!sees(&app, viewer, (5, 2)), "dark floor");
+    assert_eq!(
+        seen(&app, viewer),
+        model_view(
+            &grid_of(&map_text),
+            &[((3, 2), 1)],
+            (1, 2),
+            FovOptions::unlimited(),
+            0
+        )
+    );
+    // With radius 2 the light reaches the north wall above it.
+    app.world_mut()
+        .get_mut::<LightSource>(light)
+        .unwrap()
+        .radius = 2;
+    app.update();
+    assert!(
+        sees(&app, viewer, (3, 0)),
+        "lit wall beside a seen lit floor"
+    );
+    assert!(!sees(&app, viewer, (6, 2)), "a wall beyond the light");
+    assert_eq!(
+        seen(&app, viewer),
+        model_view(
+            &grid_of(&map_text),
+            &[((3, 2), 2)],
+            (1, 2),
+            FovOptions::unlimited(),
+            0
+        )
+    );
+}
+
+#[test]
+fn a_wall_lit_from_the_other_side_stays_dark() {
+    let mut app = app();
+    // Two rooms split by a wall at x = 3; the torch lights the east room and that wall.
+    let map_text = ["#######", "#..#..#", "#..#..#", "#..#..#", "#######"];
+    let map = spawn_map(&mut app, 7, 5, wall_at(&map_text));
+    spawn_light(&mut app, map, (4, 2), 3);
+    let viewer = spawn_dark_viewer(&mut app, map, (1, 2), Viewshed::unlimited(), 0);
+    app.update();
+    assert!(lighting(&app, map).is_lit(TilePos { x: 3, y: 2 }));
+    assert_eq!(
+        seen(&app, viewer),
+        vec![(1, 2)],
+        "the lit wall's seen side is dark"
+    );
+}
+
+#[test]
+fn lighting_counts_and_colours_the_lit_tiles() {
+    let (app, map, torch, _) = rooms(0);
+    let lighting = lighting(&app, map);
+    let lit = app.world().get::<LightSource>(torch).unwrap();
+    let mut from_light: Vec<_> = lit.lit().map(|t| (t.x, t.y)).collect();
+    let mut from_map: Vec<_> = lighting.lit_tiles().map(|t| (t.x, t.y)).collect();
+    sort(&mut from_light);
+    sort(&mut from_map);
+    assert_eq!(from_light, from_map);
+    let mut model: Vec<_> = model_lit(&grid_of(&ROOMS), &[((22, 3), 5)])
+        .into_iter()
+        .collect();
+    sort(&mut model);
+    assert_eq!(from_map, model);
+    // White, intensity 1: full at the torch, fading with distance, none in the dark.
+    let at = |x, y| lighting.brightness(TilePos { x, y });
+    assert!((at(22, 3) - 1.0).abs() < 1e-3);
+    assert!((at(25, 3) - 0.5).abs() < 1e-3, "3 of radius 5: 1 - 3/6");
+    assert_eq!(at(13, 3), 0.0);
+    assert_eq!(lighting.lights_at(TilePos { x: 22, y: 3 }), 1);
+}
+
+#[test]
+fn a_light_that_goes_out_leaves_the_room_dark() {
+    let (mut app, map, torch, viewer) = rooms(0);
+    app.world_mut().entity_mut(torch).despawn();
+    app.update();
+    assert_eq!(lighting(&app, map).lit_tiles().count(), 0);
+    assert_eq!(lighting(&app, map).brightness(TilePos { x: 22, y: 3 }), 0.0);
+    assert_eq!(seen(&app, viewer), vec![(3, 3)]);
+}
+
+#[test]
+fn a_carried_light_moves_with_its_bearer() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 28, 7, wall_at(&ROOMS));
+    let player = app
+        .world_mut()
+        .spawn((
+            Viewshed::unlimited(),
+            NeedsLight::new(0),
+            LightSource::new(3),
+            TilePos { x: 3, y: 3 },
+            TilemapId(map),
+        ))
+        .id();
+    app.update();
+    let grid = grid_of(&ROOMS);
+    let unlimited = FovOptions::unlimited();
+    assert_eq!(
+        seen(&app, player),
+        model_view(&grid, &[((3, 3), 3)], (3, 3), unlimited, 0)
+    );
+    *app.world_mut().get_mut::<TilePos>(player).unwrap() = TilePos { x: 12, y: 3 };
+    app.update();
+    assert_eq!(
+        seen(&app, player),
+        model_view(&grid, &[((12, 3), 3)], (12, 3), unlimited, 0)
+    );
+    assert_eq!(lighting(&app, map).brightness(TilePos { x: 3, y: 3 }), 0.0);
+}
+
+// --- Only what a change concerns is recomputed ---------------------------------------------
+
+/// Two rooms joined by a door at (8, 3), and far to the east a third room with its own torch
+/// and a guard of radius 6 that the door is out of reach of.
+const DOOR_ROOMS: [&str; 7] = [
+    "##################################",
+    "#.......#.......#.........#......#",
+    "#.......#.......#.........#......#",
+    "#...............#.........#......#",
+    "#.......#.......#.........#......#",
+    "#.......#.......#.........#......#",
+    "##################################",
+];
+
+#[test]
+fn a_door_closing_darkens_a_room_only_for_the_viewers_and_lights_it_concerns() {
+    let map_text = DOOR_ROOMS;
+    let mut app = app();
+    let map = spawn_map(&mut app, 34, 7, wall_at(&map_text));
+    // West room: a torch whose light reaches through the door; east room: a dark viewer
+    // looking through the door at it.
+    let west_torch = spawn_light(&mut app, map, (3, 3), 6);
+    let watcher = spawn_dark_viewer(&mut app, map, (13, 3), Viewshed::unlimited(), 0);
+    // Far east: a torch and a guard, both out of the door's reach.
+    let far_torch = spawn_light(&mut app, map, (21, 3), 4);
+    let guard = spawn_dark_viewer(&mut app, map, (22, 4), Viewshed::new(6), 0);
+    app.update();
+    assert!(
+        sees(&app, watcher, (4, 3)),
+        "the lit west room, through the door"
+    );
+    let before = [
+        light_generation(&app, west_torch),
+        generation(&app, watcher),
+        light_generation(&app, far_torch),
+        generation(&app, guard),
+    ];
+    // Close the door.
+    let door = tile_entity(&app, map, 8, 3);
+    app.world_mut().entity_mut(door).insert(Opaque);
+    app.update();
+    let after = [
+        light_generation(&app, west_torch),
+        generation(&app, watcher),
+        light_generation(&app, far_torch),
+        generation(&app, guard),
+    ];
+    assert_eq!(after[0], before[0] + 1, "the west torch lights less");
+    assert_eq!(after[1], before[1] + 1, "the watcher sees less");
+    assert_eq!(
+        after[2..],
+        before[2..],
+        "the far torch and guard are left alone"
+    );
+    assert!(!sees(&app, watcher, (4, 3)));
+    let grid = grid_of(&map_text);
+    let mut closed = grid.clone();
+    closed.set_opaque(8, 3, true);
+    let lights = [((3, 3), 6), ((21, 3), 4)];
+    assert_eq!(
+        seen(&app, watcher),
+        model_view(&closed, &lights, (13, 3), FovOptions::unlimited(), 0)
+    );
+}
+
+#[test]
+fn a_light_moving_refilters_only_the_viewers_that_see_its_tiles() {
+    let map_text = DOOR_ROOMS;
+    let mut app = app();
+    let map = spawn_map(&mut app, 34, 7, wall_at(&map_text));
+    let torch = spawn_light(&mut app, map, (3, 3), 2);
+    let watcher = spawn_dark_viewer(&mut app, map, (13, 3), Viewshed::unlimited(), 0);
+    let guard = spawn_dark_viewer(&mut app, map, (22, 4), Viewshed::unlimited(), 0);
+    let mut messages = app
+        .world_mut()
+        .resource_mut::<Messages<ViewshedUpdated>>()
+        .get_cursor();
+    app.update();
+    let watched = generation(&app, watcher);
+    let guarded = generation(&app, guard);
+    messages
+        .read(app.world().resource::<Messages<ViewshedUpdated>>())
+        .count();
+    // The torch steps toward the door: the watcher sees it, the guard's field of view holds
+    // none of the tiles that became lit or dark.
+    *app.world_mut().get_mut::<TilePos>(torch).unwrap() = TilePos { x: 5, y: 3 };
+    app.update();
+    assert_eq!(generation(&app, watcher), watched + 1);
+    assert_eq!(generation(&app, guard), guarded);
+    let updated: Vec<Entity> = messages
+        .read(app.world().resource::<Messages<ViewshedUpdated>>())
+        .map(|m| m.viewer)
+        .collect();
+    assert_eq!(updated, vec![watcher]);
+    assert_eq!(
+        seen(&app, watcher),
+        model_view(
+            &grid_of(&map_text),
+            &[((5, 3), 2)],
+            (13, 3),
+            FovOptions::unlimited(),
+            0
+        )
+    );
+    // A frame where nothing changes recomputes nothing.
+    app.update();
+    assert_eq!(generation(&app, watcher), watched + 1);
+    assert_eq!(light_generation(&app, torch), 2);
+}
+
+#[test]
+fn fog_and_sightings_follow_the_light() {
+    let (mut app, map, _, viewer) = rooms(0);
+    app.world_mut().entity_mut(viewer).insert(RevealsFog);
+    let lurker = app
+        .world_mut()
+        .spawn((Spottable, TilePos { x: 13, y: 3 }, TilemapId(map)))
+        .id();
+    let visitor = app
+        .world_mut()
+        .spawn((Spottable, TilePos { x: 23, y: 3 }, TilemapId(map)))
+        .id();
+    app.update();
+    let spotted: Vec<Entity> = app
+        .world()
+        .get::<Viewshed>(viewer)
+        .unwrap()
+        .spotted()
+        .collect();
+    assert_eq!(
+        spotted,
+        vec![visitor],
+        "the lurker in the dark is not spotted"
+    );
+    let fog = app.world().get::<FogOfWar>(map).unwrap();
+    assert_eq!(fog.state(TilePos { x: 23, y: 3 }), FogState::Visible);
+    assert_eq!(fog.state(TilePos { x: 13, y: 3 }), FogState::Unexplored);
+    let _ = lurker;
+}
+
+#[test]
+fn removing_needs_light_gives_back_the_whole_field_of_view() {
+    let (mut app, _, _, viewer) = rooms(0);
+    app.world_mut().entity_mut(viewer).remove::<NeedsLight>();
+    app.update();
+    assert!(sees(&app, viewer, (13, 3)));
+}
+
+#[test]
+fn a_light_off_the_map_lights_nothing_and_warns() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 5, 5, |_, _| false);
+    let light = spawn_light(&mut app, map, (9, 9), 3);
+    app.update();
+    assert_eq!(lighting(&app, map).lit_tiles().count(), 0);
+    assert_eq!(
+        app.world().get::<LightSource>(light).unwrap().lit().count(),
+        0
+    );
+}
+
+// --- Against the model ---------------------------------------------------------------------
+
+const W: u32 = 16;
+const H: u32 = 12;
+
+#[derive(Clone, Debug)]
+enum Step {
+    MoveLight(usize, (u32, u32)),
+    MoveViewer(usize, (u32, u32)),
+    Toggle((u32, u32)),
+    Radius(usize, u32),
+    DarkVision(usize, u32),
+}
+
+fn tile() -> impl Strategy<Value = (u32, u32)> {
+    (0..W, 0..H)
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        (0..4usize, tile()).prop_map(|(i, t)| Step::MoveLight(i, t)),
+        (0..3usize, tile()).prop_map(|(i, t)| Step::MoveViewer(i, t)),
+        tile().prop_map(Step::Toggle),
+        (0..4usize, 0..7u32).prop_map(|(i, r)| Step::Radius(i, r)),
+        (0..3usize, 0..3u32).prop_map(|(i, d)| Step::DarkVision(i, d)),
+    ]
+}
+
+/// A viewer of the model: position, options, dark vision.
+type ModelViewer = ((u32, u32), FovOptions, u32);
+
+fn check(
+    app: &App,
+    map: Entity,
+    grid: &OpacityGrid,
+    lights: &[((u32, u32), u32)],
+    viewers: &[(Entity, ModelViewer)],
+) -> Result<(), TestCaseError> {
+    for &(viewer, (at, options, dark)) in viewers {
+        prop_assert_eq!(
+            seen(app, viewer),
+            model_view(grid, lights, at, options, dark)
+        );
+    }
+    let lit = model_lit(grid, lights);
+    let lighting = lighting(app, map);
+    for y in 0..H {
+        for x in 0..W {
+            let count = lights
+                .iter()
+                .filter(|&&(at, r)| {
+                    field_of_view(grid, at, FovOptions::radius(r))
+                        .unwrap()
+                        .contains(x, y)
+                })
+                .count() as u32;
+            prop_assert_eq!(lighting.lights_at(TilePos { x, y }), count);
+            prop_assert_eq!(lighting.is_lit(TilePos { x, y }), lit.contains(&(x, y)));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn views_and_lighting_match_the_model(
+        walls in proptest::collection::vec(proptest::bool::weighted(0.25), (W * H) as usize),
+        lights in proptest::collection::vec((tile(), 0..7u32), 1..5),
+        viewers in proptest::collection::vec((tile(), proptest::option::of(0..12u32), 0..3u32), 1..4),
+        steps in proptest::collection::vec(step(), 0..8),
+    ) {
+        let wall = |x: u32, y: u32| walls[(y * W + x) as usize];
+        let mut grid = OpacityGrid::from_fn(W, H, wall);
+        let mut app = app();
+        let map = spawn_map(&mut app, W, H, wall);
+        let mut lights = lights;
+        let light_entities: Vec<Entity> =
+            lights.iter().map(|&(at, r)| spawn_light(&mut app, map, at, r)).collect();
+        let mut model_viewers: Vec<(Entity, ModelViewer)> = viewers
+            .iter()
+            .map(|&(at, radius, dark)| {
+                let options = radius.map_or(FovOptions::unlimited(), FovOptions::radius);
+                let viewer = spawn_dark_viewer(
+                    &mut app, map, at, Viewshed::with_options(options), dark);
+                (viewer, (at, options, dark))
+            })
+            .collect();
+        app.update();
+        check(&app, map, &grid, &lights, &model_viewers)?;
+        for step in steps {
+            apply(&mut app, map, &mut grid, &mut lights, &light_entities, &mut model_viewers, step);
+            app.update();
+            check(&app, map, &grid, &lights, &model_viewers)?;
+        }
+    }
+}
+
+/// Plays one step on the app and the model.
+fn apply(
+    app: &mut App,
+    map: Entity,
+    grid: &mut OpacityGrid,
+    lights: &mut [((u32, u32), u32)],
+    light_entities: &[Entity],
+    viewers: &mut [(Entity, ModelViewer)],
+    step: Step,
+) {
+    let world = app.world_mut();
+    match step {
+        Step::MoveLight(i, (x, y)) => {
+            let i = i % lights.len();
+            lights[i].0 = (x, y);
+            *world.get_mut::<TilePos>(light_entities[i]).unwrap() = TilePos { x, y };
+        }
+        Step::MoveViewer(i, (x, y)) => {
+            let i = i % viewers.len();
+            viewers[i].1.0 = (x, y);
+            *world.get_mut::<TilePos>(viewers[i].0).unwrap() = TilePos { x, y };
+        }
+        Step::Toggle((x, y)) => {
+            let opaque = !grid.is_opaque(x, y);
+            grid.set_opaque(x, y, opaque);
+            let tile = tile_entity(app, map, x, y);
+            let mut tile = app.world_mut().entity_mut(tile);
+            if opaque {
+                tile.insert(Opaque);
+            } else {
+                tile.remove::<Opaque>();
+            }
+        }
+        Step::Radius(i, radius) => {
+            let i = i % lights.len();
+            lights[i].1 = radius;
+            world
+                .get_mut::<LightSource>(light_entities[i])
+                .unwrap()
+                .radius = radius;
+        }
+        Step::DarkVision(i, dark) => {
+            let i = i % viewers.len();
+            viewers[i].1.2 = dark;
+            world
+                .get_mut::<NeedsLight>(viewers[i].0)
+                .unwrap()
+                .dark_vision = dark;
+        }
+    }
+}
