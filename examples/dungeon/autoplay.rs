@@ -171,7 +171,7 @@ fn report(turn: u32, tile: TilePos, viewshed: &Viewshed, timing: &FovTiming) {
     let world = tile_center(tile);
     let (px, py) = (640.0 + world.x, 360.0 - (world.y - TILE));
     println!(
-        "autoplay done: turn {turn} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; last FOV update {:.3} ms for {} views",
+        "autoplay done: turn {turn} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; FOV update {:.3} ms (median) for {} views",
         tile.x,
         tile.y,
         viewshed.radius(),

@@ -1,6 +1,7 @@
-//! The HUD lines: seed, turn, the player's sight, how long the last FOV update took, how many
-//! monsters see the player, whose fog is drawn, and the keys.
+//! The HUD lines: seed, turn, the player's sight, how long FOV updates take (the median of the
+//! recent ones), how many monsters see the player, whose fog is drawn, the looks, and the keys.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
@@ -17,17 +18,38 @@ struct HudText;
 /// How the library was built: Cargo.toml optimises bevy_viewshed and viewshed_core at
 /// opt-level 3 in the dev profile too, so the timing is the library's real speed either way.
 const BUILD: &str = if cfg!(debug_assertions) {
-    "dev build, FOV crates at opt-level 3"
+    "dev build, FOV crates opt-level 3"
 } else {
     "release build"
 };
 
-/// The duration of the last frame's `ViewshedSystems::Recompute` that recomputed something.
+/// How long `ViewshedSystems::Recompute` takes in the frames that recompute something: the
+/// median of the last `SAMPLES` such frames, so that a frame where the renderer or the OS took
+/// the cores (software rendering under Xvfb does) does not stand for the library's speed.
 #[derive(Resource, Default)]
 pub struct FovTiming {
     started: Option<Instant>,
+    samples: VecDeque<Duration>,
+    /// The median of the recent samples.
     pub last: Duration,
+    /// How many views the last of them recomputed.
     pub viewers: usize,
+}
+
+/// How many recent frames the HUD's median covers.
+const SAMPLES: usize = 31;
+
+impl FovTiming {
+    fn record(&mut self, took: Duration, viewers: usize) {
+        if self.samples.len() == SAMPLES {
+            self.samples.pop_front();
+        }
+        self.samples.push_back(took);
+        let mut sorted: Vec<Duration> = self.samples.iter().copied().collect();
+        sorted.sort_unstable();
+        self.last = sorted[sorted.len() / 2];
+        self.viewers = viewers;
+    }
 }
 
 pub struct HudPlugin;
@@ -74,8 +96,7 @@ fn stop_timer(mut timing: ResMut<FovTiming>, mut updated: MessageReader<Viewshed
     if let Some(started) = timing.started.take()
         && viewers > 0
     {
-        timing.last = started.elapsed();
-        timing.viewers = viewers;
+        timing.record(started.elapsed(), viewers);
     }
 }
 
@@ -105,7 +126,7 @@ fn update_text(
         "yours"
     };
     let line = format!(
-        "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms ({} views, {BUILD})  \
+        "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms (median, {} views, {BUILD})  \
          {chasing} monsters see you  fog: {fog}\n\
          move: arrows/WASD/hjkl yubn/numpad  wait: .  doors: o  radius: + -  shape: c  \
          permissive: p  monster views: v  their fog: t  fades: 1 {}  edges: 2 {}  \

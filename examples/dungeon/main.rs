@@ -24,6 +24,7 @@ mod autoplay;
 mod ghosts;
 mod hud;
 mod input;
+mod lighting;
 mod looks;
 mod map;
 mod monsters;
@@ -81,12 +82,15 @@ fn main() {
                     monsters::toggle_fog_team,
                     looks::toggle_looks,
                 ),
-                looks::apply_fog_looks,
+                (looks::apply_fog_looks, lighting::apply_light_looks),
                 sprites::place_sprites,
             )
                 .chain(),
         )
-        .add_systems(PostUpdate, ghosts::draw_ghosts.after(ViewshedSystems::Fog))
+        .add_systems(
+            PostUpdate,
+            (ghosts::draw_ghosts, lighting::draw_glow).after(ViewshedSystems::Fog),
+        )
         .add_plugins((
             hud::HudPlugin,
             autoplay::AutoplayPlugin,

@@ -8,6 +8,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
+use crate::lighting;
 use crate::looks::{self, Looks};
 use crate::map::{Cell, Dungeon};
 use crate::monsters;
@@ -26,6 +27,14 @@ pub fn setup(
     let dungeon = Dungeon::generate(MAP_WIDTH, MAP_HEIGHT, options.seed);
     let (terrain, door_tiles) = spawn_terrain(&mut commands, &dungeon, &texture);
     let overlay = spawn_overlay(&mut commands, &texture, terrain);
+    let glow = spawn_layer(
+        &mut commands,
+        &texture,
+        0.5,
+        LayerOf(terrain),
+        |commands, bundle| commands.spawn(lighting::glow_tile(bundle)).id(),
+    );
+    lighting::spawn_torches(&mut commands, &dungeon, terrain);
     array_texture_loader.add(sprites::array_texture(&texture));
 
     let sprites = ActorSprites::new(texture, &mut layouts);
@@ -36,6 +45,7 @@ pub fn setup(
         dungeon,
         terrain,
         overlay,
+        glow,
         door_tiles,
     });
 }

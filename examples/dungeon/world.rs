@@ -23,6 +23,8 @@ pub struct Level {
     pub dungeon: Dungeon,
     pub terrain: Entity,
     pub overlay: Entity,
+    /// The glow layer: the light's colour over the tiles the player sees.
+    pub glow: Entity,
     /// The door tile entities by position.
     pub door_tiles: HashMap<(u32, u32), Entity>,
 }
