@@ -161,10 +161,7 @@ fn replicon_benches(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(20);
+    config = scene::criterion_config();
     targets = replicon_benches
 }
 criterion_main!(benches);

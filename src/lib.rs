@@ -31,6 +31,7 @@
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
 //! | [`fog`] | fog of war per team, written into tile layers |
 //! | [`plugin`] | the plugin and its system set, wiring the rest |
+//! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
 //! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
 //!
 //! | feature | default | what it does |

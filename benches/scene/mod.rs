@@ -169,3 +169,11 @@ pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Var
     app.update();
     app
 }
+
+/// The criterion settings the plugin benches share: short warm-up, 3 s of 20 samples.
+pub fn criterion_config() -> criterion::Criterion {
+    criterion::Criterion::default()
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(3))
+        .sample_size(20)
+}

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use crate::shared_args::{Args, or_exit, seed_from_clock};
+
 const USAGE: &str = "usage: dungeon [--seed N] [--radius N] [--monster-views] \
                      [--autoplay TURNS] [--screenshot PATH] [--record GIF] [--exit]";
 
@@ -25,17 +27,12 @@ impl Options {
     /// The options of this run; exits with the usage on `--help`, and with status 2 and the
     /// error on a bad argument.
     pub fn from_args() -> Self {
-        Self::parse().unwrap_or_else(|message| {
-            eprintln!("dungeon: {message}");
-            std::process::exit(2);
-        })
+        or_exit("dungeon", Self::parse(&mut Args::new(USAGE)))
     }
 
-    fn parse() -> Result<Self, String> {
+    fn parse(args: &mut Args) -> Result<Self, String> {
         let mut options = Options {
-            seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64 % 100_000),
+            seed: seed_from_clock(),
             autoplay: None,
             screenshot: None,
             record: None,
@@ -43,36 +40,19 @@ impl Options {
             radius: 10,
             monster_views: false,
         };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        while let Some(arg) = args.next_arg() {
             match arg.as_str() {
-                "--seed" => options.seed = number("--seed", value("--seed")?)?,
-                "--autoplay" => {
-                    options.autoplay = Some(number("--autoplay", value("--autoplay")?)?)
-                }
-                "--radius" => options.radius = number("--radius", value("--radius")?)?,
-                "--screenshot" => options.screenshot = Some(value("--screenshot")?.into()),
-                "--record" => options.record = Some(value("--record")?.into()),
+                "--seed" => options.seed = args.number("--seed")?,
+                "--autoplay" => options.autoplay = Some(args.number("--autoplay")?),
+                "--radius" => options.radius = args.number("--radius")?,
+                "--screenshot" => options.screenshot = Some(args.value("--screenshot")?.into()),
+                "--record" => options.record = Some(args.value("--record")?.into()),
                 "--exit" => options.exit = true,
                 "--monster-views" => options.monster_views = true,
-                "--help" | "-h" => {
-                    println!("{USAGE}");
-                    std::process::exit(0);
-                }
-                other => {
-                    return Err(format!("unknown argument {other:?}\n{USAGE}"));
-                }
+                "--help" | "-h" => args.help(),
+                other => return Err(args.unknown(other)),
             }
         }
         Ok(options)
     }
-}
-
-/// The number an option's value spells, or an error naming the option.
-fn number<T: std::str::FromStr<Err: std::fmt::Display>>(
-    name: &str,
-    value: String,
-) -> Result<T, String> {
-    value.parse().map_err(|e| format!("{name}: {e}"))
 }

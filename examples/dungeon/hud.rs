@@ -5,6 +5,8 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
+
+use crate::shared_hud::hud_text;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
@@ -70,21 +72,7 @@ impl Plugin for HudPlugin {
 }
 
 pub fn setup(mut commands: Commands) {
-    commands.spawn((
-        HudText,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(12.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.85, 0.85, 0.9)),
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(1.0),
-            left: Val::Px(10.0),
-            ..default()
-        },
-    ));
+    commands.spawn((HudText, hud_text("", 12.0, 1.0)));
 }
 
 fn start_timer(mut timing: ResMut<FovTiming>) {

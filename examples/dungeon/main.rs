@@ -33,6 +33,10 @@ mod rooms;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod setup;
+#[path = "../shared/args.rs"]
+mod shared_args;
+#[path = "../shared/hud.rs"]
+mod shared_hud;
 mod sprites;
 mod world;
 

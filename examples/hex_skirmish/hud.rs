@@ -1,6 +1,8 @@
 //! The HUD line: seed, turn, and how many red units the blue team sees.
 
 use bevy::prelude::*;
+
+use crate::shared_hud::hud_text;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
@@ -19,21 +21,7 @@ impl Plugin for HudPlugin {
 }
 
 pub fn setup(mut commands: Commands) {
-    commands.spawn((
-        HudText,
-        Text::new(""),
-        TextFont {
-            font_size: FontSize::Px(14.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.85, 0.85, 0.9)),
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(6.0),
-            left: Val::Px(10.0),
-            ..default()
-        },
-    ));
+    commands.spawn((HudText, hud_text("", 14.0, 6.0)));
 }
 
 /// The red units (team 1) on hexagons the fog shows as visible.

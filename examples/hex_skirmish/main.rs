@@ -22,6 +22,10 @@ mod map;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod setup;
+#[path = "../shared/args.rs"]
+mod shared_args;
+#[path = "../shared/hud.rs"]
+mod shared_hud;
 mod sprites;
 mod turns;
 

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use crate::shared_args::{Args, or_exit, seed_from_clock};
+
 const USAGE: &str = "usage: multiplayer [server|client] [--port N] [--seed N] [--frames N] \
                      [--screenshot PATH] [--exit]";
 
@@ -32,13 +34,10 @@ impl Options {
     /// The options of this run; exits with the usage on `--help`, and with status 2 and the
     /// error on a bad argument.
     pub fn from_args() -> Self {
-        Self::parse().unwrap_or_else(|message| {
-            eprintln!("multiplayer: {message}");
-            std::process::exit(2);
-        })
+        or_exit("multiplayer", Self::parse(&mut Args::new(USAGE)))
     }
 
-    fn parse() -> Result<Self, String> {
+    fn parse(args: &mut Args) -> Result<Self, String> {
         let mut options = Options {
             mode: Mode::Both,
             port: 5917,
@@ -47,32 +46,19 @@ impl Options {
             screenshot: None,
             exit: false,
         };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        while let Some(arg) = args.next_arg() {
             match arg.as_str() {
                 "server" => options.mode = Mode::Server,
                 "client" => options.mode = Mode::Client,
-                "--port" => options.port = number("--port", value("--port")?)?,
-                "--seed" => options.seed = number("--seed", value("--seed")?)?,
-                "--frames" => options.frames = Some(number("--frames", value("--frames")?)?),
-                "--screenshot" => options.screenshot = Some(value("--screenshot")?.into()),
+                "--port" => options.port = args.number("--port")?,
+                "--seed" => options.seed = args.number("--seed")?,
+                "--frames" => options.frames = Some(args.number("--frames")?),
+                "--screenshot" => options.screenshot = Some(args.value("--screenshot")?.into()),
                 "--exit" => options.exit = true,
-                "--help" | "-h" => {
-                    println!("{USAGE}");
-                    std::process::exit(0);
-                }
-                other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+                "--help" | "-h" => args.help(),
+                other => return Err(args.unknown(other)),
             }
         }
         Ok(options)
     }
-}
-
-/// The number an option's value spells, or an error naming the option.
-fn number<T: std::str::FromStr<Err: std::fmt::Display>>(
-    name: &str,
-    value: String,
-) -> Result<T, String> {
-    value.parse().map_err(|e| format!("{name}: {e}"))
 }

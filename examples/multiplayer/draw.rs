@@ -3,6 +3,8 @@
 //! a HUD line, and `--frames/--screenshot/--exit`.
 
 use bevy::prelude::*;
+
+use crate::shared_hud::hud_text;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::FogState;
 use bevy_viewshed::replicon::TeamView;
@@ -60,21 +62,7 @@ fn setup(
         sprites: texture,
         layout: layouts.add(layout),
     });
-    commands.spawn((
-        HudText,
-        Text::new("connecting..."),
-        TextFont {
-            font_size: FontSize::Px(12.0),
-            ..default()
-        },
-        TextColor(Color::srgb(0.85, 0.85, 0.9)),
-        Node {
-            position_type: PositionType::Absolute,
-            top: Val::Px(1.0),
-            left: Val::Px(10.0),
-            ..default()
-        },
-    ));
+    commands.spawn((HudText, hud_text("connecting...", 12.0, 1.0)));
 }
 
 /// Every tile hidden until the team's fog says otherwise.

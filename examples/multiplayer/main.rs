@@ -27,6 +27,10 @@ mod rooms;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod server;
+#[path = "../shared/args.rs"]
+mod shared_args;
+#[path = "../shared/hud.rs"]
+mod shared_hud;
 mod walk;
 
 use std::process::{Child, Command};
