@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
+use crate::script::Options;
 use crate::turns::{Turns, Unit, Units};
 
 #[derive(Component)]

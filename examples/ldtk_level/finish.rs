@@ -7,25 +7,16 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
 use crate::level::{Level, ZOOM};
 use crate::screenshot::save_and_exit;
+use crate::script::{Options, Settle};
 use crate::walk::Turns;
-
-/// Frames to let the last step render before the screenshot.
-const SETTLE_FRAMES: u32 = 6;
-
-#[derive(Resource, Default)]
-struct Finish {
-    settled: u32,
-    requested: bool,
-}
 
 pub struct FinishPlugin;
 
 impl Plugin for FinishPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Finish>()
+        app.init_resource::<Settle>()
             .add_systems(Last, (fail_without_project, finish).chain());
     }
 }
@@ -50,7 +41,7 @@ fn finish(
     mut commands: Commands,
     options: Res<Options>,
     turns: Res<Turns>,
-    mut finish: ResMut<Finish>,
+    mut settle: ResMut<Settle>,
     level: Option<Res<Level>>,
     fog: Query<&FogOfWar>,
     figures: Query<(&EntityInstance, &TilePos, &Visibility)>,
@@ -62,14 +53,9 @@ fn finish(
     let (Some(level), Ok(fog)) = (level, fog.single()) else {
         return;
     };
-    if turns.count < limit || finish.requested {
+    if turns.count < limit || !settle.finished() {
         return;
     }
-    finish.settled += 1;
-    if finish.settled < SETTLE_FRAMES {
-        return;
-    }
-    finish.requested = true;
     let player = figures
         .iter()
         .find(|(instance, ..)| instance.identifier == "Player")

@@ -18,11 +18,12 @@
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
-mod args;
 mod finish;
 mod level;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
+#[path = "../shared/script.rs"]
+mod script;
 mod walk;
 
 use bevy::prelude::*;
@@ -31,10 +32,10 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_viewshed::ldtk::LdtkViewshedPlugin;
 use bevy_viewshed::prelude::*;
 
-use args::Options;
+use script::Options;
 
 fn main() {
-    let options = Options::from_args();
+    let options = Options::from_args("ldtk_level");
     println!("ldtk_level seed {}", options.seed);
     App::new()
         .add_plugins(

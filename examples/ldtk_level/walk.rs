@@ -10,8 +10,8 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
 use crate::level::{CLOSED_DOOR, Level, OPEN_DOOR, OPEN_DOOR_TILE, WALL};
+use crate::script::Options;
 
 /// The step counter, the clock of the interactive walk and the goblins' dice.
 #[derive(Resource)]
