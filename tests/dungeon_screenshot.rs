@@ -2,37 +2,13 @@
 //! screenshot, and checks the frame: its size, bright tiles around the player, black
 //! unexplored regions, dimmer remembered tiles, and fewer bright tiles at radius 3 than at 10.
 //!
-//! It needs `xvfb-run` and Vulkan (Debian: `xvfb mesa-vulkan-drivers libvulkan1`), so it runs
-//! when `BEVY_VIEWSHED_SCREENSHOT_TEST=1`, which `.ci/run` sets after installing them.
+//! Runs when `BEVY_VIEWSHED_SCREENSHOT_TEST=1` (see `tests/common_screenshot`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common_screenshot;
 
-const ENABLE: &str = "BEVY_VIEWSHED_SCREENSHOT_TEST";
+use std::path::Path;
 
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
-}
-
-/// Builds the example as the README's test command (`cargo test --workspace --all-features`) already has,
-/// so that this is a no-op there.
-fn build_example() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--workspace",
-            "--example",
-            "dungeon",
-            "--all-features",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "the dungeon example builds");
-    target_dir().join("debug/examples/dungeon")
-}
+use common_screenshot::{build_example, enabled, field, luminance, pixel, play};
 
 /// What the example reported at the end of its scripted game, and the frame it saved.
 struct Game {
@@ -43,62 +19,16 @@ struct Game {
     sees: usize,
 }
 
-/// The word after `key` in `line`, e.g. `field(line, "sees ")`.
-fn field<'a>(line: &'a str, key: &str) -> &'a str {
-    line.split(key)
-        .nth(1)
-        .unwrap_or_else(|| panic!("{key:?} in {line:?}"))
-        .split([' ', ')'])
-        .next()
-        .unwrap()
-}
-
 /// Runs a scripted game and returns its screenshot and report.
-fn play(binary: &Path, radius: u32, out: &Path) -> Game {
-    let output = Command::new("timeout")
-        .arg("600")
-        .arg("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(binary)
-        .args([
-            "--seed",
-            "7",
-            "--autoplay",
-            "45",
-            "--radius",
-            &radius.to_string(),
-        ])
-        .arg("--screenshot")
-        .arg(out)
-        .arg("--exit")
-        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("xvfb-run runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the example exits cleanly\nstdout:\n{stdout}\nstderr:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("{stdout}");
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("autoplay done"))
-        .expect("the example reports the end of its scripted game");
-    let px = field(line, "pixel (").trim_end_matches(',');
-    let py = field(line, &format!("pixel ({px}, "));
+fn play_radius(binary: &Path, radius: u32, out: &Path) -> Game {
+    let radius = radius.to_string();
+    let args = ["--seed", "7", "--autoplay", "45", "--radius", &radius];
+    let (image, line) = play(binary, &args, out);
     Game {
-        image: image::open(out)
-            .expect("the screenshot is a PNG")
-            .to_rgba8(),
-        pixel: (px.parse().unwrap(), py.parse().unwrap()),
-        sees: field(line, "sees ").parse().unwrap(),
+        image,
+        pixel: pixel(&line),
+        sees: field(&line, "sees ").parse().unwrap(),
     }
-}
-
-fn luminance(p: &image::Rgba<u8>) -> f64 {
-    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
 }
 
 /// Mean luminance and mean red, green, blue of the 16x16 tile whose top-left pixel is `(x, y)`.
@@ -170,16 +100,14 @@ fn classify(image: &image::RgbaImage) -> Frame {
 
 #[test]
 fn dungeon_screenshot_shows_fog_of_war() {
-    if std::env::var(ENABLE).as_deref() != Ok("1") {
-        eprintln!("dungeon screenshot test not run: set {ENABLE}=1 (needs xvfb-run and Vulkan)");
+    if !enabled("dungeon screenshot test") {
         return;
     }
-    let binary = build_example();
-    let dir = target_dir().join("screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
+    let binary = build_example("dungeon");
+    let dir = common_screenshot::screenshot_dir();
 
     let wide_path = dir.join("dungeon-radius10.png");
-    let wide = play(&binary, 10, &wide_path);
+    let wide = play_radius(&binary, 10, &wide_path);
     assert_eq!(wide.image.dimensions(), (1280, 720));
     let Frame {
         black,
@@ -239,7 +167,7 @@ fn dungeon_screenshot_shows_fog_of_war() {
     );
 
     let narrow_path = dir.join("dungeon-radius3.png");
-    let narrow = play(&binary, 3, &narrow_path);
+    let narrow = play_radius(&binary, 3, &narrow_path);
     let narrow_bright = classify(&narrow.image).bright;
     println!(
         "radius 3: {narrow_bright} bright tiles; screenshots in {}",

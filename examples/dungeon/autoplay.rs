@@ -55,7 +55,7 @@ pub fn play(
     } else {
         1
     };
-    if actions.turn() >= turns || *frame % pace != 0 {
+    if actions.turn() >= turns || !frame.is_multiple_of(pace) {
         return;
     }
     let Ok(fog) = fog.get(actions.level.terrain) else {

@@ -53,7 +53,7 @@ impl Plugin for RecordPlugin {
 fn capture(mut commands: Commands, mut recording: ResMut<Recording>) {
     recording.frame += 1;
     let frame = recording.frame;
-    if frame % CAPTURE_EVERY != 0 {
+    if !frame.is_multiple_of(CAPTURE_EVERY) {
         return;
     }
     recording.pending += 1;

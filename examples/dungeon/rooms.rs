@@ -61,7 +61,8 @@ impl Room {
         }
     }
 
-    /// A floor cell picked by `rng`.
+    /// A floor cell picked by `rng` (the multiplayer example shares this module, not this).
+    #[allow(dead_code)]
     pub fn random_floor(&self, rng: &mut Rng) -> (u32, u32) {
         self.floor[rng.below(self.floor.len() as u32) as usize]
     }

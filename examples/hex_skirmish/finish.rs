@@ -6,26 +6,17 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
 use crate::hud::enemies_seen;
 use crate::screenshot::save_and_exit;
+use crate::script::{Options, Settle};
 use crate::sprites::{UnitSprites, tile_pixel};
 use crate::turns::{Turns, Unit, Units};
-
-/// Frames to let the last turn render before the screenshot.
-const SETTLE_FRAMES: u32 = 6;
-
-#[derive(Resource, Default)]
-struct Finish {
-    settled: u32,
-    requested: bool,
-}
 
 pub struct FinishPlugin;
 
 impl Plugin for FinishPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<Finish>().add_systems(Last, finish);
+        app.init_resource::<Settle>().add_systems(Last, finish);
     }
 }
 
@@ -33,7 +24,7 @@ fn finish(
     mut commands: Commands,
     options: Res<Options>,
     turns: Res<Turns>,
-    mut finish: ResMut<Finish>,
+    mut settle: ResMut<Settle>,
     sprites: Option<Res<UnitSprites>>,
     assets: Res<AssetServer>,
     units_map: Option<Res<Units>>,
@@ -55,14 +46,9 @@ fn finish(
         return;
     }
     let loaded = sprites.is_some_and(|s| assets.is_loaded_with_dependencies(&s.image));
-    if turns.count < limit || !loaded || finish.requested {
+    if turns.count < limit || !loaded || !settle.finished() {
         return;
     }
-    finish.settled += 1;
-    if finish.settled < SETTLE_FRAMES {
-        return;
-    }
-    finish.requested = true;
     if let Some(fog) = units_map.and_then(|u| fog.get(u.terrain).ok()) {
         let origin = tile_pixel(TilePos { x: 0, y: 0 });
         println!(

@@ -6,7 +6,7 @@ use crate::shared_hud::hud_text;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
+use crate::script::Options;
 use crate::turns::{Turns, Unit, Units};
 
 #[derive(Component)]

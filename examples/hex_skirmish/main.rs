@@ -15,12 +15,13 @@
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
-mod args;
 mod finish;
 mod hud;
 mod map;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
+#[path = "../shared/script.rs"]
+mod script;
 mod setup;
 #[path = "../shared/args.rs"]
 mod shared_args;
@@ -33,10 +34,10 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_viewshed::prelude::*;
 
-use args::Options;
+use script::Options;
 
 fn main() {
-    let options = Options::from_args();
+    let options = Options::from_args("hex_skirmish");
     println!("hex_skirmish seed {}", options.seed);
     App::new()
         .add_plugins(

@@ -4,8 +4,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
 use crate::map::{HexMap, MAP_SIZE, Terrain, tiles};
+use crate::script::Options;
 use crate::sprites::{self, TILESET, UnitSprites, tilemap};
 use crate::turns::{Unit, Units};
 

@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::args::Options;
 use crate::map::{HexMap, MAP_SIZE, Rng, neighbours};
+use crate::script::Options;
 
 /// A unit of a team; `index` orders the units' moves, so that a turn is the same every run.
 #[derive(Component)]

@@ -5,15 +5,15 @@
 /// mistake.
 pub struct Args {
     args: std::iter::Skip<std::env::Args>,
-    usage: &'static str,
+    usage: String,
 }
 
 impl Args {
     /// This process's arguments.
-    pub fn new(usage: &'static str) -> Self {
+    pub fn new(usage: impl Into<String>) -> Self {
         Self {
             args: std::env::args().skip(1),
-            usage,
+            usage: usage.into(),
         }
     }
 
@@ -59,7 +59,6 @@ pub fn or_exit<T>(program: &str, parsed: Result<T, String>) -> T {
 }
 
 /// A seed from the clock, for a new map each run (`--seed N` replays one).
-#[allow(dead_code)]
 pub fn seed_from_clock() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -1,0 +1,64 @@
+//! An LDtk level with fog of war: `assets/ldtk_level.ldtk` (written by
+//! `assets/make_ldtk_level.py`) loaded by bevy_ecs_ldtk, its tile layers made one map by
+//! `LdtkViewshedPlugin`, walls and closed doors blocking sight from their IntGrid values and
+//! pillars from their tiles' enum tag. The player and the goblins are LDtk entities that get
+//! their `Viewshed` from the level data (the goblins' `sight_radius` field); goblins are only
+//! drawn where the player sees them.
+//!
+//! ```text
+//! cargo run --example ldtk_level --features ldtk                # walks by itself, a step every 0.25 s
+//! cargo run --example ldtk_level --features ldtk -- --seed 7 --autoplay 28 --screenshot shot.png --exit
+//! ```
+//!
+//! The player walks towards the nearest tile it has not explored and opens closed doors on
+//! its way by setting their `IntGridCell` to "open door": the door stops blocking sight
+//! because the level data changed, with no opacity code in the example. Goblins wander (the
+//! seed picks their steps).
+
+// Bevy systems take their data as parameters: many of them, with spelled-out query types.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+
+mod finish;
+mod level;
+#[path = "../shared/screenshot.rs"]
+mod screenshot;
+#[path = "../shared/script.rs"]
+mod script;
+#[path = "../shared/args.rs"]
+mod shared_args;
+mod walk;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_ecs_ldtk::prelude::*;
+use bevy_viewshed::ldtk::LdtkViewshedPlugin;
+use bevy_viewshed::prelude::*;
+
+use script::Options;
+
+fn main() {
+    let options = Options::from_args("ldtk_level");
+    println!("ldtk_level seed {}", options.seed);
+    App::new()
+        .add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "bevy_viewshed LDtk level".into(),
+                        resolution: WindowResolution::new(1280, 720),
+                        resizable: false,
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(ImagePlugin::default_nearest()),
+        )
+        .add_plugins(LdtkPlugin)
+        .add_plugins((ViewshedPlugin::default(), LdtkViewshedPlugin::default()))
+        .insert_resource(ClearColor(Color::BLACK))
+        .insert_resource(LevelSelection::index(0))
+        .insert_resource(walk::Turns::new(&options))
+        .insert_resource(options)
+        .add_plugins((level::LevelPlugin, walk::WalkPlugin, finish::FinishPlugin))
+        .run();
+}

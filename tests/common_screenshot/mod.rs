@@ -1,0 +1,180 @@
+//! What the examples' screenshot tests share: the switch that turns them on, building an
+//! example, playing its scripted game under Xvfb, reading its report line, and sorting a
+//! frame's tiles into black, dim and bright by their mean luminance.
+//!
+//! They need `xvfb-run` and Vulkan (Debian: `xvfb mesa-vulkan-drivers libvulkan1`), so they run
+//! when `BEVY_VIEWSHED_SCREENSHOT_TEST=1`, which `.ci/run` sets after installing them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ENABLE: &str = "BEVY_VIEWSHED_SCREENSHOT_TEST";
+
+/// Whether the screenshot tests run; says why not when they do not.
+pub fn enabled(test: &str) -> bool {
+    let on = std::env::var(ENABLE).as_deref() == Ok("1");
+    if !on {
+        eprintln!("{test} not run: set {ENABLE}=1 (needs xvfb-run and Vulkan)");
+    }
+    on
+}
+
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+}
+
+/// The folder the screenshots are saved in (created).
+pub fn screenshot_dir() -> PathBuf {
+    let dir = target_dir().join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Builds the example as the README's test command (`cargo test --workspace --all-features`)
+/// already has, so that this is a no-op there, and returns its binary.
+pub fn build_example(name: &str) -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--workspace", "--example", name, "--all-features"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the {name} example builds");
+    target_dir().join("debug/examples").join(name)
+}
+
+/// Plays a scripted game (`args`, then `--screenshot out --exit`) under Xvfb and returns the
+/// screenshot and the line of the example's report that starts with `autoplay done`.
+pub fn play(binary: &Path, args: &[&str], out: &Path) -> (image::RgbaImage, String) {
+    let output = Command::new("timeout")
+        .arg("600")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(binary)
+        .args(args)
+        .arg("--screenshot")
+        .arg(out)
+        .arg("--exit")
+        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("xvfb-run runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the example exits cleanly\nstdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("autoplay done"))
+        .expect("the example reports the end of its scripted game");
+    let image = image::open(out)
+        .expect("the screenshot is a PNG")
+        .to_rgba8();
+    (image, line.to_string())
+}
+
+/// The word after `key` in `line`, e.g. `field(line, "sees ")`.
+pub fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(key)
+        .nth(1)
+        .unwrap_or_else(|| panic!("{key:?} in {line:?}"))
+        .split([' ', ')', ',', ';'])
+        .next()
+        .unwrap()
+}
+
+/// The pixel `(x, y)` the report gives after `pixel (`, as in `pixel (20.0, 620.0)`.
+pub fn pixel<T: std::str::FromStr<Err: std::fmt::Debug>>(line: &str) -> (T, T) {
+    let x = field(line, "pixel (");
+    let y = field(line, &format!("pixel ({x}, "));
+    (x.parse().unwrap(), y.parse().unwrap())
+}
+
+pub fn luminance(p: &image::Rgba<u8>) -> f64 {
+    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
+}
+
+/// What a map shows, tile by tile (or hexagon by hexagon), from each one's mean luminance.
+#[derive(Debug)]
+pub struct Frame {
+    /// Unexplored tiles: black (mean under 3).
+    pub black: usize,
+    /// Remembered tiles: the tileset times a dimming tint.
+    pub dim: usize,
+    /// Visible tiles: the tileset's own colours.
+    pub bright: usize,
+    pub dim_mean: f64,
+    pub bright_mean: f64,
+    /// The brightest remembered and the darkest visible tile: how far both are from the
+    /// threshold between them.
+    pub dim_max: f64,
+    pub bright_min: f64,
+}
+
+impl Frame {
+    /// Sorts tiles by their mean luminance: black under 3, dim under `bright_from`, else
+    /// bright.
+    pub fn of(means: impl IntoIterator<Item = f64>, bright_from: f64) -> Self {
+        let mut frame = Frame {
+            black: 0,
+            dim: 0,
+            bright: 0,
+            dim_mean: 0.0,
+            bright_mean: 0.0,
+            dim_max: 0.0,
+            bright_min: f64::MAX,
+        };
+        for mean in means {
+            if mean < 3.0 {
+                frame.black += 1;
+            } else if mean < bright_from {
+                frame.dim += 1;
+                frame.dim_mean += mean;
+                frame.dim_max = frame.dim_max.max(mean);
+            } else {
+                frame.bright += 1;
+                frame.bright_mean += mean;
+                frame.bright_min = frame.bright_min.min(mean);
+            }
+        }
+        frame.dim_mean /= frame.dim.max(1) as f64;
+        frame.bright_mean /= frame.bright.max(1) as f64;
+        frame
+    }
+
+    /// Asserts what every fogged frame shows: `tiles` tiles in all, exactly `sees` of them
+    /// bright, more than `min_black` black and `min_dim` dim, and remembered tiles clearly
+    /// dimmer than visible ones.
+    pub fn assert_fog_of_war(&self, tiles: usize, sees: usize, min_black: usize, min_dim: usize) {
+        assert_eq!(self.black + self.dim + self.bright, tiles);
+        assert_eq!(self.bright, sees, "bright tiles = tiles the team sees");
+        assert!(
+            self.black > min_black,
+            "unexplored tiles are black ({} of {tiles})",
+            self.black
+        );
+        assert!(
+            self.dim > min_dim,
+            "remembered tiles are shown dimmed ({} of {tiles})",
+            self.dim
+        );
+        assert!(
+            self.dim_max + 20.0 < self.bright_min,
+            "a clear gap between the brightest remembered tile ({:.1}) and the darkest visible \
+             one ({:.1})",
+            self.dim_max,
+            self.bright_min
+        );
+        assert!(
+            self.dim_mean < 0.6 * self.bright_mean,
+            "remembered tiles ({:.1}) are dimmer than visible ones ({:.1})",
+            self.dim_mean,
+            self.bright_mean
+        );
+    }
+}

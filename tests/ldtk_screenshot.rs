@@ -1,0 +1,62 @@
+//! Plays the ldtk_level example under Xvfb with Mesa's software Vulkan driver, lets it save a
+//! screenshot, and checks the frame tile by tile: its size, black unexplored tiles, remembered
+//! tiles dimmer than visible ones, and exactly as many bright tiles as the player sees by the
+//! example's report (so the LDtk layers are drawn as one map under one fog of war).
+//!
+//! Runs when `BEVY_VIEWSHED_SCREENSHOT_TEST=1` (see `tests/common_screenshot`).
+
+mod common_screenshot;
+
+use common_screenshot::{Frame, build_example, enabled, field, luminance, pixel, play};
+
+/// The level in tiles (assets/make_ldtk_level.py).
+const MAP: (u32, u32) = (32, 14);
+
+/// Mean luminance of the inner square of the tile centred at pixel `(cx, cy)` (a tenth of the
+/// tile's size in from each edge).
+fn tile_mean(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64 {
+    let half = (size * 0.4).round() as i64;
+    let (cx, cy) = (cx.round() as i64, cy.round() as i64);
+    let (mut sum, mut n) = (0.0, 0.0);
+    for dy in -half..half {
+        for dx in -half..half {
+            sum += luminance(image.get_pixel((cx + dx) as u32, (cy + dy) as u32));
+            n += 1.0;
+        }
+    }
+    sum / n
+}
+
+#[test]
+fn ldtk_screenshot_shows_fog_of_war() {
+    if !enabled("ldtk screenshot test") {
+        return;
+    }
+    let binary = build_example("ldtk_level");
+    let path = common_screenshot::screenshot_dir().join("ldtk_level.png");
+    let args = ["--seed", "7", "--autoplay", "28"];
+    let (image, line) = play(&binary, &args, &path);
+    assert_eq!(image.dimensions(), (1280, 720));
+    // The centre of tile (0, 0) in the window and a tile's size, in pixels.
+    let origin: (f64, f64) = pixel(&line);
+    let size: f64 = field(&line, "size ").parse().unwrap();
+
+    // Visible tiles: the tileset's own colours, the darkest of which (floor) is over 85;
+    // remembered ones: times the example's grey-blue tint, under 70.
+    let means = (0..MAP.1).flat_map(|y| (0..MAP.0).map(move |x| (x, y)));
+    let means = means.map(|(x, y)| {
+        let centre = (
+            origin.0 + size * f64::from(x),
+            origin.1 - size * f64::from(y),
+        );
+        tile_mean(&image, centre, size)
+    });
+    let frame = Frame::of(means, 70.0);
+    println!("{frame:?}; screenshot in {}", path.display());
+    let tiles = (MAP.0 * MAP.1) as usize;
+    // Exactly the player's visible tiles are drawn bright, on every layer at once.
+    let sees = field(&line, " sees ").parse().unwrap();
+    frame.assert_fog_of_war(tiles, sees, tiles / 5, tiles / 5);
+    let doors_opened: u32 = field(&line, "doors opened ").parse().unwrap();
+    assert!(doors_opened >= 1, "the walk opened a door on the way");
+}
