@@ -20,8 +20,6 @@
 
 mod scene;
 
-use std::time::Duration;
-
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;

@@ -21,6 +21,9 @@ use bevy_viewshed::replicon::{
 use common_app::spawn_map;
 use proptest::prelude::*;
 
+/// Tile positions `(x, y)`.
+type TileSet = BTreeSet<(u32, u32)>;
+
 /// Spotted (true) / LostSight (false) as (viewer, target), on the server.
 #[derive(Resource, Default)]
 struct Sightings(Vec<(bool, Entity, Entity)>);
@@ -192,7 +195,7 @@ impl Net {
         // One map, no layers: a viewer's map is its tilemap.
         let mut viewers =
             world.query_filtered::<(&Viewshed, Option<&Team>, &TilemapId), With<RevealsFog>>();
-        let views: Vec<(Option<Entity>, BTreeSet<(u32, u32)>)> = viewers
+        let views: Vec<(Option<Entity>, TileSet)> = viewers
             .iter(world)
             .filter(|(_, t, _)| t.copied().unwrap_or_default() == team)
             .map(|(v, _, map)| (Some(map.0), v.iter().map(|t| (t.x, t.y)).collect()))

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use crate::shared_args::{Args, or_exit, seed_from_clock};
+use crate::shared_args::{Args, or_exit};
 
 const USAGE: &str = "usage: multiplayer [server|client] [--port N] [--seed N] [--frames N] \
                      [--screenshot PATH] [--exit]";

@@ -58,7 +58,9 @@ pub fn or_exit<T>(program: &str, parsed: Result<T, String>) -> T {
     })
 }
 
-/// A seed from the clock, for a new map each run (`--seed N` replays one).
+/// A seed from the clock, for a new map each run (`--seed N` replays one); the multiplayer
+/// example's server and client agree on a fixed seed instead.
+#[allow(dead_code)]
 pub fn seed_from_clock() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

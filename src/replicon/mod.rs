@@ -25,7 +25,7 @@
 //!   makes it visible to every client again. [`HideOutsideView`](crate::HideOutsideView) is a
 //!   separate, client-side matter (the team drawn on one screen) and implies nothing here.
 //! - **Timing.** Visibility is decided in `PostUpdate`, after
-//!   [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog) and before replicon's
+//!   [`ViewshedSystems::Fog`] and before replicon's
 //!   `ServerSystems::Send`: an entity spotted in a server frame is sent in that frame's
 //!   replication, and one lost from sight is despawned on the client by it.
 //!
@@ -106,7 +106,7 @@ pub struct ClientTeam(pub Team);
 
 /// The system of [`ViewshedReplicationPlugin`] that decides, each frame, which marked entities
 /// each client may see. It runs in `PostUpdate`, after
-/// [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog) and before replicon's
+/// [`ViewshedSystems::Fog`] and before replicon's
 /// `ServerSystems::Send`; order a system that moves or spawns marked entities in `PostUpdate`
 /// before it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -20,7 +20,7 @@ use crate::visible::VisibleSet;
 /// Place the viewer on a tilemap with `TilePos` + `TilemapId`, or with a `Transform` and a
 /// `TilemapId` (its tile is then found from its world position and the tilemap's transform,
 /// grid size and map type). Its view is recomputed when it is added, when its tile, tilemap or
-/// [`options`](Self::options) change, and when opacity changes inside its reach (also while it
+/// `options` change, and when opacity changes inside its reach (also while it
 /// was disabled); at no other time ([`generation`](Self::generation) counts the
 /// recomputations).
 ///
