@@ -7,6 +7,7 @@
 mod common_ldtk;
 
 use bevy::prelude::*;
+use bevy_ecs_ldtk::ldtk::FieldInstance;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkVision};
@@ -264,4 +265,74 @@ fn a_goblin_moved_by_its_transform_sees_from_its_new_tile() {
         view_of(viewshed),
         expected_view(&opacity, to, viewshed.options)
     );
+}
+
+/// An LDtk field named `identifier` of type `kind` holding `value`.
+fn field(identifier: &str, kind: &str, value: FieldValue) -> FieldInstance {
+    FieldInstance {
+        identifier: identifier.into(),
+        tile: None,
+        field_instance_type: kind.into(),
+        value,
+        def_uid: 0,
+        real_editor_values: Vec::new(),
+    }
+}
+
+#[test]
+fn bad_fields_on_ldtk_entities_are_ignored_not_a_panic() {
+    let mut app = ldtk_app(configure);
+    let goblin = ldtk_entities(&mut app, "Goblin")[0];
+    let parent = app.world().get::<ChildOf>(goblin).unwrap().parent();
+    // Goblins made in an editor by hand: a negative radius, a radius typed as text, a team
+    // that is a Bool, and a radius of i32::MIN.
+    let bad_fields = [
+        vec![field("sight_radius", "Int", FieldValue::Int(Some(-3)))],
+        vec![field(
+            "sight_radius",
+            "String",
+            FieldValue::String(Some("far".into())),
+        )],
+        vec![
+            field("sight_radius", "Int", FieldValue::Int(Some(4))),
+            field("team", "Bool", FieldValue::Bool(true)),
+        ],
+        vec![field(
+            "sight_radius",
+            "Int",
+            FieldValue::Int(Some(i32::MIN)),
+        )],
+    ];
+    let spawned: Vec<Entity> = bad_fields
+        .into_iter()
+        .map(|fields| {
+            let instance = EntityInstance {
+                identifier: "Goblin".into(),
+                field_instances: fields,
+                ..default()
+            };
+            let transform = *app.world().get::<Transform>(goblin).unwrap();
+            app.world_mut()
+                .spawn((instance, transform, ChildOf(parent)))
+                .id()
+        })
+        .collect();
+    app.update();
+    app.update();
+    let world = app.world();
+    // A bad radius is ignored: the goblin keeps what its type gives, and no viewer.
+    for &bad in [spawned[0], spawned[1], spawned[3]].iter() {
+        assert!(world.get::<Viewshed>(bad).is_none(), "no radius, no viewer");
+        assert!(world.get::<Spottable>(bad).is_some());
+        assert_eq!(world.get::<Team>(bad), Some(&Team(1)));
+    }
+    // A good radius beside a bad team: the radius is used, the type's team kept.
+    let viewshed = world
+        .get::<Viewshed>(spawned[2])
+        .expect("its Int radius is used");
+    assert_eq!(viewshed.options.radius, Radius::Limited(4));
+    assert_eq!(world.get::<Team>(spawned[2]), Some(&Team(1)));
+    assert!(viewshed.count() > 1, "it sees from its tile");
+    // The file's own goblins are untouched.
+    assert!(world.get::<Viewshed>(goblin).is_some());
 }
