@@ -3,16 +3,37 @@
 //!
 //! Bits stand for the window's cells from its first one, so a row's cells, the cells an
 //! interval covers and the cells it lights are all masks of one word, and the runs of floors
-//! are found with two shifts. North and south write their rows straight into the visible
-//! set; east and west write into one block of words that is then transposed into it (or set
-//! cell by cell when it holds few cells). Same rules as [`super::row`], in fewer steps.
+//! are found with two shifts. An interval is two [`SlopeId`]s whose roundings at each depth
+//! come from the [`SlopeTable`]: nothing is stepped from row to row. North and south write
+//! their rows straight into the visible set; east and west, which scan the window's columns,
+//! set their lit cells in it one by one (a quadrant lights at most a few hundred cells, fewer
+//! than a transpose of the window would touch). Same rules as [`super::row`], in fewer steps.
 
 use crate::bits::{WORD_BITS, bit_range};
 use crate::grid::Lines;
 
 use super::Scan;
-use super::quadrant::RowIntervals;
-use super::slope::{Interval, Slope};
+use super::quadrant::{LitInterval, RowIntervals};
+use super::slope_table::{self, MINUS_ONE, PLUS_ONE, SlopeId, SlopeTable};
+
+/// A lit interval of a small window: its two ends.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ends {
+    start: SlopeId,
+    end: SlopeId,
+}
+
+impl LitInterval for Ends {
+    fn whole_quadrant() -> Self {
+        Ends {
+            start: MINUS_ONE,
+            end: PLUS_ONE,
+        }
+    }
+}
+
+/// The lit intervals of a small window's scan.
+pub(super) type SmallIntervals = RowIntervals<Ends>;
 
 /// The largest radius whose window fits in one word each way.
 pub(super) const MAX_RADIUS: u32 = (WORD_BITS as u32 - 1) / 2;
@@ -34,18 +55,20 @@ pub(super) struct WindowLines<'a> {
     pub(super) rows: u32,
 }
 
-impl RowIntervals {
+impl SmallIntervals {
     /// Scans the two quadrants of `window` that `sides` asks for (`[toward lower lines,
-    /// toward higher ones]`), setting the lit cells in `out`, whose word `i` is row `i` of
-    /// the window.
+    /// toward higher ones]`), calling `emit(row, cells)` with the lit cells of each row of
+    /// the window (bit `i` = the row's cell `i`).
+    #[inline(always)]
     pub(super) fn scan_window(
         &mut self,
         window: WindowLines<'_>,
         sides: [bool; 2],
         scan: Scan<'_>,
         widest: &[u32],
-        out: &mut [u64],
+        mut emit: impl FnMut(u32, u64),
     ) {
+        let table = SlopeTable::get();
         let deepest = [window.viewer_line, window.rows - 1 - window.viewer_line];
         for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
             if !wanted {
@@ -71,12 +94,13 @@ impl RowIntervals {
                 let cells = WordRow {
                     depth,
                     viewer: window.viewer_cell,
+                    first_edge: slope_table::column_zero_edge(window.viewer_cell, depth),
                     inside: bit_range(first, last),
                     walls,
                     lit_walls: if scan.light_walls { walls } else { 0 },
                 };
                 let (current, next) = self.rows();
-                out[row as usize] |= cells.scan(scan, current, next);
+                emit(row, cells.scan(table, scan, current, next));
                 self.advance();
             }
         }
@@ -88,6 +112,9 @@ struct WordRow {
     depth: u32,
     /// The viewer's column.
     viewer: u32,
+    /// The id of the left edge of the window's column 0 at this depth: the column at `bit`
+    /// has id `first_edge + bit` (only ids of columns inside the reach are used).
+    first_edge: SlopeId,
     /// The columns on the map and inside the reach.
     inside: u64,
     /// The walls among them (and maybe other bits outside them).
@@ -101,8 +128,8 @@ impl WordRow {
     /// Both lie within `depth` of the viewer, so in the window's bits `from` is at most 62
     /// and `to` at least -31: two shifts make the mask, with no branch.
     #[inline(always)]
-    fn columns(&self, from: i64, to: i64) -> u64 {
-        let viewer = i64::from(self.viewer);
+    fn columns(&self, from: i8, to: i8) -> u64 {
+        let (from, to, viewer) = (i64::from(from), i64::from(to), i64::from(self.viewer));
         let first = (from + viewer).max(0);
         let last = (to + viewer).max(-1);
         debug_assert!(first < 63 && last < 63);
@@ -112,31 +139,35 @@ impl WordRow {
     /// Lights the row's cells for each interval of `current` and pushes the intervals of
     /// the next row; returns the lit cells.
     #[inline(always)]
-    fn scan(&self, scan: Scan<'_>, current: &[Interval], next: &mut Vec<Interval>) -> u64 {
+    fn scan(
+        &self,
+        table: &SlopeTable,
+        scan: Scan<'_>,
+        current: &[Ends],
+        next: &mut Vec<Ends>,
+    ) -> u64 {
         let mut lit = 0;
         for interval in current {
-            let range = interval.covered_columns();
-            let covered = self.columns(range.min, range.max);
+            let (start, end) = (
+                table.at(interval.start, self.depth),
+                table.at(interval.end, self.depth),
+            );
+            let covered = self.columns(start.ties_up, end.ties_down);
             if covered == 0 {
                 continue;
             }
             let floors = covered & !self.walls;
-            lit |= floors & self.lit_floors(scan, interval, covered) | covered & self.lit_walls;
+            // Floors light when their centre is inside the interval, or all of them when
+            // permissive.
+            let lit_floors = if scan.permissive {
+                covered
+            } else {
+                self.columns(start.ceil, end.floor)
+            };
+            lit |= floors & lit_floors | covered & self.lit_walls;
             self.push_floor_runs(interval, covered, floors, next);
         }
         lit
-    }
-
-    /// The floors `interval` lights among `covered`: those whose centre is inside it, or
-    /// all of them when permissive.
-    #[inline(always)]
-    fn lit_floors(&self, scan: Scan<'_>, interval: &Interval, covered: u64) -> u64 {
-        if scan.permissive {
-            covered
-        } else {
-            let centre = interval.centre_inside_columns();
-            self.columns(centre.min, centre.max)
-        }
     }
 
     /// Every run of floors among the `covered` cells of `interval` lights the next row from
@@ -145,10 +176,10 @@ impl WordRow {
     #[inline(always)]
     fn push_floor_runs(
         &self,
-        interval: &Interval,
+        interval: &Ends,
         covered: u64,
         floors: u64,
-        next: &mut Vec<Interval>,
+        next: &mut Vec<Ends>,
     ) {
         let first = covered.trailing_zeros();
         let last = WORD_BITS as u32 - 1 - covered.leading_zeros();
@@ -158,24 +189,29 @@ impl WordRow {
             let (start, end) = (starts.trailing_zeros(), ends.trailing_zeros());
             starts &= starts - 1;
             ends &= ends - 1;
-            next.push(Interval {
+            next.push(Ends {
                 start: if start == first {
-                    interval.start.next_depth()
+                    interval.start
                 } else {
-                    self.left_edge_next_depth(start)
+                    self.left_edge(start)
                 },
                 end: if end == last {
-                    interval.end.next_depth()
+                    interval.end
                 } else {
-                    self.left_edge_next_depth(end + 1)
+                    self.left_edge(end + 1)
                 },
             });
         }
     }
 
-    /// The slope of the left edge of the window's column `bit`, valued one row deeper.
+    /// The id of the left edge of the window's column `bit` at this depth.
     #[inline(always)]
-    fn left_edge_next_depth(&self, bit: u32) -> Slope {
-        Slope::left_edge_next_depth(i64::from(bit) - i64::from(self.viewer), self.depth)
+    fn left_edge(&self, bit: u32) -> SlopeId {
+        let id = self.first_edge.wrapping_add(bit as SlopeId);
+        debug_assert_eq!(
+            id,
+            slope_table::left_edge(i64::from(bit) - i64::from(self.viewer), self.depth)
+        );
+        id
     }
 }

@@ -30,6 +30,7 @@
 //! | `quadrant` | the rows of one quadrant, depth after depth (any window) |
 //! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
+//! | `slope_table` | the slopes of a small window, rounded at every depth once for all |
 //! | `reach` | the radius: a table of the widest column at each depth, kept per radius |
 
 mod compact;
@@ -37,15 +38,16 @@ mod quadrant;
 mod reach;
 mod row;
 mod slope;
+mod slope_table;
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
-use crate::bits::{BitRows, WORD_BITS};
+use crate::bits::{BitRows, WORD_BITS, for_each_one};
 use crate::grid::OpacityGrid;
 use crate::options::{ConeTest, FovMode, FovOptions, Radius, VisionCone};
 use crate::visible::{VisibleSet, Window};
 
-use compact::WindowLines;
+use compact::{SmallIntervals, WindowLines};
 use quadrant::RowIntervals;
 use reach::{Reach, ReachTable};
 use slope::{Columns, Interval};
@@ -120,6 +122,8 @@ impl std::error::Error for FovError {}
 #[derive(Clone, Debug, Default)]
 pub struct Fov {
     intervals: RowIntervals,
+    /// The same for a small window (a radius up to [`compact::MAX_RADIUS`]).
+    small: SmallIntervals,
     reach: ReachTable,
     /// What the east and west quadrants see, transposed (window column `x` is row `x`).
     columns: BitRows,
@@ -194,7 +198,7 @@ impl Fov {
         };
         match scan.widest {
             Some(widest) if radius.is_some_and(|r| r <= compact::MAX_RADIUS) => self
-                .intervals
+                .small
                 .scan_small_window(grid, &quadrants, scan, widest, visible),
             _ => self
                 .intervals
@@ -251,9 +255,12 @@ impl RowIntervals {
             visible.merge_transposed(columns);
         }
     }
+}
 
+impl SmallIntervals {
     /// Scans a window at most 63 cells wide and tall (a radius up to
-    /// [`compact::MAX_RADIUS`]) with whole words: see [`compact`].
+    /// [`compact::MAX_RADIUS`]) with whole words: see [`compact`]. Each row of the window is
+    /// one word of `visible`.
     fn scan_small_window(
         &mut self,
         grid: &OpacityGrid,
@@ -276,17 +283,13 @@ impl RowIntervals {
             cells: window.width,
             rows: window.height,
         };
-        self.scan_window(
-            rows,
-            north_south,
-            scan,
-            widest,
-            visible.rows_mut().words_mut(),
-        );
+        debug_assert!(window.width as usize <= WORD_BITS);
+        let words = visible.rows_mut().words_mut();
+        self.scan_window(rows, north_south, scan, widest, |y, cells| {
+            words[y as usize] |= cells;
+        });
         if west_east.contains(&true) {
-            let mut columns = [0u64; WORD_BITS];
-            let side = window.width.max(window.height).next_power_of_two() as usize;
-            let transposed = WindowLines {
+            let columns = WindowLines {
                 lines: grid.column_lines(),
                 first_line: window.x,
                 viewer_line: ox - window.x,
@@ -295,8 +298,9 @@ impl RowIntervals {
                 cells: window.height,
                 rows: window.width,
             };
-            self.scan_window(transposed, west_east, scan, widest, &mut columns);
-            visible.merge_transposed_block(&mut columns[..side], 0, 0);
+            self.scan_window(columns, west_east, scan, widest, |x, cells| {
+                for_each_one(cells, |y| words[y as usize] |= 1 << x);
+            });
         }
     }
 }

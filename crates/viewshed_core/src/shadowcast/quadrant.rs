@@ -59,10 +59,32 @@ impl Quadrant<'_> {
 
 /// The lit intervals of the row being scanned and those it passes to the next row; kept
 /// between computations so that the scan does not allocate.
-#[derive(Clone, Debug, Default)]
-pub(super) struct RowIntervals {
-    current: Vec<Interval>,
-    next: Vec<Interval>,
+/// `I`: how an interval is kept ([`Interval`] for any window, slope ids for a small one).
+#[derive(Clone, Debug)]
+pub(super) struct RowIntervals<I = Interval> {
+    current: Vec<I>,
+    next: Vec<I>,
+}
+
+/// An interval as a scan keeps it.
+pub(super) trait LitInterval: Copy {
+    /// The whole quadrant, from slope -1 to slope 1.
+    fn whole_quadrant() -> Self;
+}
+
+impl LitInterval for Interval {
+    fn whole_quadrant() -> Self {
+        Interval::whole_quadrant()
+    }
+}
+
+impl<I> Default for RowIntervals<I> {
+    fn default() -> Self {
+        Self {
+            current: Vec::new(),
+            next: Vec::new(),
+        }
+    }
 }
 
 impl RowIntervals {
@@ -134,11 +156,13 @@ impl RowIntervals {
             self.advance();
         }
     }
+}
 
+impl<I: LitInterval> RowIntervals<I> {
     /// Starts a quadrant: its whole width is lit at depth 1.
     pub(super) fn start_quadrant(&mut self) {
         self.current.clear();
-        self.current.push(Interval::whole_quadrant());
+        self.current.push(I::whole_quadrant());
     }
 
     /// Whether no interval is lit any more: the rest of the quadrant is dark.
@@ -147,7 +171,7 @@ impl RowIntervals {
     }
 
     /// The lit intervals of the row to scan, and the empty list of the next row's.
-    pub(super) fn rows(&mut self) -> (&[Interval], &mut Vec<Interval>) {
+    pub(super) fn rows(&mut self) -> (&[I], &mut Vec<I>) {
         self.next.clear();
         (&self.current, &mut self.next)
     }

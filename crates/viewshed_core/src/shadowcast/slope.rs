@@ -19,7 +19,7 @@ pub(super) struct Slope {
 
 impl Slope {
     /// The slope `num / 1` (`num` is -1 or 1) at depth 1.
-    fn at_depth_one(num: i64) -> Self {
+    pub(super) fn at_depth_one(num: i64) -> Self {
         Self {
             num,
             den: 1,
@@ -59,25 +59,25 @@ impl Slope {
 
     /// `floor(d*s + 1/2)`: the value at this depth rounded to a column, a half rounded up.
     #[inline(always)]
-    fn round_ties_up(&self) -> i64 {
+    pub(super) fn round_ties_up(&self) -> i64 {
         self.whole + i64::from(2 * self.rem >= self.den)
     }
 
     /// `ceil(d*s - 1/2)`: the value at this depth rounded to a column, a half rounded down.
     #[inline(always)]
-    fn round_ties_down(&self) -> i64 {
+    pub(super) fn round_ties_down(&self) -> i64 {
         self.whole + i64::from(2 * self.rem > self.den)
     }
 
     /// `ceil(d*s)`: the first column whose centre is not before the slope.
     #[inline(always)]
-    fn ceil(&self) -> i64 {
+    pub(super) fn ceil(&self) -> i64 {
         self.whole + i64::from(self.rem > 0)
     }
 
     /// `floor(d*s)`: the last column whose centre is not past the slope.
     #[inline(always)]
-    fn floor(&self) -> i64 {
+    pub(super) fn floor(&self) -> i64 {
         self.whole
     }
 }
