@@ -56,16 +56,20 @@ impl ChangeLog {
 
     /// Whether a cell for which `in_reach` holds changed after version `since`.
     pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
-        if since >= self.version {
-            return false;
-        }
-        if since < self.floor {
-            return true;
-        }
-        self.log
-            .iter()
-            .rev()
-            .take_while(|(version, _)| *version > since)
-            .any(|&(_, cell)| in_reach(cell))
+        self.changes_since(since)
+            .is_none_or(|mut cells| cells.any(in_reach))
+    }
+
+    /// The cells changed after version `since`, newest first (a cell may come more than
+    /// once), or `None` when they are not all known any more (the log was reset or overran
+    /// since).
+    pub(crate) fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = (u32, u32)>> {
+        (since >= self.floor || since >= self.version).then(|| {
+            self.log
+                .iter()
+                .rev()
+                .take_while(move |(version, _)| *version > since)
+                .map(|&(_, cell)| cell)
+        })
     }
 }

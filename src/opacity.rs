@@ -135,6 +135,12 @@ impl MapOpacity {
         self.changes.changed_within(since, in_reach)
     }
 
+    /// The tiles whose opacity changed after version `since` (`None`: not all known any
+    /// more, see [`ChangeLog::changes_since`](crate::changes::ChangeLog::changes_since)).
+    pub(crate) fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = (u32, u32)>> {
+        self.changes.changes_since(since)
+    }
+
     fn resize(&mut self, size: TilemapSize) {
         if size != self.size {
             self.rebuild(size);

@@ -146,6 +146,59 @@ fn door_at_one_end_of_a_big_map_recomputes_only_viewers_in_reach() {
     );
 }
 
+/// Many viewers (more than the plugin visits one by one, and more than it looks up one by
+/// one), of every radius from 0 to 12 and unlimited, while a few tiles change each frame
+/// here and there: every view stays what the core computes on the walls of that frame.
+#[test]
+fn many_viewers_stay_exact_while_walls_change_here_and_there() {
+    let (width, height) = (120u32, 90u32);
+    let start = random_grid(width, height, 20, 3);
+    let mut walls: Vec<bool> = (0..width * height)
+        .map(|i| start.is_opaque(i % width, i / width))
+        .collect();
+    let mut app = app();
+    let map = spawn_map(&mut app, width, height, |x, y| start.is_opaque(x, y));
+    let radii = [0, 1, 2, 5, 8, 12, Viewshed::UNLIMITED];
+    let mut viewers = Vec::new();
+    for i in 0..1_500u32 {
+        let (x, y) = ((i * 37 + 11) % width, (i * 53 + 7) % height);
+        let radius = radii[i as usize % radii.len()];
+        viewers.push((spawn_viewer(&mut app, map, x, y, radius), (x, y), radius));
+    }
+    app.update();
+    let mut state = 12345u64;
+    let mut next = |below: u32| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) % u64::from(below)) as u32
+    };
+    for frame in 0..24 {
+        // One to three tiles flip, sometimes in the same bucket, sometimes far apart.
+        for _ in 0..=next(3) {
+            let (x, y) = (next(width), next(height));
+            let i = (y * width + x) as usize;
+            walls[i] = !walls[i];
+            let tile = tile_entity(&app, map, x, y);
+            if walls[i] {
+                app.world_mut().entity_mut(tile).insert(Opaque);
+            } else {
+                app.world_mut().entity_mut(tile).remove::<Opaque>();
+            }
+        }
+        app.update();
+        let wall = |x: u32, y: u32| walls[(y * width + x) as usize];
+        let checked = viewers.iter().filter(|_| frame == 23 || next(25) == 0);
+        for &(viewer, origin, radius) in checked {
+            assert_eq!(
+                seen(&app, viewer),
+                core_seen(width, height, wall, origin, radius),
+                "frame {frame}, viewer at {origin:?}, radius {radius}"
+            );
+        }
+    }
+}
+
 #[test]
 fn updated_messages_name_the_recomputed_viewers() {
     #[derive(Resource, Default)]

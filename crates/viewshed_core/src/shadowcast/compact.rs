@@ -174,13 +174,7 @@ impl WordRow {
     /// the left edge of its first cell (the interval's start if the run starts the covered
     /// cells) to the left edge of the wall that ends it (the interval's end if none does).
     #[inline(always)]
-    fn push_floor_runs(
-        &self,
-        interval: &Ends,
-        covered: u64,
-        floors: u64,
-        next: &mut Vec<Ends>,
-    ) {
+    fn push_floor_runs(&self, interval: &Ends, covered: u64, floors: u64, next: &mut Vec<Ends>) {
         let first = covered.trailing_zeros();
         let last = WORD_BITS as u32 - 1 - covered.leading_zeros();
         let mut starts = floors & !(floors << 1);
