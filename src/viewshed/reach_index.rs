@@ -40,9 +40,19 @@ struct MapViews {
 
 /// Where one view is filed: its map and the buckets its reach overlaps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Filed {
+pub(crate) struct Filed {
     map: Entity,
     area: Area,
+}
+
+impl Filed {
+    /// Where a view computed from `key`, on a map of `size` tiles, is filed.
+    pub(crate) fn new(key: &ViewKey, size: (u32, u32)) -> Self {
+        Filed {
+            map: key.map,
+            area: Area::of(key, size),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -98,13 +108,13 @@ impl Area {
 }
 
 impl ReachIndex {
-    /// Files `view` under where `key` reaches on its map of `size` tiles (`None`: nowhere),
-    /// moving it from where it was filed before.
-    pub(crate) fn file(&mut self, view: Entity, key: Option<(&ViewKey, (u32, u32))>) {
-        let new = key.map(|(key, size)| Filed {
-            map: key.map,
-            area: Area::of(key, size),
-        });
+    /// Where `view` is filed.
+    pub(crate) fn filed(&self, view: Entity) -> Option<&Filed> {
+        self.filed.get(&view)
+    }
+
+    /// Files `view` as `new` (`None`: nowhere), moving it from where it was filed before.
+    pub(crate) fn file(&mut self, view: Entity, new: Option<Filed>) {
         if self.filed.get(&view) == new.as_ref() {
             return;
         }
@@ -133,6 +143,7 @@ impl ReachIndex {
     /// Forgets a map that is no longer one (its views are visited and filed again).
     pub(crate) fn forget_map(&mut self, map: Entity) {
         self.maps.remove(&map);
+        self.filed.retain(|_, filed| filed.map != map);
     }
 
     /// Adds to `out` the views of `map` that the opacity changes since the last call can
@@ -199,23 +210,23 @@ mod tests {
         );
         let mut index = ReachIndex::default();
         let size = (200, 150);
-        index.file(a, Some((&key(map, (20, 20), Radius::Limited(8)), size)));
-        index.file(b, Some((&key(map, (100, 100), Radius::Unlimited), size)));
+        let file = |index: &mut ReachIndex, view, origin, radius| {
+            index.file(view, Some(Filed::new(&key(map, origin, radius), size)));
+        };
+        file(&mut index, a, (20, 20), Radius::Limited(8));
+        file(&mut index, b, (100, 100), Radius::Unlimited);
         let views = index.maps.get_mut(&map).unwrap();
         // (20, 20) +- 8 spans buckets 0..=1 each way.
         assert_eq!(views.buckets[&(0, 0)], vec![a]);
         assert_eq!(views.buckets[&(1, 1)], vec![a]);
         assert!(!views.buckets.contains_key(&(2, 1)));
         assert_eq!(views.everywhere, vec![b]);
-        index.file(a, Some((&key(map, (40, 20), Radius::Limited(0)), size)));
+        file(&mut index, a, (40, 20), Radius::Limited(0));
         let views = index.maps.get_mut(&map).unwrap();
         assert!(views.buckets[&(0, 0)].is_empty());
         assert_eq!(views.buckets[&(2, 1)], vec![a]);
         // A radius far beyond the map files it under the map's buckets only: 13 x 10.
-        index.file(
-            a,
-            Some((&key(map, (40, 20), Radius::Limited(u32::MAX)), size)),
-        );
+        file(&mut index, a, (40, 20), Radius::Limited(u32::MAX));
         let views = index.maps.get_mut(&map).unwrap();
         assert_eq!(
             views.buckets.values().filter(|l| l.contains(&a)).count(),

@@ -28,7 +28,7 @@ use crate::options::FovOptions;
 use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
 use crate::staggered;
-use crate::viewshed::reach_index::ReachIndex;
+use crate::viewshed::reach_index::{Filed, ReachIndex};
 use crate::viewshed::{ViewKey, Viewshed};
 use crate::visible::VisibleSet;
 
@@ -87,12 +87,13 @@ pub(crate) struct MaybeMoved<'w, 's, C: KeptView> {
 }
 
 impl<C: KeptView> MaybeMoved<'_, '_, C> {
-    /// Adds them to `out`.
-    fn add_to(&self, out: &mut EntityHashSet) {
-        out.extend(self.settings.iter());
-        out.extend(self.tiles.iter());
-        out.extend(self.tilemaps.iter());
-        out.extend(self.by_transform.iter());
+    /// Them all (an entity may come more than once).
+    fn list(&self) -> Vec<Entity> {
+        let mut moved: Vec<Entity> = self.settings.iter().collect();
+        moved.extend(self.tiles.iter());
+        moved.extend(self.tilemaps.iter());
+        moved.extend(self.by_transform.iter());
+        moved
     }
 }
 
@@ -156,8 +157,8 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
     removed: RemovedComponents<'w, 's, C>,
     index: Local<'s, ReachIndex>,
     updates: Local<'s, Parallel<Vec<Update>>>,
-    /// Views whose place changed (or every view visited, when all are): to file again.
-    refile: Local<'s, Parallel<Vec<Entity>>>,
+    /// Views filed elsewhere than their reach now asks for: to file again.
+    refile: Local<'s, Parallel<Vec<(Entity, Option<Filed>)>>>,
     fov: Local<'s, Scratch>,
 }
 
@@ -167,19 +168,24 @@ impl<C: KeptView> Views<'_, '_, C> {
         for view in self.removed.read() {
             self.index.unfile(view);
         }
+        // `None`: every viewer is visited.
         let (layers_changed, listed) = match self.map_changes.read(&mut self.index) {
             Visit::All { layers } => (layers, None),
             Visit::Near(mut near) => {
-                self.items.p1().add_to(&mut near);
-                (false, Some(near))
+                let moved = self.items.p1().list();
+                if near.len() + moved.len() > MANY {
+                    (false, None)
+                } else {
+                    near.extend(moved);
+                    (false, Some(near))
+                }
             }
         };
-        let visit_all = listed.is_none();
         let (updates, refile) = (&*self.updates, &*self.refile);
-        let (maps, placement) = (&self.maps, &self.placement);
+        let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
         let visit = |fov: &mut Scratch, item: ViewItemMut<C>| {
             let (entity, mut view, tile, tilemap, transform, reveals) = item;
-            let before = view.computed();
+            let before = view.computed().map(|key| key.map);
             let update = visit_view(
                 fov,
                 (entity, &mut view, tile, tilemap, transform),
@@ -187,15 +193,16 @@ impl<C: KeptView> Views<'_, '_, C> {
                 (maps, placement),
             );
             if let Some(after) = update {
-                updates.borrow_local_mut().push((
-                    entity,
-                    reveals,
-                    before.map(|key| key.map),
-                    after,
-                ));
+                updates
+                    .borrow_local_mut()
+                    .push((entity, reveals, before, after));
             }
-            if visit_all || !same_place(before, view.computed()) {
-                refile.borrow_local_mut().push(entity);
+            let filed = view.computed().and_then(|key| {
+                let size = maps.get(key.map).ok()?.size();
+                Some(Filed::new(&key, (size.x, size.y)))
+            });
+            if index.filed(entity) != filed.as_ref() {
+                refile.borrow_local_mut().push((entity, filed));
             }
         };
         let mut all = self.items.p0();
@@ -206,28 +213,16 @@ impl<C: KeptView> Views<'_, '_, C> {
                     visit(&mut self.fov, item);
                 }
             }
-            Some(listed) if listed.len() <= MANY => all
+            Some(listed) => all
                 .par_iter_many_unique_mut(listed)
                 .for_each_init(Scratch::default, visit),
-            _ => all.par_iter_mut().for_each_init(Scratch::default, visit),
+            None => all.par_iter_mut().for_each_init(Scratch::default, visit),
         }
-        for entity in self.refile.drain() {
-            let key = all.get(entity).ok().and_then(|item| item.1.computed());
-            let placed = key.and_then(|key| {
-                let size = self.maps.get(key.map).ok()?.size();
-                Some((key, (size.x, size.y)))
-            });
-            self.index
-                .file(entity, placed.as_ref().map(|(key, size)| (key, *size)));
+        for (entity, filed) in self.refile.drain() {
+            self.index.file(entity, filed);
         }
         self.updates.drain()
     }
-}
-
-/// Whether two keys put a view on the same map, tile, radius and grid (its reach).
-fn same_place(a: Option<ViewKey>, b: Option<ViewKey>) -> bool {
-    let place = |key: Option<ViewKey>| key.map(|k| (k.map, k.origin, k.options.radius, k.grid));
-    place(a) == place(b)
 }
 
 /// Visits one view: keeps it when it is still right, else locates the viewer and refreshes
