@@ -240,11 +240,9 @@ type OpaqueItem<'a> = (Entity, Option<&'a TilePos>, Option<&'a TilemapId>);
 
 /// Places opaque entities that moved, changed tilemap, became opaque or were re-enabled (the
 /// last two are noted by observers, so that the scan of every opaque entity's ticks checks
-/// two components, not three; one query each, which scans a column of ticks where an `Or`
-/// of both tests every entity twice over).
+/// two components, not three).
 pub(crate) fn sync_opaque(
-    moved: Query<Entity, (With<Opaque>, Changed<TilePos>)>,
-    retiled: Query<Entity, (With<Opaque>, Changed<TilemapId>)>,
+    changed: Query<OpaqueItem, (With<Opaque>, Or<(Changed<TilePos>, Changed<TilemapId>)>)>,
     all: Query<OpaqueItem, With<Opaque>>,
     placement: Placement,
     mut maps: Query<&mut MapOpacity>,
@@ -260,8 +258,10 @@ pub(crate) fn sync_opaque(
         }
         return;
     }
-    let changed = moved.iter().chain(&retiled);
-    for entity in changed.chain(std::mem::take(&mut index.pending)) {
+    for item in &changed {
+        place(item, &placement, &mut maps, index);
+    }
+    for entity in std::mem::take(&mut index.pending) {
         if let Ok(item) = all.get(entity) {
             place(item, &placement, &mut maps, index);
         }
