@@ -2,6 +2,11 @@
 //! under the 16x16-tile buckets of its map that its reach overlaps, so that a door that
 //! opens visits the views around it, not every view of the game.
 //!
+//! Filing is cheap because nothing is taken out: every filing gets a new stamp, and an entry
+//! of a bucket counts only while its stamp is the view's current one. A bucket drops its
+//! stale entries when it has doubled since it last did, so its length stays within twice
+//! the views that reach it.
+//!
 //! The index only narrows the search: a view it names is still checked exactly
 //! (`catch_up`), and any change it cannot describe cell by cell (a map added, resized,
 //! retyped, replaced, or more changes than the log keeps) makes the recompute visit every
@@ -23,8 +28,10 @@ const BUCKET: u32 = 16;
 #[derive(Default)]
 pub(crate) struct ReachIndex {
     maps: EntityHashMap<MapViews>,
-    /// Where each view is filed.
-    filed: EntityHashMap<Filed>,
+    /// Where each view is filed, and the stamp of that filing.
+    filed: EntityHashMap<(Filed, u64)>,
+    /// The stamp of the next filing.
+    next_stamp: u64,
 }
 
 /// The views of one map.
@@ -33,9 +40,47 @@ struct MapViews {
     /// The opacity version up to which the map's changes were looked at.
     seen_version: u64,
     /// The views whose reach overlaps each bucket.
-    buckets: HashMap<(u32, u32), Vec<Entity>>,
+    buckets: HashMap<(u32, u32), Bucket>,
     /// Views with no radius: every change may reach them.
-    everywhere: Vec<Entity>,
+    everywhere: Bucket,
+}
+
+/// The views filed under one bucket, with the stamps of their filings; stale ones are
+/// dropped now and then.
+#[derive(Default)]
+struct Bucket {
+    views: Vec<(Entity, u64)>,
+    /// The length at which the stale entries are dropped next.
+    tidy_at: usize,
+}
+
+impl Bucket {
+    fn push(&mut self, view: Entity, stamp: u64, filed: &EntityHashMap<(Filed, u64)>) {
+        if self.views.len() >= self.tidy_at {
+            self.views
+                .retain(|&(view, stamp)| is_current(filed, view, stamp));
+            self.tidy_at = (2 * self.views.len()).max(16);
+        }
+        self.views.push((view, stamp));
+    }
+
+    /// The views currently filed here.
+    fn current<'a>(
+        &'a self,
+        filed: &'a EntityHashMap<(Filed, u64)>,
+    ) -> impl Iterator<Item = Entity> + 'a {
+        self.views
+            .iter()
+            .filter(|&&(view, stamp)| is_current(filed, view, stamp))
+            .map(|&(view, _)| view)
+    }
+}
+
+/// Whether the filing of `view` stamped `stamp` is its current one.
+fn is_current(filed: &EntityHashMap<(Filed, u64)>, view: Entity, stamp: u64) -> bool {
+    filed
+        .get(&view)
+        .is_some_and(|&(_, current)| current == stamp)
 }
 
 /// Where one view is filed: its map and the buckets its reach overlaps.
@@ -92,8 +137,8 @@ impl Area {
         }
     }
 
-    /// Calls `f` with the list of each bucket (or the everywhere list) of `map`.
-    fn for_each_list(self, map: &mut MapViews, mut f: impl FnMut(&mut Vec<Entity>)) {
+    /// Calls `f` with each bucket (or the everywhere bucket) of `map`.
+    fn for_each_bucket(self, map: &mut MapViews, mut f: impl FnMut(&mut Bucket)) {
         match self {
             Area::Everywhere => f(&mut map.everywhere),
             Area::Buckets { x0, y0, x1, y1 } => {
@@ -110,40 +155,36 @@ impl Area {
 impl ReachIndex {
     /// Where `view` is filed.
     pub(crate) fn filed(&self, view: Entity) -> Option<&Filed> {
-        self.filed.get(&view)
+        self.filed.get(&view).map(|(filed, _)| filed)
     }
 
-    /// Files `view` as `new` (`None`: nowhere), moving it from where it was filed before.
+    /// Files `view` as `new` (`None`: nowhere); where it was filed before stops counting.
     pub(crate) fn file(&mut self, view: Entity, new: Option<Filed>) {
-        if self.filed.get(&view) == new.as_ref() {
+        let Some(new) = new else {
+            self.filed.remove(&view);
+            return;
+        };
+        if self.filed(view) == Some(&new) {
             return;
         }
-        self.unfile(view);
-        if let Some(new) = new {
-            let map = self.maps.entry(new.map).or_default();
-            new.area.for_each_list(map, |list| list.push(view));
-            self.filed.insert(view, new);
-        }
+        let stamp = self.next_stamp;
+        self.next_stamp += 1;
+        self.filed.insert(view, (new, stamp));
+        let (maps, filed) = (&mut self.maps, &self.filed);
+        let map = maps.entry(new.map).or_default();
+        new.area
+            .for_each_bucket(map, |bucket| bucket.push(view, stamp, filed));
     }
 
     /// Forgets `view` (despawned, or no longer a view).
     pub(crate) fn unfile(&mut self, view: Entity) {
-        let Some(old) = self.filed.remove(&view) else {
-            return;
-        };
-        if let Some(map) = self.maps.get_mut(&old.map) {
-            old.area.for_each_list(map, |list| {
-                if let Some(i) = list.iter().position(|&e| e == view) {
-                    list.swap_remove(i);
-                }
-            });
-        }
+        self.filed.remove(&view);
     }
 
     /// Forgets a map that is no longer one (its views are visited and filed again).
     pub(crate) fn forget_map(&mut self, map: Entity) {
         self.maps.remove(&map);
-        self.filed.retain(|_, filed| filed.map != map);
+        self.filed.retain(|_, (filed, _)| filed.map != map);
     }
 
     /// Adds to `out` the views of `map` that the opacity changes since the last call can
@@ -167,12 +208,12 @@ impl ReachIndex {
         let mut any = false;
         for (x, y) in cells {
             any = true;
-            if let Some(list) = views.buckets.get(&(x / BUCKET, y / BUCKET)) {
-                out.extend(list.iter().copied());
+            if let Some(bucket) = views.buckets.get(&(x / BUCKET, y / BUCKET)) {
+                out.extend(bucket.current(&self.filed));
             }
         }
         if any {
-            out.extend(views.everywhere.iter().copied());
+            out.extend(views.everywhere.current(&self.filed));
         }
         true
     }
@@ -201,6 +242,16 @@ mod tests {
         }
     }
 
+    /// The views currently filed under bucket `at` (`None`: everywhere) of `map`.
+    fn filed_at(index: &ReachIndex, map: Entity, at: Option<(u32, u32)>) -> Vec<Entity> {
+        let views = &index.maps[&map];
+        let bucket = match at {
+            Some(at) => views.buckets.get(&at),
+            None => Some(&views.everywhere),
+        };
+        bucket.map_or(Vec::new(), |b| b.current(&index.filed).collect())
+    }
+
     #[test]
     fn views_are_found_from_the_buckets_they_reach_and_refiled_when_they_move() {
         let (map, a, b) = (
@@ -215,28 +266,47 @@ mod tests {
         };
         file(&mut index, a, (20, 20), Radius::Limited(8));
         file(&mut index, b, (100, 100), Radius::Unlimited);
-        let views = index.maps.get_mut(&map).unwrap();
         // (20, 20) +- 8 spans buckets 0..=1 each way.
-        assert_eq!(views.buckets[&(0, 0)], vec![a]);
-        assert_eq!(views.buckets[&(1, 1)], vec![a]);
-        assert!(!views.buckets.contains_key(&(2, 1)));
-        assert_eq!(views.everywhere, vec![b]);
+        assert_eq!(filed_at(&index, map, Some((0, 0))), vec![a]);
+        assert_eq!(filed_at(&index, map, Some((1, 1))), vec![a]);
+        assert!(filed_at(&index, map, Some((2, 1))).is_empty());
+        assert_eq!(filed_at(&index, map, None), vec![b]);
         file(&mut index, a, (40, 20), Radius::Limited(0));
-        let views = index.maps.get_mut(&map).unwrap();
-        assert!(views.buckets[&(0, 0)].is_empty());
-        assert_eq!(views.buckets[&(2, 1)], vec![a]);
+        assert!(filed_at(&index, map, Some((0, 0))).is_empty());
+        assert_eq!(filed_at(&index, map, Some((2, 1))), vec![a]);
         // A radius far beyond the map files it under the map's buckets only: 13 x 10.
         file(&mut index, a, (40, 20), Radius::Limited(u32::MAX));
-        let views = index.maps.get_mut(&map).unwrap();
-        assert_eq!(
-            views.buckets.values().filter(|l| l.contains(&a)).count(),
-            13 * 10
-        );
+        let under = |index: &ReachIndex| {
+            let views = &index.maps[&map];
+            let keys: Vec<_> = views.buckets.keys().copied().collect();
+            keys.into_iter()
+                .filter(|&at| filed_at(index, map, Some(at)).contains(&a))
+                .count()
+        };
+        assert_eq!(under(&index), 13 * 10);
         index.unfile(a);
         index.file(b, None);
-        let views = index.maps.get_mut(&map).unwrap();
-        assert!(views.buckets.values().all(Vec::is_empty));
-        assert!(views.everywhere.is_empty());
+        assert_eq!(under(&index), 0);
+        assert!(filed_at(&index, map, None).is_empty());
         assert!(index.filed.is_empty());
+    }
+
+    #[test]
+    fn buckets_drop_stale_entries_as_views_come_and_go() {
+        let map = Entity::from_raw_u32(1).unwrap();
+        let view = Entity::from_raw_u32(2).unwrap();
+        let mut index = ReachIndex::default();
+        // One view stepping back and forth across a bucket edge a thousand times.
+        for step in 0..1_000u32 {
+            let origin = (15 + step % 2, 8);
+            let filed = Filed::new(&key(map, origin, Radius::Limited(0)), (64, 64));
+            index.file(view, Some(filed));
+        }
+        let views = &index.maps[&map];
+        for bucket in views.buckets.values() {
+            assert!(bucket.views.len() <= 16, "{} entries", bucket.views.len());
+        }
+        assert_eq!(filed_at(&index, map, Some((1, 0))), vec![view]);
+        assert!(filed_at(&index, map, Some((0, 0))).is_empty());
     }
 }
