@@ -1,7 +1,7 @@
 //! The result of a field-of-view computation: the visible cells inside the viewer's reach,
 //! one bit per cell.
 
-use crate::bits::{BitRows, WORD_BITS, for_each_one, transpose_square};
+use crate::bits::{BitRows, WORD_BITS, for_each_one, low_bits, transpose_square};
 
 /// The cells a viewer sees, bit-packed over a window that covers the viewer's reach.
 ///
@@ -88,12 +88,41 @@ impl VisibleSet {
     /// (a map-sized grid such as a team's view). Cells outside `rows` are dropped, so a view
     /// larger than the grid never writes out of bounds.
     pub fn or_into(&self, rows: &mut BitRows) {
+        if self.rows.stride() == 1 {
+            self.or_narrow_into(rows);
+            return;
+        }
         // Row by row of words, not of the window's height: a window 0 cells wide has no
         // words however tall it is.
         for (y, row) in self.word_rows() {
             for (i, &word) in row.iter().enumerate() {
                 rows.set_run(self.y0 + y, self.x0 + (i * WORD_BITS) as u32, word);
             }
+        }
+    }
+
+    /// [`or_into`](Self::or_into) for a window at most 64 cells wide (a radius up to 31):
+    /// one word per row, each shifted into at most two words of `rows`, the clipping to
+    /// `rows` worked out once.
+    fn or_narrow_into(&self, rows: &mut BitRows) {
+        let (x0, y0) = (self.x0, self.y0);
+        if x0 >= rows.bits_per_row() || y0 >= rows.rows() {
+            return;
+        }
+        let inside = low_bits(rows.bits_per_row() - x0);
+        let (stride, column) = (rows.stride(), x0 as usize / WORD_BITS);
+        let shift = x0 % u64::BITS;
+        let spills = shift != 0 && column + 1 < stride;
+        let height = self.height.min(rows.rows() - y0) as usize;
+        let words = rows.words_mut();
+        let mut at = y0 as usize * stride + column;
+        for &word in &self.rows.words()[..height] {
+            let word = word & inside;
+            words[at] |= word << shift;
+            if spills {
+                words[at + 1] |= word >> (u64::BITS - shift);
+            }
+            at += stride;
         }
     }
 
@@ -383,6 +412,54 @@ mod saved {
             };
             VisibleSet::from_saved(window, saved.rows.stride, saved.rows.words)
                 .map_err(serde::de::Error::custom)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `or_into` adds exactly the set's cells that fall on the grid, for windows at every
+    /// offset inside, across and past the grid's words and edges.
+    #[test]
+    fn or_into_adds_the_cells_on_the_grid_and_drops_the_rest() {
+        let mut seed = 7u64;
+        let mut random = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            seed >> 11
+        };
+        for (grid_width, grid_height) in [(70, 50), (130, 40), (64, 64), (200, 9)] {
+            for _ in 0..300 {
+                let window = Window {
+                    x: (random() % 210) as u32,
+                    y: (random() % 70) as u32,
+                    width: 1 + (random() % 64) as u32,
+                    height: 1 + (random() % 40) as u32,
+                };
+                let mut set = VisibleSet::new();
+                set.reset(window);
+                for y in 0..window.height {
+                    for x in 0..window.width {
+                        if random() % 3 == 0 {
+                            set.rows_mut().set(y, x);
+                        }
+                    }
+                }
+                let mut grid = BitRows::new(grid_height, grid_width);
+                grid.set(0, 0);
+                set.or_into(&mut grid);
+                let mut expected = BitRows::new(grid_height, grid_width);
+                expected.set(0, 0);
+                for (x, y) in set.iter() {
+                    expected.set(y, x);
+                }
+                assert_eq!(
+                    grid.words(),
+                    expected.words(),
+                    "{window:?} on {grid_width}x{grid_height}"
+                );
+            }
         }
     }
 }
