@@ -97,10 +97,10 @@ impl<C: KeptView> MaybeMoved<'_, '_, C> {
     }
 }
 
-/// Up to this many viewers to visit, they are visited on one thread.
-const FEW: usize = 64;
-/// Above this many, every viewer is visited in parallel (cheaper than finding each).
-const MANY: usize = 1024;
+/// Up to this many viewers to visit, they are found and visited on one thread; above it,
+/// every viewer is visited in parallel (most of them only to find that they are up to date,
+/// about 500 instructions each).
+const FEW: usize = 256;
 
 /// One recomputed view: the entity, whether it reveals fog, and its map before and after.
 pub(crate) type Update = (Entity, bool, Option<Entity>, Option<Entity>);
@@ -173,7 +173,7 @@ impl<C: KeptView> Views<'_, '_, C> {
             Visit::All { layers } => (layers, None),
             Visit::Near(mut near) => {
                 let moved = self.items.p1().list();
-                if near.len() + moved.len() > MANY {
+                if near.len() + moved.len() > FEW {
                     (false, None)
                 } else {
                     near.extend(moved);
@@ -213,10 +213,7 @@ impl<C: KeptView> Views<'_, '_, C> {
                     visit(&mut self.fov, item);
                 }
             }
-            Some(listed) => all
-                .par_iter_many_unique_mut(listed)
-                .for_each_init(Scratch::default, visit),
-            None => all.par_iter_mut().for_each_init(Scratch::default, visit),
+            _ => all.par_iter_mut().for_each_init(Scratch::default, visit),
         }
         for (entity, filed) in self.refile.drain() {
             self.index.file(entity, filed);
