@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
@@ -148,21 +149,36 @@ fn write_layer(
     });
 }
 
-/// Each team's view on `map`: the union of its members' views there.
+/// Each team's view on `map`: the union of its members' views there, one task per team on
+/// the compute pool (each reads every member and adds those of its team).
 fn rebuild_team_views(
     fog: &mut FogOfWar,
     map: Entity,
     members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
 ) {
-    for team in fog.teams.values_mut() {
-        team.visible.clear_all();
+    let on_map = |member| member_on(map, member);
+    // Every team with a member here has its fog before the tasks share them out.
+    for (_, team) in members.iter().filter_map(on_map) {
+        fog.team_mut(team);
     }
-    for (viewshed, team) in members {
-        if viewshed.map() == Some(map) {
-            let team = team.copied().unwrap_or_default();
-            viewshed.visible.or_into(&mut fog.team_mut(team).visible);
+    ComputeTaskPool::get_or_init(TaskPool::default).scope(|scope| {
+        for (&team, fog) in &mut fog.teams {
+            scope.spawn(async move {
+                fog.visible.clear_all();
+                for (viewshed, _) in members.iter().filter_map(on_map).filter(|m| m.1 == team) {
+                    viewshed.visible.or_into(&mut fog.visible);
+                }
+            });
         }
-    }
+    });
+}
+
+/// A member's view and team, if its view is on `map`.
+fn member_on<'a>(
+    map: Entity,
+    (viewshed, team): (&'a Viewshed, Option<&Team>),
+) -> Option<(&'a Viewshed, Team)> {
+    (viewshed.map() == Some(map)).then(|| (viewshed, team.copied().unwrap_or_default()))
 }
 
 /// Gives tiles spawned (or moved) into a fog layer the look of their state. A tile counts once
