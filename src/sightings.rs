@@ -153,12 +153,14 @@ pub(crate) fn notify_sightings(
             }
         }
     }
-    let recomputed: EntityHashSet = recomputed.into_iter().collect();
-    for target in moved {
-        let at = place(target);
-        for (viewer, viewshed) in &mut viewers {
-            if viewer != target && !recomputed.contains(&viewer) {
-                recheck_target(viewer, viewshed, target, at, &mut changes);
+    if !moved.is_empty() {
+        let recomputed: EntityHashSet = recomputed.into_iter().collect();
+        for target in moved {
+            let at = place(target);
+            for (viewer, viewshed) in &mut viewers {
+                if viewer != target && !recomputed.contains(&viewer) {
+                    recheck_target(viewer, viewshed, target, at, &mut changes);
+                }
             }
         }
     }
@@ -167,14 +169,10 @@ pub(crate) fn notify_sightings(
     }
 }
 
-/// The viewers whose view was recomputed, once each, in the order of their messages.
+/// The viewers whose view was recomputed, in the order of their messages (a viewer named
+/// twice is compared twice: the second time finds nothing new to announce).
 fn recomputed_in_order(updated: &mut MessageReader<ViewshedUpdated>) -> Vec<Entity> {
-    let mut once = EntityHashSet::default();
-    updated
-        .read()
-        .map(|m| m.viewer)
-        .filter(|&viewer| once.insert(viewer))
-        .collect()
+    updated.read().map(|m| m.viewer).collect()
 }
 
 /// A viewer with a new view: which targets it sees now, against what it saw.
@@ -184,6 +182,10 @@ fn compare_view(
     index: &TargetIndex,
     changes: &mut Vec<Change>,
 ) {
+    if index.is_empty() && viewshed.spotted.is_empty() {
+        // Nothing to see, nothing seen before: read only, so the view stays unchanged.
+        return;
+    }
     let mut now = EntityHashSet::default();
     if let Some(map) = viewshed.map() {
         if index.len() <= viewshed.count() {
