@@ -5,10 +5,10 @@
 //! when opacity changed inside its reach since its view was computed (the map's change log
 //! says which cells changed after the view's version, so a viewer that was disabled meanwhile
 //! catches up too); every other viewer is left alone. The viewers visited are those that may
-//! have moved and those the [`ReachIndex`] files near the changed tiles; every viewer only
-//! when a change cannot be told tile by tile (a map added, removed, resized or retyped,
-//! layers changed). A viewer that cannot see (no tilemap, tile off the map) gets an empty view and one
-//! warning.
+//! have moved and those the reach index (`reach_index.rs`) files near the changed tiles;
+//! every viewer only when a change cannot be told tile by tile (a map added, removed,
+//! resized or retyped, layers changed). A viewer that cannot see (no tilemap, tile off the
+//! map) gets an empty view and one warning.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;

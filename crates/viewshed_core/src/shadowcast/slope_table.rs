@@ -29,7 +29,7 @@ const DEPTHS: usize = MAX_RADIUS as usize + 1;
 /// and `1 <= depth <= MAX_RADIUS`.
 #[inline(always)]
 pub(super) fn left_edge(col: i64, depth: u32) -> SlopeId {
-    debug_assert!(depth >= 1 && depth <= MAX_RADIUS && -i64::from(depth) < col);
+    debug_assert!((1..=MAX_RADIUS).contains(&depth) && -i64::from(depth) < col);
     debug_assert!(col <= i64::from(depth));
     (first_left_edge(depth) + col + i64::from(depth) - 1) as SlopeId
 }
