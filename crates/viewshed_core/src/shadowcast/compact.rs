@@ -1,9 +1,11 @@
-//! The scan of a small window: with a radius of at most [`MAX_RADIUS`], the window is at most
-//! 63 cells wide and tall, so every row of every quadrant is one word of it.
+//! The scan of a small window: when every row of every quadrant spans at most
+//! [`MAX_HALF_SPAN`] cells each side of the viewer's column and the reach ends by depth
+//! [`MAX_DEPTH`], each row is one word: any radius up to 31, and a disk up to radius 43 (its
+//! rows span at most `min(d, widest(d))` each way, about 0.7 of the radius).
 //!
-//! Bits stand for the window's cells from its first one, so a row's cells, the cells an
-//! interval covers and the cells it lights are all masks of one word, and the runs of floors
-//! are found with two shifts. An interval is two [`SlopeId`]s whose roundings at each depth
+//! Bit `i` of a row is the window's column `lo + i`, where `lo` is the row's first cell, so a
+//! row's cells, the cells an interval covers and the cells it lights are all masks of one
+//! word, and the runs of floors are found with two shifts. An interval is two [`SlopeId`]s whose roundings at each depth
 //! come from the [`SlopeTable`]: nothing is stepped from row to row. North and south write
 //! their rows straight into the visible set; east and west, which scan the window's columns,
 //! set their lit cells in it one by one (a quadrant lights at most a few hundred cells, fewer
@@ -14,7 +16,7 @@ use crate::grid::Lines;
 
 use super::Scan;
 use super::quadrant::{LitInterval, RowIntervals};
-use super::slope_table::{self, MINUS_ONE, PLUS_ONE, SlopeId, SlopeTable};
+use super::slope_table::{self, MAX_DEPTH, MINUS_ONE, PLUS_ONE, SlopeId, SlopeTable};
 
 /// A lit interval of a small window: its two ends.
 #[derive(Clone, Copy, Debug)]
@@ -35,8 +37,22 @@ impl LitInterval for Ends {
 /// The lit intervals of a small window's scan.
 pub(super) type SmallIntervals = RowIntervals<Ends>;
 
-/// The largest radius whose window fits in one word each way.
-pub(super) const MAX_RADIUS: u32 = (WORD_BITS as u32 - 1) / 2;
+/// The most cells a row of a small window spans on each side of the viewer's column.
+pub(super) const MAX_HALF_SPAN: u32 = (WORD_BITS as u32 - 1) / 2;
+
+/// Whether a reach (`widest[d]`: the widest column at depth `d`) fits a small window: it
+/// ends by depth [`MAX_DEPTH`] and no row spans more than [`MAX_HALF_SPAN`] cells each way
+/// (a row at depth `d` covers at most `d` columns each way, slopes being at most 1), nor
+/// reaches past bit 62 with an interval's columns.
+pub(super) fn fits(widest: &[u32]) -> bool {
+    // An interval's columns lie within `depth` of the viewer, whose bit is at most the row's
+    // half span: `depth + half` bounds the bits `WordRow::columns` shifts by.
+    widest.len() as u32 <= MAX_DEPTH + 1
+        && (0u32..).zip(widest).all(|(depth, &reach)| {
+            let half = depth.min(reach);
+            half <= MAX_HALF_SPAN && depth + half <= 2 * MAX_HALF_SPAN
+        })
+}
 
 /// One axis of the window as the scan of two opposite quadrants sees it: its rows are grid
 /// lines, their cells run along the lines.
@@ -57,8 +73,8 @@ pub(super) struct WindowLines<'a> {
 
 impl SmallIntervals {
     /// Scans the two quadrants of `window` that `sides` asks for (`[toward lower lines,
-    /// toward higher ones]`), calling `emit(row, cells)` with the lit cells of each row of
-    /// the window (bit `i` = the row's cell `i`).
+    /// toward higher ones]`), calling `emit(row, lo, cells)` with the lit cells of each row
+    /// of the window (bit `i` = the row's cell `lo + i`).
     #[inline(always)]
     pub(super) fn scan_window(
         &mut self,
@@ -66,7 +82,7 @@ impl SmallIntervals {
         sides: [bool; 2],
         scan: Scan<'_>,
         widest: &[u32],
-        mut emit: impl FnMut(u32, u64),
+        mut emit: impl FnMut(u32, u32, u64),
     ) {
         let table = SlopeTable::get();
         let deepest = [window.viewer_line, window.rows - 1 - window.viewer_line];
@@ -85,29 +101,31 @@ impl SmallIntervals {
                 } else {
                     window.viewer_line - depth
                 };
-                let reach = widest[depth as usize];
-                let first = window.viewer_cell.saturating_sub(reach);
-                let last = (window.viewer_cell + reach).min(window.cells - 1);
+                // The row's cells: within the reach, the quadrant and the window.
+                let half = depth.min(widest[depth as usize]);
+                let lo = window.viewer_cell.saturating_sub(half);
+                let hi = (window.viewer_cell + half).min(window.cells - 1);
+                let viewer = window.viewer_cell - lo;
                 let walls = window
                     .lines
-                    .bits(window.first_line + row, window.first_cell);
+                    .bits(window.first_line + row, window.first_cell + lo);
                 let cells = WordRow {
                     depth,
-                    viewer: window.viewer_cell,
-                    first_edge: slope_table::column_zero_edge(window.viewer_cell, depth),
-                    inside: bit_range(first, last),
+                    viewer,
+                    first_edge: slope_table::column_zero_edge(viewer, depth),
+                    inside: bit_range(0, hi - lo),
                     walls,
                     lit_walls: if scan.light_walls { walls } else { 0 },
                 };
                 let (current, next) = self.rows();
-                emit(row, cells.scan(table, scan, current, next));
+                emit(row, lo, cells.scan(table, scan, current, next));
                 self.advance();
             }
         }
     }
 }
 
-/// One row of the window: bit `i` is the window's column `i`.
+/// One row of the window: bit `i` is the row's cell `i`, from its first one.
 struct WordRow {
     depth: u32,
     /// The viewer's column.
@@ -125,8 +143,9 @@ struct WordRow {
 
 impl WordRow {
     /// The row's bits from the viewer's column `from` to `to` (relative columns), or none.
-    /// Both lie within `depth` of the viewer, so in the window's bits `from` is at most 62
-    /// and `to` at least -31: two shifts make the mask, with no branch.
+    /// Both lie within `depth` of the viewer and the row spans at most 31 cells each side of
+    /// it, so `from` is at most 62 bits in and `to` at least -31 bits before the row: two
+    /// shifts make the mask (cut to the row by `inside`), with no branch.
     #[inline(always)]
     fn columns(&self, from: i8, to: i8) -> u64 {
         let (from, to, viewer) = (i64::from(from), i64::from(to), i64::from(self.viewer));

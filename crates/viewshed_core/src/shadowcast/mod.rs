@@ -26,7 +26,7 @@
 //! | module | its step |
 //! |---|---|
 //! | this one | the window, the quadrants, the cone, which kernel: [`Fov::compute`] |
-//! | `compact` | the kernel for a radius up to 31: each row one word of the window |
+//! | `compact` | the kernel when each quadrant row fits a word (radius up to 31, disk up to 43) |
 //! | `quadrant` | the rows of one quadrant, depth after depth (any window) |
 //! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
@@ -122,7 +122,7 @@ impl std::error::Error for FovError {}
 #[derive(Clone, Debug, Default)]
 pub struct Fov {
     intervals: RowIntervals,
-    /// The same for a small window (a radius up to [`compact::MAX_RADIUS`]).
+    /// The same for a small window (see [`compact::fits`]).
     small: SmallIntervals,
     reach: ReachTable,
     /// What the east and west quadrants see, transposed (window column `x` is row `x`).
@@ -184,7 +184,10 @@ impl Fov {
         visible.reset(window);
         visible.rows_mut().set(oy - window.y, ox - window.x);
         let scan = Scan {
-            widest: self.reach.widest(Reach::new(radius, options.shape)),
+            widest: {
+                self.reach.make(Reach::new(radius, options.shape));
+                self.reach.widest()
+            },
             light_walls: options.light_walls,
             permissive: options.mode == FovMode::Permissive,
         };
@@ -197,7 +200,7 @@ impl Fov {
             sides: [[north, south], [west, east]],
         };
         match scan.widest {
-            Some(widest) if radius.is_some_and(|r| r <= compact::MAX_RADIUS) => self
+            Some(widest) if self.reach.fits_small_window() => self
                 .small
                 .scan_small_window(grid, &quadrants, scan, widest, visible),
             _ => self
@@ -258,9 +261,8 @@ impl RowIntervals {
 }
 
 impl SmallIntervals {
-    /// Scans a window at most 63 cells wide and tall (a radius up to
-    /// [`compact::MAX_RADIUS`]) with whole words: see [`compact`]. Each row of the window is
-    /// one word of `visible`.
+    /// Scans a small window (its reach [`fits`](compact::fits): each row of each quadrant
+    /// is one word) with whole words: see [`compact`].
     fn scan_small_window(
         &mut self,
         grid: &OpacityGrid,
@@ -272,24 +274,19 @@ impl SmallIntervals {
         let Quadrants {
             origin: (ox, oy),
             window,
-            sides: [north_south, west_east],
+            sides,
         } = *quadrants;
-        let rows = WindowLines {
-            lines: grid.row_lines(),
-            first_line: window.y,
-            viewer_line: oy - window.y,
-            first_cell: window.x,
-            viewer_cell: ox - window.x,
-            cells: window.width,
-            rows: window.height,
-        };
-        debug_assert!(window.width as usize <= WORD_BITS);
-        let words = visible.rows_mut().words_mut();
-        self.scan_window(rows, north_south, scan, widest, |y, cells| {
-            words[y as usize] |= cells;
-        });
-        if west_east.contains(&true) {
-            let columns = WindowLines {
+        let lines = [
+            WindowLines {
+                lines: grid.row_lines(),
+                first_line: window.y,
+                viewer_line: oy - window.y,
+                first_cell: window.x,
+                viewer_cell: ox - window.x,
+                cells: window.width,
+                rows: window.height,
+            },
+            WindowLines {
                 lines: grid.column_lines(),
                 first_line: window.x,
                 viewer_line: ox - window.x,
@@ -297,11 +294,79 @@ impl SmallIntervals {
                 viewer_cell: oy - window.y,
                 cells: window.height,
                 rows: window.width,
-            };
-            self.scan_window(columns, west_east, scan, widest, |x, cells| {
-                for_each_one(cells, |y| words[y as usize] |= 1 << x);
+            },
+        ];
+        let view = visible.rows_mut();
+        if view.stride() == 1 {
+            self.scan_into(
+                lines,
+                sides,
+                scan,
+                widest,
+                &mut OneWordRows(view.words_mut()),
+            );
+        } else {
+            self.scan_into(lines, sides, scan, widest, view);
+        }
+    }
+
+    /// Scans the quadrants along the window's rows, then those along its columns, into
+    /// `view`.
+    fn scan_into(
+        &mut self,
+        [rows, columns]: [WindowLines<'_>; 2],
+        [north_south, west_east]: [[bool; 2]; 2],
+        scan: Scan<'_>,
+        widest: &[u32],
+        view: &mut impl LitCells,
+    ) {
+        self.scan_window(rows, north_south, scan, widest, |y, lo, cells| {
+            view.row(y, lo, cells);
+        });
+        if west_east.contains(&true) {
+            self.scan_window(columns, west_east, scan, widest, |x, lo, cells| {
+                view.column(x, lo, cells);
             });
         }
+    }
+}
+
+/// Where a small window's scan puts its lit cells: the rows of the view.
+trait LitCells {
+    /// Row `y`'s cells `lo + i` for each bit `i` of `cells`.
+    fn row(&mut self, y: u32, lo: u32, cells: u64);
+    /// Column `x`'s cells `lo + i` (rows of the view) for each bit `i` of `cells`.
+    fn column(&mut self, x: u32, lo: u32, cells: u64);
+}
+
+impl LitCells for BitRows {
+    #[inline(always)]
+    fn row(&mut self, y: u32, lo: u32, cells: u64) {
+        self.set_run_inside(y, lo, cells);
+    }
+
+    #[inline(always)]
+    fn column(&mut self, x: u32, lo: u32, cells: u64) {
+        let (stride, word, bit) = (self.stride(), x as usize / WORD_BITS, x % u64::BITS);
+        let words = self.words_mut();
+        for_each_one(cells, |i| {
+            words[(lo + i) as usize * stride + word] |= 1 << bit
+        });
+    }
+}
+
+/// The rows of a view at most 64 cells wide: one word each.
+struct OneWordRows<'a>(&'a mut [u64]);
+
+impl LitCells for OneWordRows<'_> {
+    #[inline(always)]
+    fn row(&mut self, y: u32, lo: u32, cells: u64) {
+        self.0[y as usize] |= cells << lo;
+    }
+
+    #[inline(always)]
+    fn column(&mut self, x: u32, lo: u32, cells: u64) {
+        for_each_one(cells, |i| self.0[(lo + i) as usize] |= 1 << x);
     }
 }
 

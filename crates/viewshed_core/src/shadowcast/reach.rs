@@ -40,15 +40,13 @@ pub(super) struct ReachTable {
     made_for: Option<Reach>,
     /// `widest[d]` for every depth `d` from 0 to the deepest row inside the reach.
     widest: Vec<u32>,
+    /// Whether the reach fits a small window ([`super::compact::fits`]).
+    small: bool,
 }
 
 impl ReachTable {
-    /// The widest column inside `reach` at each depth (index), up to its deepest row;
-    /// `None` when the reach is unlimited.
-    pub(super) fn widest(&mut self, reach: Reach) -> Option<&[u32]> {
-        if reach == Reach::Unlimited {
-            return None;
-        }
+    /// Makes the table for `reach`, unless it is made already.
+    pub(super) fn make(&mut self, reach: Reach) {
         if self.made_for != Some(reach) {
             self.made_for = Some(reach);
             self.widest.clear();
@@ -58,8 +56,19 @@ impl ReachTable {
                 Reach::Diamond(r) => self.widest.extend((0..=r).map(|d| r - d)),
                 Reach::Unlimited => {}
             }
+            self.small = reach != Reach::Unlimited && super::compact::fits(&self.widest);
         }
-        Some(&self.widest)
+    }
+
+    /// The widest column inside the reach made at each depth (index), up to its deepest
+    /// row; `None` when the reach is unlimited.
+    pub(super) fn widest(&self) -> Option<&[u32]> {
+        (self.made_for != Some(Reach::Unlimited)).then_some(&self.widest[..])
+    }
+
+    /// Whether the reach made fits a small window.
+    pub(super) fn fits_small_window(&self) -> bool {
+        self.small
     }
 }
 

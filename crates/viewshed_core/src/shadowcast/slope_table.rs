@@ -1,19 +1,21 @@
 //! Every slope the scan of a small window can meet, rounded at every depth it can be read
 //! at, computed once for the whole program.
 //!
-//! In a window of radius at most [`MAX_RADIUS`], an interval's ends are the quadrant's edges
-//! (slopes -1 and 1) or the left edge of a column `col` of a row at depth `d < MAX_RADIUS`,
-//! `(2*col - 1) / (2*d)` with `-d < col <= d` (those made at the last depth are never read):
-//! about a thousand slopes. Each gets a
-//! [`SlopeId`], and [`SlopeTable::at`] gives its four roundings at a depth, exactly as
-//! [`Slope`] computes them. The scan then carries two `u16`s per interval and never steps a
-//! slope from one row to the next.
+//! In a small window, whose rows end by depth [`MAX_DEPTH`], an interval's ends are the
+//! quadrant's edges (slopes -1 and 1) or the left edge of a column `col` of a row at depth
+//! `d < MAX_DEPTH`, `(2*col - 1) / (2*d)` with `-d < col <= d` (those made at the last depth
+//! are never read): under two thousand slopes. Each gets a [`SlopeId`], and
+//! [`SlopeTable::at`] gives its four roundings at a depth, exactly as [`Slope`] computes them.
+//! The scan then carries two `u16`s per interval and never steps a slope from one row to the
+//! next. The table is laid out depth by depth, and the ids of the slopes made before depth
+//! `d` are the first ones: a row reads one contiguous stretch of it.
 
 use std::sync::OnceLock;
 
-use super::compact::MAX_RADIUS;
 use super::slope::Slope;
 
+/// The deepest row a small window scans.
+pub(super) const MAX_DEPTH: u32 = 43;
 /// The index of a slope in the table.
 pub(super) type SlopeId = u16;
 
@@ -22,14 +24,15 @@ pub(super) const MINUS_ONE: SlopeId = 0;
 /// Slope 1: the end of a quadrant.
 pub(super) const PLUS_ONE: SlopeId = 1;
 
-/// The depths a slope is read at, `0 ..= MAX_RADIUS`: the stride of the table.
-const DEPTHS: usize = MAX_RADIUS as usize + 1;
+/// The number of ids, rounded up to a power of two: the stride of the table, one stretch
+/// per depth (a shift, not a multiplication, finds a depth's stretch).
+const IDS: usize = (first_left_edge(MAX_DEPTH + 1) as usize).next_power_of_two();
 
 /// The id of the left edge of column `col` at depth `depth`, for `-depth < col <= depth`
-/// and `1 <= depth <= MAX_RADIUS`.
+/// and `1 <= depth <= MAX_DEPTH`.
 #[inline(always)]
 pub(super) fn left_edge(col: i64, depth: u32) -> SlopeId {
-    debug_assert!((1..=MAX_RADIUS).contains(&depth) && -i64::from(depth) < col);
+    debug_assert!((1..=MAX_DEPTH).contains(&depth) && -i64::from(depth) < col);
     debug_assert!(col <= i64::from(depth));
     (first_left_edge(depth) + col + i64::from(depth) - 1) as SlopeId
 }
@@ -44,8 +47,8 @@ pub(super) fn column_zero_edge(viewer: u32, depth: u32) -> SlopeId {
 /// The id of the left edge of column `-depth + 1` at `depth`: ids 0 and 1 are the quadrant's
 /// edges, then `2*d` ids for each depth `d` from 1 on.
 #[inline(always)]
-pub(super) fn first_left_edge(depth: u32) -> i64 {
-    let d = i64::from(depth);
+pub(super) const fn first_left_edge(depth: u32) -> i64 {
+    let d = depth as i64;
     2 + d * (d - 1)
 }
 
@@ -62,7 +65,7 @@ pub(super) struct Rounded {
     pub(super) floor: i8,
 }
 
-/// Every slope's roundings at every depth: entry `id * DEPTHS + depth`.
+/// Every slope's roundings at every depth: entry `depth * IDS + id`.
 pub(super) struct SlopeTable {
     entries: Box<[Rounded]>,
 }
@@ -77,15 +80,14 @@ impl SlopeTable {
     /// Slope `id` at `depth` (which must not be before the row the slope was made for).
     #[inline(always)]
     pub(super) fn at(&self, id: SlopeId, depth: u32) -> Rounded {
-        self.entries[usize::from(id) * DEPTHS + depth as usize]
+        self.entries[depth as usize * IDS + usize::from(id)]
     }
 
     fn make() -> Self {
-        let ids = first_left_edge(MAX_RADIUS + 1) as usize;
-        let mut entries = vec![Rounded::default(); ids * DEPTHS];
+        let mut entries = vec![Rounded::default(); (MAX_DEPTH as usize + 1) * IDS];
         let mut fill = |id: SlopeId, first_depth: u32, mut slope: Slope| {
-            for depth in first_depth..=MAX_RADIUS {
-                entries[usize::from(id) * DEPTHS + depth as usize] = Rounded {
+            for depth in first_depth..=MAX_DEPTH {
+                entries[depth as usize * IDS + usize::from(id)] = Rounded {
                     ties_up: small(slope.round_ties_up()),
                     ties_down: small(slope.round_ties_down()),
                     ceil: small(slope.ceil()),
@@ -96,7 +98,7 @@ impl SlopeTable {
         };
         fill(MINUS_ONE, 1, Slope::at_depth_one(-1));
         fill(PLUS_ONE, 1, Slope::at_depth_one(1));
-        for depth in 1..=MAX_RADIUS {
+        for depth in 1..=MAX_DEPTH {
             let d = i64::from(depth);
             for col in -d + 1..=d {
                 fill(
@@ -112,7 +114,7 @@ impl SlopeTable {
     }
 }
 
-/// A rounded slope of a small window: at most `MAX_RADIUS` in size.
+/// A rounded slope of a small window: at most `MAX_DEPTH` in size.
 fn small(column: i64) -> i8 {
     i8::try_from(column).expect("a small window's columns fit in i8")
 }
@@ -123,10 +125,10 @@ mod tests {
 
     #[test]
     fn ids_are_dense_and_distinct() {
-        let mut seen = vec![false; first_left_edge(MAX_RADIUS + 1) as usize];
+        let mut seen = vec![false; first_left_edge(MAX_DEPTH + 1) as usize];
         seen[usize::from(MINUS_ONE)] = true;
         seen[usize::from(PLUS_ONE)] = true;
-        for depth in 1..=MAX_RADIUS {
+        for depth in 1..=MAX_DEPTH {
             let d = i64::from(depth);
             for col in -d + 1..=d {
                 let id = usize::from(left_edge(col, depth));
@@ -151,8 +153,12 @@ mod tests {
                 floor: 1
             }
         );
-        // Slope -1 at depth 31 is exactly -31.
-        let edge = table.at(MINUS_ONE, MAX_RADIUS);
-        assert_eq!((edge.ties_up, edge.ceil, edge.floor), (-31, -31, -31));
+        // Slope -1 at the deepest depth is exactly minus that depth.
+        let edge = table.at(MINUS_ONE, MAX_DEPTH);
+        let deepest = -(MAX_DEPTH as i8);
+        assert_eq!(
+            (edge.ties_up, edge.ceil, edge.floor),
+            (deepest, deepest, deepest)
+        );
     }
 }

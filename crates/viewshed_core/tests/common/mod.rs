@@ -62,7 +62,7 @@ pub fn density() -> impl Strategy<Value = u32> {
 pub fn radius() -> impl Strategy<Value = Radius> {
     prop_oneof![
         Just(Radius::Unlimited),
-        (0u32..=40).prop_map(Radius::Limited),
+        (0u32..=48).prop_map(Radius::Limited),
         any::<u32>().prop_map(Radius::Limited),
         Just(Radius::Limited(u32::MAX)),
     ]
