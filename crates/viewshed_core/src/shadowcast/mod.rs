@@ -276,26 +276,8 @@ impl SmallIntervals {
             window,
             sides,
         } = *quadrants;
-        let lines = [
-            WindowLines {
-                lines: grid.row_lines(),
-                first_line: window.y,
-                viewer_line: oy - window.y,
-                first_cell: window.x,
-                viewer_cell: ox - window.x,
-                cells: window.width,
-                rows: window.height,
-            },
-            WindowLines {
-                lines: grid.column_lines(),
-                first_line: window.x,
-                viewer_line: ox - window.x,
-                first_cell: window.y,
-                viewer_cell: oy - window.y,
-                cells: window.height,
-                rows: window.width,
-            },
-        ];
+        let lines =
+            [false, true].map(|transposed| window_lines(grid, window, (ox, oy), transposed));
         let view = visible.rows_mut();
         if view.stride() == 1 {
             self.scan_into(
@@ -328,6 +310,41 @@ impl SmallIntervals {
                 view.column(x, lo, cells);
             });
         }
+    }
+}
+
+/// The window's rows (or, `transposed`, its columns) as the lines a small window's scan
+/// reads, for a viewer at `(ox, oy)`.
+#[inline(always)]
+fn window_lines(
+    grid: &OpacityGrid,
+    window: Window,
+    (ox, oy): (u32, u32),
+    transposed: bool,
+) -> WindowLines<'_> {
+    let (lines, line_axis, cell_axis) = if transposed {
+        (
+            grid.column_lines(),
+            (window.x, ox, window.width),
+            (window.y, oy, window.height),
+        )
+    } else {
+        (
+            grid.row_lines(),
+            (window.y, oy, window.height),
+            (window.x, ox, window.width),
+        )
+    };
+    let ((first_line, viewer_line, rows), (first_cell, viewer_cell, cells)) =
+        (line_axis, cell_axis);
+    WindowLines {
+        lines,
+        first_line,
+        viewer_line: viewer_line - first_line,
+        first_cell,
+        viewer_cell: viewer_cell - first_cell,
+        cells,
+        rows,
     }
 }
 
