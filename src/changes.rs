@@ -64,7 +64,8 @@ impl ChangeLog {
     /// once), or `None` when they are not all known any more (the log was reset or overran
     /// since).
     pub(crate) fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = (u32, u32)>> {
-        (since >= self.floor || since >= self.version).then(|| {
+        // The floor is never above the version: a view at the current version is told "none".
+        (since >= self.floor).then(|| {
             self.log
                 .iter()
                 .rev()

@@ -161,7 +161,7 @@ impl ReachIndex {
     /// Files `view` as `new` (`None`: nowhere); where it was filed before stops counting.
     pub(crate) fn file(&mut self, view: Entity, new: Option<Filed>) {
         let Some(new) = new else {
-            self.filed.remove(&view);
+            self.unfile(view);
             return;
         };
         if self.filed(view) == Some(&new) {

@@ -207,7 +207,7 @@ impl<C: KeptView> Views<'_, '_, C> {
         };
         let mut all = self.items.p0();
         match &listed {
-            Some(listed) if listed.len() <= FEW => {
+            Some(listed) => {
                 let mut few = all.iter_many_mut(listed);
                 while let Some(item) = few.fetch_next() {
                     visit(&mut self.fov, item);
