@@ -71,74 +71,106 @@ pub(super) struct WindowLines<'a> {
     pub(super) rows: u32,
 }
 
-impl SmallIntervals {
-    /// Scans the two quadrants of `window` that `sides` asks for (`[toward lower lines,
-    /// toward higher ones]`), calling `emit(row, lo, cells)` with the lit cells of each row
-    /// of the window (bit `i` = the row's cell `lo + i`).
+/// What lights a small window's quadrant row after row: slope intervals ([`SlopeIntervals`])
+/// or, for a shallow window, gap sets ([`super::gaps`]).
+pub(super) trait QuadrantLight {
+    /// Lights the whole quadrant, before its first row.
+    fn start_quadrant(&mut self);
+    /// Whether nothing is lit any more: the rest of the quadrant is dark.
+    fn is_dark(&self) -> bool;
+    /// Returns `row`'s lit cells and narrows the light to what passes on to the next row.
+    fn scan_row(&mut self, row: &WordRow, scan: Scan<'_>) -> u64;
+}
+
+/// The lit intervals of a small window with the table of their slopes.
+pub(super) struct SlopeIntervals<'a> {
+    pub(super) intervals: &'a mut SmallIntervals,
+    pub(super) table: &'static SlopeTable,
+}
+
+impl QuadrantLight for SlopeIntervals<'_> {
     #[inline(always)]
-    pub(super) fn scan_window(
-        &mut self,
-        window: WindowLines<'_>,
-        sides: [bool; 2],
-        scan: Scan<'_>,
-        widest: &[u32],
-        mut emit: impl FnMut(u32, u32, u64),
-    ) {
-        let table = SlopeTable::get();
-        let deepest = [window.viewer_line, window.rows - 1 - window.viewer_line];
-        for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
-            if !wanted {
-                continue;
+    fn start_quadrant(&mut self) {
+        self.intervals.start_quadrant();
+    }
+
+    #[inline(always)]
+    fn is_dark(&self) -> bool {
+        self.intervals.is_dark()
+    }
+
+    #[inline(always)]
+    fn scan_row(&mut self, row: &WordRow, scan: Scan<'_>) -> u64 {
+        let (current, next) = self.intervals.rows();
+        let lit = row.scan(self.table, scan, current, next);
+        self.intervals.advance();
+        lit
+    }
+}
+
+/// Scans the two quadrants of `window` that `sides` asks for (`[toward lower lines, toward
+/// higher ones]`) with `light`, calling `emit(row, lo, cells)` with the lit cells of each row
+/// of the window (bit `i` = the row's cell `lo + i`).
+#[inline(always)]
+pub(super) fn scan_window(
+    light: &mut impl QuadrantLight,
+    window: WindowLines<'_>,
+    sides: [bool; 2],
+    scan: Scan<'_>,
+    widest: &[u32],
+    mut emit: impl FnMut(u32, u32, u64),
+) {
+    let deepest = [window.viewer_line, window.rows - 1 - window.viewer_line];
+    for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
+        if !wanted {
+            continue;
+        }
+        let max_depth = deepest[usize::from(forward)].min(widest.len() as u32 - 1);
+        light.start_quadrant();
+        for depth in 1..=max_depth {
+            if light.is_dark() {
+                break;
             }
-            let max_depth = deepest[usize::from(forward)].min(widest.len() as u32 - 1);
-            self.start_quadrant();
-            for depth in 1..=max_depth {
-                if self.is_dark() {
-                    break;
-                }
-                let row = if forward {
-                    window.viewer_line + depth
-                } else {
-                    window.viewer_line - depth
-                };
-                // The row's cells: within the reach, the quadrant and the window.
-                let half = depth.min(widest[depth as usize]);
-                let lo = window.viewer_cell.saturating_sub(half);
-                let hi = (window.viewer_cell + half).min(window.cells - 1);
-                let viewer = window.viewer_cell - lo;
-                let walls = window
-                    .lines
-                    .bits(window.first_line + row, window.first_cell + lo);
-                let cells = WordRow {
-                    depth,
-                    viewer,
-                    first_edge: slope_table::column_zero_edge(viewer, depth),
-                    inside: bit_range(0, hi - lo),
-                    walls,
-                    lit_walls: if scan.light_walls { walls } else { 0 },
-                };
-                let (current, next) = self.rows();
-                emit(row, lo, cells.scan(table, scan, current, next));
-                self.advance();
-            }
+            let row = if forward {
+                window.viewer_line + depth
+            } else {
+                window.viewer_line - depth
+            };
+            // The row's cells: within the reach, the quadrant and the window.
+            let half = depth.min(widest[depth as usize]);
+            let lo = window.viewer_cell.saturating_sub(half);
+            let hi = (window.viewer_cell + half).min(window.cells - 1);
+            let viewer = window.viewer_cell - lo;
+            let walls = window
+                .lines
+                .bits(window.first_line + row, window.first_cell + lo);
+            let cells = WordRow {
+                depth,
+                viewer,
+                first_edge: slope_table::column_zero_edge(viewer, depth),
+                inside: bit_range(0, hi - lo),
+                walls,
+                lit_walls: if scan.light_walls { walls } else { 0 },
+            };
+            emit(row, lo, light.scan_row(&cells, scan));
         }
     }
 }
 
 /// One row of the window: bit `i` is the row's cell `i`, from its first one.
-struct WordRow {
-    depth: u32,
-    /// The viewer's column.
-    viewer: u32,
+pub(super) struct WordRow {
+    pub(super) depth: u32,
+    /// The viewer's column (at most `depth`).
+    pub(super) viewer: u32,
     /// The id of the left edge of the window's column 0 at this depth: the column at `bit`
     /// has id `first_edge + bit` (only ids of columns inside the reach are used).
     first_edge: SlopeId,
     /// The columns on the map and inside the reach.
-    inside: u64,
+    pub(super) inside: u64,
     /// The walls among them (and maybe other bits outside them).
-    walls: u64,
+    pub(super) walls: u64,
     /// The walls that light up: all of them, or none when walls are not lit.
-    lit_walls: u64,
+    pub(super) lit_walls: u64,
 }
 
 impl WordRow {

@@ -27,6 +27,7 @@
 //! |---|---|
 //! | this one | the window, the quadrants, the cone, which kernel: [`Fov::compute`] |
 //! | `compact` | the kernel when each quadrant row fits a word (radius up to 31, disk up to 43) |
+//! | `gaps` | the kernel for rows that end by depth 10 on CPUs with BMI2: sets of slope gaps |
 //! | `quadrant` | the rows of one quadrant, depth after depth (any window) |
 //! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
@@ -34,6 +35,8 @@
 //! | `reach` | the radius: a table of the widest column at each depth, kept per radius |
 
 mod compact;
+#[cfg(target_arch = "x86_64")]
+mod gaps;
 mod quadrant;
 mod reach;
 mod row;
@@ -47,10 +50,11 @@ use crate::grid::OpacityGrid;
 use crate::options::{ConeTest, FovMode, FovOptions, Radius, VisionCone};
 use crate::visible::{VisibleSet, Window};
 
-use compact::{SmallIntervals, WindowLines};
+use compact::{QuadrantLight, SmallIntervals, WindowLines};
 use quadrant::RowIntervals;
 use reach::{Reach, ReachTable};
 use slope::{Columns, Interval};
+use slope_table::SlopeTable;
 
 /// Why a field of view could not be computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -122,8 +126,8 @@ impl std::error::Error for FovError {}
 #[derive(Clone, Debug, Default)]
 pub struct Fov {
     intervals: RowIntervals,
-    /// The same for a small window (see [`compact::fits`]).
-    small: SmallIntervals,
+    /// The scan of a small window (see [`compact::fits`]).
+    small: SmallWindow,
     reach: ReachTable,
     /// What the east and west quadrants see, transposed (window column `x` is row `x`).
     columns: BitRows,
@@ -200,9 +204,9 @@ impl Fov {
             sides: [[north, south], [west, east]],
         };
         match scan.widest {
-            Some(widest) if self.reach.fits_small_window() => self
-                .small
-                .scan_small_window(grid, &quadrants, scan, widest, visible),
+            Some(widest) if self.reach.fits_small_window() => {
+                self.small.scan(grid, &quadrants, scan, widest, visible);
+            }
             _ => self
                 .intervals
                 .scan_any_window(grid, &quadrants, scan, &mut self.columns, visible),
@@ -260,10 +264,19 @@ impl RowIntervals {
     }
 }
 
-impl SmallIntervals {
-    /// Scans a small window (its reach [`fits`](compact::fits): each row of each quadrant
-    /// is one word) with whole words: see [`compact`].
-    fn scan_small_window(
+/// The intervals of a small window's scan, kept between computations.
+#[derive(Clone, Debug, Default)]
+struct SmallWindow {
+    intervals: SmallIntervals,
+    /// Never scan with gap sets (tests comparing the two scans set it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    no_gaps: bool,
+}
+
+impl SmallWindow {
+    /// Scans a small window: with gap sets when its rows end by [`gaps::MAX_DEPTH`] and the
+    /// CPU has BMI2, with slope intervals otherwise.
+    fn scan(
         &mut self,
         grid: &OpacityGrid,
         quadrants: &Quadrants,
@@ -271,46 +284,88 @@ impl SmallIntervals {
         widest: &[u32],
         visible: &mut VisibleSet,
     ) {
-        let Quadrants {
-            origin: (ox, oy),
-            window,
-            sides,
-        } = *quadrants;
-        let lines =
-            [false, true].map(|transposed| window_lines(grid, window, (ox, oy), transposed));
-        let view = visible.rows_mut();
-        if view.stride() == 1 {
-            self.scan_into(
-                lines,
-                sides,
-                scan,
-                widest,
-                &mut OneWordRows(view.words_mut()),
-            );
-        } else {
-            self.scan_into(lines, sides, scan, widest, view);
+        #[cfg(target_arch = "x86_64")]
+        if !self.no_gaps
+            && widest.len() <= gaps::MAX_DEPTH as usize + 1
+            && let Some(cpu) = gaps::Bmi2::detect()
+        {
+            // SAFETY: `cpu` proves the CPU has BMI2 and POPCNT.
+            unsafe { scan_gaps_bmi2(cpu, grid, quadrants, scan, widest, visible) };
+            return;
         }
+        let light = &mut compact::SlopeIntervals {
+            intervals: &mut self.intervals,
+            table: SlopeTable::get(),
+        };
+        scan_small_window(light, grid, quadrants, scan, widest, visible);
     }
+}
 
-    /// Scans the quadrants along the window's rows, then those along its columns, into
-    /// `view`.
-    fn scan_into(
-        &mut self,
-        [rows, columns]: [WindowLines<'_>; 2],
-        [north_south, west_east]: [[bool; 2]; 2],
-        scan: Scan<'_>,
-        widest: &[u32],
-        view: &mut impl LitCells,
-    ) {
-        self.scan_window(rows, north_south, scan, widest, |y, lo, cells| {
-            view.row(y, lo, cells);
-        });
-        if west_east.contains(&true) {
-            self.scan_window(columns, west_east, scan, widest, |x, lo, cells| {
-                view.column(x, lo, cells);
-            });
-        }
+/// Scans a small window (its reach [`fits`](compact::fits): each row of each quadrant is
+/// one word) with `light`: see [`compact`].
+#[inline(always)]
+fn scan_small_window(
+    light: &mut impl QuadrantLight,
+    grid: &OpacityGrid,
+    quadrants: &Quadrants,
+    scan: Scan<'_>,
+    widest: &[u32],
+    visible: &mut VisibleSet,
+) {
+    let Quadrants {
+        origin: (ox, oy),
+        window,
+        sides,
+    } = *quadrants;
+    let lines = [false, true].map(|transposed| window_lines(grid, window, (ox, oy), transposed));
+    let view = visible.rows_mut();
+    if view.stride() == 1 {
+        let view = &mut OneWordRows(view.words_mut());
+        scan_into(light, lines, sides, scan, widest, view);
+    } else {
+        scan_into(light, lines, sides, scan, widest, view);
     }
+}
+
+/// Scans the quadrants along the window's rows, then those along its columns, into `view`.
+#[inline(always)]
+fn scan_into(
+    light: &mut impl QuadrantLight,
+    [rows, columns]: [WindowLines<'_>; 2],
+    [north_south, west_east]: [[bool; 2]; 2],
+    scan: Scan<'_>,
+    widest: &[u32],
+    view: &mut impl LitCells,
+) {
+    compact::scan_window(light, rows, north_south, scan, widest, |y, lo, cells| {
+        view.row(y, lo, cells);
+    });
+    if west_east.contains(&true) {
+        compact::scan_window(light, columns, west_east, scan, widest, |x, lo, cells| {
+            view.column(x, lo, cells);
+        });
+    }
+}
+
+/// [`scan_small_window`] with gap sets, compiled for BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn scan_gaps_bmi2(
+    cpu: gaps::Bmi2,
+    grid: &OpacityGrid,
+    quadrants: &Quadrants,
+    scan: Scan<'_>,
+    widest: &[u32],
+    visible: &mut VisibleSet,
+) {
+    scan_small_window(
+        &mut gaps::GapLight::new(cpu),
+        grid,
+        quadrants,
+        scan,
+        widest,
+        visible,
+    );
 }
 
 /// The window's rows (or, `transposed`, its columns) as the lines a small window's scan
