@@ -66,7 +66,9 @@ struct RowGaps {
 
 /// The gaps of every depth's cells, made once per program.
 struct GapTable {
-    depths: [RowGaps; MAX_DEPTH as usize + 1],
+    /// Entry `d` for depths 1 to [`MAX_DEPTH`]; 16 entries, so that a depth masked to 4 bits
+    /// needs no bounds check.
+    depths: [RowGaps; 16],
 }
 
 impl GapTable {
@@ -91,7 +93,7 @@ impl GapTable {
         // The gap that starts at a cut.
         let gap_after = |slope: i64| cuts.binary_search(&slope).expect("every slope is a cut");
         let mut table = GapTable {
-            depths: [RowGaps::default(); MAX_DEPTH as usize + 1],
+            depths: [RowGaps::default(); 16],
         };
         for d in depths {
             let row = &mut table.depths[d as usize];
@@ -139,7 +141,7 @@ impl QuadrantLight for GapLight {
     #[inline(always)]
     fn scan_row(&mut self, row: &WordRow, scan: Scan<'_>) -> u64 {
         let cpu = self.cpu;
-        let gaps = &self.table.depths[row.depth as usize];
+        let gaps = &self.table.depths[row.depth as usize & 15];
         // The row's bit `i` is cell `i - viewer`: shift it to `i - viewer + depth`.
         let shift = row.depth - row.viewer;
         let inside = row.inside << shift;
@@ -170,7 +172,8 @@ fn pext(x: u128, mask: u128) -> u64 {
     let (low_mask, high_mask) = (mask as u64, (mask >> 64) as u64);
     let low = _pext_u64(x as u64, low_mask);
     let high = _pext_u64((x >> 64) as u64, high_mask);
-    low | high.checked_shl(low_mask.count_ones()).unwrap_or(0)
+    // A row has at most 21 cells: no mask holds 64 bits, the shift is below 64.
+    low | high.wrapping_shl(low_mask.count_ones())
 }
 
 /// [`Bmi2::pdep`].
@@ -180,10 +183,7 @@ fn pdep(bits: u64, mask: u128) -> u128 {
     use std::arch::x86_64::_pdep_u64;
     let (low_mask, high_mask) = (mask as u64, (mask >> 64) as u64);
     let low = _pdep_u64(bits, low_mask);
-    let high = _pdep_u64(
-        bits.checked_shr(low_mask.count_ones()).unwrap_or(0),
-        high_mask,
-    );
+    let high = _pdep_u64(bits.wrapping_shr(low_mask.count_ones()), high_mask);
     u128::from(low) | u128::from(high) << 64
 }
 

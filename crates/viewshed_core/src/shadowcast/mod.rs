@@ -303,7 +303,7 @@ impl SmallWindow {
 
 /// Scans a small window (its reach [`fits`](compact::fits): each row of each quadrant is
 /// one word) with `light`: see [`compact`].
-#[inline(always)]
+#[inline]
 fn scan_small_window(
     light: &mut impl QuadrantLight,
     grid: &OpacityGrid,
