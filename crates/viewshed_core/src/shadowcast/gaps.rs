@@ -176,19 +176,17 @@ impl QuadrantLight for GapLight {
 /// from Zen 3 (family 19h) on; other vendors are not counted on.
 fn pext_in_hardware() -> bool {
     use std::arch::x86_64::__cpuid;
-    let vendor = __cpuid(0);
-    let name: Vec<u8> = [vendor.ebx, vendor.edx, vendor.ecx]
-        .iter()
-        .flat_map(|word| word.to_le_bytes())
-        .collect();
+    // The vendor's name, four letters per register.
+    let vendor = |name: &[u8; 12]| {
+        let word = |i: usize| u32::from_le_bytes([name[i], name[i + 1], name[i + 2], name[i + 3]]);
+        [word(0), word(4), word(8)]
+    };
+    let id = __cpuid(0);
     let signature = __cpuid(1).eax;
     let (base, extended) = ((signature >> 8) & 0xF, (signature >> 20) & 0xFF);
     let family = if base == 0xF { base + extended } else { base };
-    match &name[..] {
-        b"GenuineIntel" => true,
-        b"AuthenticAMD" => family >= 0x19,
-        _ => false,
-    }
+    let name = [id.ebx, id.edx, id.ecx];
+    name == vendor(b"GenuineIntel") || name == vendor(b"AuthenticAMD") && family >= 0x19
 }
 
 /// [`Bmi2::pext`].
