@@ -10,8 +10,8 @@
 //! # "Collected : N"  ->  N / 20 instructions per frame
 //! ```
 //!
-//! Arguments: the scene (`idle`, `door`, `moving`, `teams`: all moving with four teams and
-//! fog), the number of viewers and of frames. Bevy's task pool runs the parallel recompute on
+//! Arguments: the scene (`idle`, `door`, `moving`, `cones`: all moving with 120-degree vision
+//! cones, `teams`: all moving with four teams and fog), the number of viewers and of frames. Bevy's task pool runs the parallel recompute on
 //! both cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|door|moving|teams VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|door|moving|cones|teams VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -51,6 +51,7 @@ fn main() -> ExitCode {
         "idle" => (Scene::Idle, Variant::Plain),
         "door" => (Scene::Door, Variant::Plain),
         "moving" => (Scene::Moving, Variant::Plain),
+        "cones" => (Scene::Moving, Variant::Cones),
         "teams" => (Scene::Moving, Variant::Teams),
         _ => {
             eprintln!("{USAGE}");

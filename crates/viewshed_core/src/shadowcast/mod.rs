@@ -33,8 +33,10 @@
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
 //! | `slope_table` | the slopes of a small window, rounded at every depth once for all |
 //! | `reach` | the radius: a table of the widest column at each depth, kept per radius |
+//! | `cone_masks` | the cells of the vision cones met again, as row masks |
 
 mod compact;
+mod cone_masks;
 #[cfg(target_arch = "x86_64")]
 mod gaps;
 mod quadrant;
@@ -51,6 +53,7 @@ use crate::options::{ConeTest, FovMode, FovOptions, Radius, VisionCone};
 use crate::visible::{VisibleSet, Window};
 
 use compact::{QuadrantLight, SmallIntervals, WindowLines};
+use cone_masks::ConeMasks;
 use quadrant::RowIntervals;
 use reach::{Reach, ReachTable};
 use slope::{Columns, Interval};
@@ -131,6 +134,8 @@ pub struct Fov {
     reach: ReachTable,
     /// What the east and west quadrants see, transposed (window column `x` is row `x`).
     columns: BitRows,
+    /// The masks of the vision cones met more than once.
+    cones: ConeMasks,
 }
 
 /// Computes the field of view of a viewer at `origin` on `grid` into a new [`VisibleSet`].
@@ -212,7 +217,7 @@ impl Fov {
                 .scan_any_window(grid, &quadrants, scan, &mut self.columns, visible),
         }
         if let Some(cone) = options.cone {
-            keep_inside_cone(visible, origin, &cone);
+            keep_inside_cone(visible, origin, &cone, radius, &mut self.cones);
         }
         Ok(())
     }
@@ -317,7 +322,10 @@ fn scan_small_window(
         window,
         sides,
     } = *quadrants;
-    let lines = [false, true].map(|transposed| window_lines(grid, window, (ox, oy), transposed));
+    let lines = [
+        window_lines(grid, window, (ox, oy), false),
+        window_lines(grid, window, (ox, oy), true),
+    ];
     let view = visible.rows_mut();
     if view.stride() == 1 {
         let view = &mut OneWordRows(view.words_mut());
@@ -474,9 +482,34 @@ fn reach_window(grid: &OpacityGrid, (ox, oy): (u32, u32), radius: Option<u32>) -
     }
 }
 
-/// Keeps the visible cells whose centre lies inside the cone.
-fn keep_inside_cone(visible: &mut VisibleSet, (ox, oy): (u32, u32), cone: &VisionCone) {
+/// Keeps the visible cells whose centre lies inside the cone: with the cone's mask when
+/// `masks` has one for it (the window being the square of `radius` around the viewer, cut to
+/// the map), else cell by cell.
+fn keep_inside_cone(
+    visible: &mut VisibleSet,
+    (ox, oy): (u32, u32),
+    cone: &VisionCone,
+    radius: Option<u32>,
+    masks: &mut ConeMasks,
+) {
     if cone.is_full() {
+        return;
+    }
+    let window = visible.window();
+    if let Some(r) = radius
+        && visible.rows_mut().stride() == 1
+        && let Some(mask) = masks.mask(cone, r)
+    {
+        // The window starts `ox - window.x` cells left of the viewer, the mask `r`.
+        let (skip_x, skip_y) = (r - (ox - window.x), (r - (oy - window.y)) as usize);
+        for (row, &mask) in visible
+            .rows_mut()
+            .words_mut()
+            .iter_mut()
+            .zip(&mask[skip_y..])
+        {
+            *row &= mask >> skip_x;
+        }
         return;
     }
     let (ox, oy) = (i64::from(ox), i64::from(oy));
