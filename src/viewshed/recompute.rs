@@ -159,7 +159,9 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
     updates: Local<'s, Parallel<Vec<Update>>>,
     /// Views filed elsewhere than their reach now asks for: to file again.
     refile: Local<'s, Parallel<Vec<(Entity, Option<Filed>)>>>,
-    fov: Local<'s, Scratch>,
+    /// Each thread's scratch space, kept from frame to frame (its buffers and the vision
+    /// cones' masks stay warm).
+    fov: Local<'s, Parallel<Scratch>>,
 }
 
 impl<C: KeptView> Views<'_, '_, C> {
@@ -209,11 +211,14 @@ impl<C: KeptView> Views<'_, '_, C> {
         match &listed {
             Some(listed) => {
                 let mut few = all.iter_many_mut(listed);
+                let mut fov = self.fov.borrow_local_mut();
                 while let Some(item) = few.fetch_next() {
-                    visit(&mut self.fov, item);
+                    visit(&mut fov, item);
                 }
             }
-            _ => all.par_iter_mut().for_each_init(Scratch::default, visit),
+            _ => all
+                .par_iter_mut()
+                .for_each_init(|| self.fov.borrow_local_mut(), |fov, item| visit(fov, item)),
         }
         for (entity, filed) in self.refile.drain() {
             self.index.file(entity, filed);
