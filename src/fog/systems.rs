@@ -1,13 +1,15 @@
 //! The systems of the fog of war: a [`FogOfWar`] on every map, team views rebuilt from their
 //! members' viewsheds, and the tiles of every fog layer written for the team drawn.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::tasks::{ComputeTaskPool, TaskPool};
+use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
+use crate::bits::BitRows;
 use crate::fog::edge::Neighbourhood;
 use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::style::TileWriter;
@@ -82,6 +84,7 @@ pub(crate) fn update_fog(
     (shown_team, time): (Res<FogTeam>, Option<Res<Time>>),
     mut tiles: TileWriter,
     (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
+    mut shares: Local<Parallel<TeamShares>>,
 ) {
     let layers_changed = epoch.changed_since(&mut seen_epoch);
     let now = time.map(|time| time.elapsed());
@@ -101,7 +104,7 @@ pub(crate) fn update_fog(
         let fog = fog.bypass_change_detection();
         fog.show_team(shown_team.0);
         if rebuild {
-            rebuild_team_views(fog, map, &members);
+            rebuild_team_views(fog, map, &members, &mut shares);
         }
         for team in fog.teams.values_mut() {
             team.explore_visible();
@@ -155,22 +158,56 @@ fn rebuild_team_views(
     fog: &mut FogOfWar,
     map: Entity,
     members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
+    shares: &mut Parallel<TeamShares>,
 ) {
-    let on_map = |member| member_on(map, member);
-    // Every team with a member here has its fog before the tasks share them out.
-    for (_, team) in members.iter().filter_map(on_map) {
-        fog.team_mut(team);
+    let size = fog.size();
+    // Each thread adds its share of the members' views to its own copy of their teams' views
+    // (all cores take part however many teams there are), then the copies are merged.
+    members.par_iter().for_each_init(
+        || shares.borrow_local_mut(),
+        |share, member| {
+            if let Some((viewshed, team)) = member_on(map, member) {
+                viewshed.visible.or_into(share.of(team, size));
+            }
+        },
+    );
+    for team in fog.teams.values_mut() {
+        team.visible.clear_all();
     }
-    ComputeTaskPool::get_or_init(TaskPool::default).scope(|scope| {
-        for (&team, fog) in &mut fog.teams {
-            scope.spawn(async move {
-                fog.visible.clear_all();
-                for (viewshed, _) in members.iter().filter_map(on_map).filter(|m| m.1 == team) {
-                    viewshed.visible.or_into(&mut fog.visible);
+    for share in shares.iter_mut() {
+        for (&team, rows) in &mut share.0 {
+            if std::mem::take(&mut rows.used) {
+                let visible = &mut fog.team_mut(team).visible;
+                for (word, &seen) in visible.words_mut().iter_mut().zip(rows.rows.words()) {
+                    *word |= seen;
                 }
-            });
+                rows.rows.clear_all();
+            }
         }
-    });
+    }
+}
+
+/// One thread's copy of the views of the teams it met while the teams' views are rebuilt.
+#[derive(Default)]
+pub(crate) struct TeamShares(BTreeMap<Team, TeamShare>);
+
+/// A team's view as one thread saw it: map-sized, clear when not `used`.
+#[derive(Default)]
+pub(crate) struct TeamShare {
+    rows: BitRows,
+    used: bool,
+}
+
+impl TeamShares {
+    /// The view of `team` on a map of `size`, to add to (sized anew, clear, for another map).
+    fn of(&mut self, team: Team, size: TilemapSize) -> &mut BitRows {
+        let share = self.0.entry(team).or_default();
+        if share.rows.rows() != size.y || share.rows.bits_per_row() != size.x {
+            share.rows.reset(size.y, size.x);
+        }
+        share.used = true;
+        &mut share.rows
+    }
 }
 
 /// A member's view and team, if its view is on `map`.
