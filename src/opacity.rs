@@ -258,9 +258,11 @@ pub(crate) fn sync_opaque(
         }
         return;
     }
-    for item in &changed {
-        place(item, &placement, &mut maps, index);
-    }
+    // `for_each`, not a `for` loop: Bevy's fold over whole tables reads the change ticks of
+    // every opaque entity in a tighter loop than its iterator's `next`.
+    changed
+        .iter()
+        .for_each(|item| place(item, &placement, &mut maps, index));
     for entity in std::mem::take(&mut index.pending) {
         if let Ok(item) = all.get(entity) {
             place(item, &placement, &mut maps, index);

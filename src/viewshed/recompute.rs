@@ -87,12 +87,16 @@ pub(crate) struct MaybeMoved<'w, 's, C: KeptView> {
 }
 
 impl<C: KeptView> MaybeMoved<'_, '_, C> {
-    /// Them all (an entity may come more than once).
+    /// Them all (an entity may come more than once). Gathered with `for_each`, Bevy's fold
+    /// over whole tables, which reads a column of change ticks faster than its iterator's
+    /// `next` (what `collect` and `extend` call).
     fn list(&self) -> Vec<Entity> {
-        let mut moved: Vec<Entity> = self.settings.iter().collect();
-        moved.extend(self.tiles.iter());
-        moved.extend(self.tilemaps.iter());
-        moved.extend(self.by_transform.iter());
+        let mut moved = Vec::new();
+        let mut push = |entity| moved.push(entity);
+        self.settings.iter().for_each(&mut push);
+        self.tiles.iter().for_each(&mut push);
+        self.tilemaps.iter().for_each(&mut push);
+        self.by_transform.iter().for_each(&mut push);
         moved
     }
 }
