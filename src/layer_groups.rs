@@ -57,6 +57,12 @@ pub(crate) struct GroupedBy(Entity);
 #[derive(Resource, Default)]
 pub(crate) struct GroupsDirty(bool);
 
+/// Run condition of [`group_layers`]: the hierarchy may have changed below a group (a frame
+/// without it costs the executor nothing for the system).
+pub(crate) fn groups_dirty(dirty: Res<GroupsDirty>) -> bool {
+    dirty.0
+}
+
 /// A group was added or removed, or a tilemap appeared or disappeared (`E` is `Add` or
 /// `Remove`, `C` is `LayerGroup` or `TileStorage`).
 pub(crate) fn on_group_or_tilemap<E: EntityEvent, C: Component>(

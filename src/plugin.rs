@@ -12,7 +12,7 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::fog::fade::advance_fades;
+use crate::fog::fade::{FadingTiles, advance_fades};
 use crate::fog::ghosts::remember_seen;
 use crate::fog::hide::hide_outside_view;
 use crate::fog::systems::{style_new_tiles, track_fog, update_fog};
@@ -22,7 +22,7 @@ use crate::fog::{
     SoftEdge, Team, TileLook,
 };
 use crate::layer_groups::{
-    GroupsDirty, LayerGroup, group_layers, on_group_or_tilemap, on_reparented,
+    GroupsDirty, LayerGroup, group_layers, groups_dirty, on_group_or_tilemap, on_reparented,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::light::filter::{filter_by_light, on_needs_light_removed};
@@ -193,7 +193,7 @@ impl ViewshedPlugin {
             schedule,
             (
                 (
-                    group_layers,
+                    group_layers.run_if(groups_dirty),
                     check_layers,
                     track_maps,
                     follow_map_types,
@@ -205,9 +205,9 @@ impl ViewshedPlugin {
                     .in_set(ViewshedSystems::SyncOpacity),
                 (
                     recompute_lights,
-                    apply_lights,
+                    apply_lights.run_if(any_with_component::<LightSource>),
                     recompute_viewsheds,
-                    filter_by_light,
+                    filter_by_light.run_if(any_with_component::<NeedsLight>),
                 )
                     .chain()
                     .in_set(ViewshedSystems::Recompute),
@@ -215,8 +215,8 @@ impl ViewshedPlugin {
                 (
                     update_fog,
                     style_new_tiles,
-                    advance_fades,
-                    hide_outside_view,
+                    advance_fades.run_if(any_with_component::<FadingTiles>),
+                    hide_outside_view.run_if(any_with_component::<HideOutsideView>),
                     remember_seen,
                 )
                     .chain()
