@@ -95,7 +95,8 @@ mod tests {
     use proptest::prelude::*;
 
     use crate::options::{FovOptions, VisionCone};
-    use crate::{Fov, OpacityGrid, VisibleSet};
+    use crate::shadowcast::test_grids::grids;
+    use crate::{Fov, VisibleSet};
 
     proptest! {
         /// A view cut with a cone's mask (from the second time on) keeps the cells the cone
@@ -103,15 +104,12 @@ mod tests {
         /// other cones have taken every slot.
         #[test]
         fn masks_keep_what_the_cone_test_keeps(
-            (width, height, walls) in (1u32..70, 1u32..70).prop_flat_map(|(w, h)| {
-                (Just(w), Just(h), proptest::collection::vec(0u8..100, (w * h) as usize))
-            }),
+            grid in grids(70, Just(25)),
             viewer in (0u32..70, 0u32..70),
             radius in 0u32..40,
             cones in proptest::collection::vec((0u8..8, 0u8..8), 1..40),
         ) {
-            let grid = OpacityGrid::from_fn(width, height, |x, y| walls[(y * width + x) as usize] < 25);
-            let origin = (viewer.0 % width, viewer.1 % height);
+            let origin = (viewer.0 % grid.width(), viewer.1 % grid.height());
             let mut fov = Fov::new();
             let (mut masked, mut tested) = (VisibleSet::new(), VisibleSet::new());
             for (facing, width) in cones.iter().chain(&cones).chain(&cones) {

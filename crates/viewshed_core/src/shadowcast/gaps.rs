@@ -218,17 +218,15 @@ mod tests {
 
     use super::*;
     use crate::options::{DistanceShape, FovMode, FovOptions, VisionCone};
-    use crate::{Fov, OpacityGrid, VisibleSet};
+    use crate::shadowcast::test_grids::grids;
+    use crate::{Fov, VisibleSet};
 
     proptest! {
         /// The gap scan and the interval scan see the same cells, for every reach the gap
         /// scan takes and every option.
         #[test]
         fn gaps_see_what_intervals_see(
-            (width, height, walls) in (1u32..30, 1u32..30).prop_flat_map(|(w, h)| {
-                (Just(w), Just(h), proptest::collection::vec(0u8..100, (w * h) as usize))
-            }),
-            density in 0u8..70,
+            grid in grids(30, 0u8..70),
             viewer in (0u32..30, 0u32..30),
             radius in 0u32..=MAX_DEPTH,
             shape in prop_oneof![
@@ -244,10 +242,7 @@ mod tests {
                 // No gap scan on this CPU: every scan takes the intervals.
                 return Ok(());
             }
-            let grid = OpacityGrid::from_fn(width, height, |x, y| {
-                walls[(y * width + x) as usize] < density
-            });
-            let origin = (viewer.0 % width, viewer.1 % height);
+            let origin = (viewer.0 % grid.width(), viewer.1 % grid.height());
             let mut options = FovOptions::radius(radius)
                 .with_shape(shape)
                 .with_light_walls(light_walls)

@@ -539,3 +539,26 @@ impl Scan<'_> {
         }
     }
 }
+
+/// Random maps for the scan's unit tests.
+#[cfg(test)]
+mod test_grids {
+    use proptest::prelude::*;
+
+    use crate::OpacityGrid;
+
+    /// Maps up to `max_side` cells wide and high, each cell opaque with a chance of
+    /// `density` percent (itself drawn from `density`).
+    pub(super) fn grids(
+        max_side: u32,
+        density: impl Strategy<Value = u8>,
+    ) -> impl Strategy<Value = OpacityGrid> {
+        (1..=max_side, 1..=max_side, density).prop_flat_map(|(width, height, density)| {
+            proptest::collection::vec(0u8..100, (width * height) as usize).prop_map(move |cells| {
+                OpacityGrid::from_fn(width, height, |x, y| {
+                    cells[(y * width + x) as usize] < density
+                })
+            })
+        })
+    }
+}
