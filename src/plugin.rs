@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::transform::TransformSystems;
 use bevy_ecs_tilemap::TilemapPlugin;
-use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::fog::fade::{FadingTiles, advance_fades};
@@ -30,7 +30,8 @@ use crate::light::lighting::track_lighting;
 use crate::light::source::{apply_lights, on_light_gone, on_light_moved, recompute_lights};
 use crate::light::{LightSource, NeedsLight};
 use crate::opacity::{
-    Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement, sync_opaque, track_maps,
+    MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement,
+    sync_opaque, track_maps,
 };
 use crate::sightings::{
     LostSight, RecheckTargets, ReplacedSightings, Spottable, Spotted, notify_sightings,
@@ -194,9 +195,16 @@ impl ViewshedPlugin {
             (
                 (
                     group_layers.run_if(groups_dirty),
-                    check_layers,
+                    check_layers.run_if(any_match_filter::<(
+                        With<LayerOf>,
+                        Or<(Changed<LayerOf>, Changed<TilemapSize>)>,
+                    )>),
                     track_maps,
-                    follow_map_types,
+                    follow_map_types.run_if(any_match_filter::<(
+                        With<TilemapType>,
+                        With<MapOpacity>,
+                        Or<(Changed<TilemapType>, Added<MapOpacity>)>,
+                    )>),
                     track_lighting,
                     track_fog,
                     sync_opaque,
@@ -214,7 +222,11 @@ impl ViewshedPlugin {
                 notify_sightings.in_set(ViewshedSystems::Notify),
                 (
                     update_fog,
-                    style_new_tiles,
+                    style_new_tiles.run_if(any_match_filter::<(
+                        With<FogStyle>,
+                        With<FadingTiles>,
+                        Changed<TileStorage>,
+                    )>),
                     advance_fades.run_if(any_with_component::<FadingTiles>),
                     hide_outside_view.run_if(any_with_component::<HideOutsideView>),
                     remember_seen,
