@@ -195,16 +195,20 @@ impl ViewshedPlugin {
             (
                 (
                     group_layers.run_if(groups_dirty),
-                    check_layers.run_if(any_match_filter::<(
-                        With<LayerOf>,
-                        Or<(Changed<LayerOf>, Changed<TilemapSize>)>,
-                    )>),
+                    check_layers.run_if(
+                        any_match_filter::<(
+                            With<LayerOf>,
+                            Or<(Changed<LayerOf>, Changed<TilemapSize>)>,
+                        )>,
+                    ),
                     track_maps,
-                    follow_map_types.run_if(any_match_filter::<(
-                        With<TilemapType>,
-                        With<MapOpacity>,
-                        Or<(Changed<TilemapType>, Added<MapOpacity>)>,
-                    )>),
+                    follow_map_types.run_if(
+                        any_match_filter::<(
+                            With<TilemapType>,
+                            With<MapOpacity>,
+                            Or<(Changed<TilemapType>, Added<MapOpacity>)>,
+                        )>,
+                    ),
                     track_lighting,
                     track_fog,
                     sync_opaque,
@@ -222,11 +226,7 @@ impl ViewshedPlugin {
                 notify_sightings.in_set(ViewshedSystems::Notify),
                 (
                     update_fog,
-                    style_new_tiles.run_if(any_match_filter::<(
-                        With<FogStyle>,
-                        With<FadingTiles>,
-                        Changed<TileStorage>,
-                    )>),
+                    style_new_tiles,
                     advance_fades.run_if(any_with_component::<FadingTiles>),
                     hide_outside_view.run_if(any_with_component::<HideOutsideView>),
                     remember_seen,

@@ -280,7 +280,8 @@ struct SmallWindow {
 
 impl SmallWindow {
     /// Scans a small window: with gap sets when its rows end by [`gaps::MAX_DEPTH`] and the
-    /// CPU has BMI2, with slope intervals otherwise.
+    /// CPU runs `pext`/`pdep` in hardware ([`gaps::Bmi2::detect`]), with slope intervals
+    /// otherwise.
     fn scan(
         &mut self,
         grid: &OpacityGrid,
@@ -495,11 +496,12 @@ fn keep_inside_cone(
     if cone.is_full() {
         return;
     }
-    let window = visible.window();
     if let Some(r) = radius
-        && visible.rows_mut().stride() == 1
         && let Some(mask) = masks.mask(cone, r)
     {
+        // A mask's radius is at most 31: the window is at most 63 cells wide, one word a row.
+        let window = visible.window();
+        debug_assert_eq!(visible.rows_mut().stride(), 1);
         // The window starts `ox - window.x` cells left of the viewer, the mask `r`.
         let (skip_x, skip_y) = (r - (ox - window.x), (r - (oy - window.y)) as usize);
         for (row, &mask) in visible
