@@ -10,7 +10,7 @@
 //! # "Collected : N"  ->  N / 20 instructions per frame
 //! ```
 //!
-//! Arguments: the scene (`idle`, `door`, `moving`, `cones`: all moving with 120-degree vision
+//! Arguments: the scene (`idle`, `bare`: idle without the plugin, `door`, `moving`, `cones`: all moving with 120-degree vision
 //! cones, `teams`: all moving with four teams and fog), the number of viewers and of frames. Bevy's task pool runs the parallel recompute on
 //! both cores; callgrind runs the threads one at a time and counts them all.
 
@@ -22,7 +22,7 @@ use bevy::prelude::*;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|door|moving|cones|teams VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -49,6 +49,7 @@ fn main() -> ExitCode {
     };
     let (scene, variant) = match scene.as_str() {
         "idle" => (Scene::Idle, Variant::Plain),
+        "bare" => (Scene::Idle, Variant::NoPlugin),
         "door" => (Scene::Door, Variant::Plain),
         "moving" => (Scene::Moving, Variant::Plain),
         "cones" => (Scene::Moving, Variant::Cones),

@@ -11,6 +11,8 @@
 //! - `bevy_viewshed_cones`: the same with a 120-degree vision cone on every viewer;
 //!   `bevy_viewshed_teams`: every viewer `RevealsFog` in one of four teams, fog of war written
 //!   into the tiles.
+//! - `no_plugin`: the same app (world, viewers' components, scene) without `ViewshedPlugin`: what
+//!   a frame costs that the plugin cannot take away (Bevy's own systems and executor).
 //! - `tutorial_baseline`: the same moves with views kept the way the popular Rust roguelike
 //!   tutorial keeps them: a `Vec<Point>` per viewer, recomputed every turn with
 //!   bracket-pathfinding's `field_of_view`, then trimmed to the map.
@@ -102,6 +104,7 @@ fn plugin_benches(c: &mut Criterion) {
                 b.iter(|| app.update())
             });
         }
+        bench_without_plugin(&mut group, &grid, viewers, Scene::Moving);
         // The FOV alone, one thread, for the same viewers' moves: what the frame is made of.
         let moves = walks(&grid, viewers);
         let (mut fov, mut visible, mut flip) = (Fov::new(), VisibleSet::new(), false);
@@ -147,6 +150,7 @@ fn plugin_benches(c: &mut Criterion) {
         group.bench_function(BenchmarkId::from_parameter("bevy_viewshed"), |b| {
             b.iter(|| app.update())
         });
+        bench_without_plugin(&mut group, &grid, viewers, Scene::Door);
         group.finish();
     }
     let mut group = c.benchmark_group("plugin/idle/10000");
@@ -154,7 +158,21 @@ fn plugin_benches(c: &mut Criterion) {
     group.bench_function(BenchmarkId::from_parameter("bevy_viewshed"), |b| {
         b.iter(|| app.update())
     });
+    bench_without_plugin(&mut group, &grid, 10_000, Scene::Idle);
     group.finish();
+}
+
+/// The same app without the plugin, in the same group: the floor of the frame.
+fn bench_without_plugin(
+    group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    grid: &OpacityGrid,
+    viewers: usize,
+    scene: Scene,
+) {
+    let mut app = plugin_app(grid, viewers, scene, Variant::NoPlugin);
+    group.bench_function(BenchmarkId::from_parameter("no_plugin"), |b| {
+        b.iter(|| app.update())
+    });
 }
 
 criterion_group! {

@@ -84,8 +84,8 @@ def main():
 
     if plugin:
         print()
-        print("| frame (256x256 dungeon, radius 8) | bevy_viewshed | tutorial baseline | speed-up |")
-        print("|---|---:|---:|---:|")
+        print("| frame (256x256 dungeon, radius 8) | bevy_viewshed | same app without the plugin | tutorial baseline | speed-up |")
+        print("|---|---:|---:|---:|---:|")
         kinds = {"moving": 0, "door": 1, "idle": 2}
         for group in sorted(plugin, key=lambda g: (kinds.get(g.split("/")[0], 3), int(g.split("/")[1]))):
             times = plugin[group]
@@ -98,8 +98,9 @@ def main():
                 "door": "one door toggling",
                 "idle": "idle",
             }.get(kind, kind)
+            bare = times.get("no_plugin")
             extra = [fmt(base), f"{base / ours:.1f}x"] if base else ["-", "-"]
-            print("| " + " | ".join([what, fmt(ours)] + extra) + " |")
+            print("| " + " | ".join([what, fmt(ours), fmt(bare) if bare else "-"] + extra) + " |")
         variants = [g for g in plugin if any(k in plugin[g] for k in ("bevy_viewshed_cones", "bevy_viewshed_teams"))]
         if variants:
             print()

@@ -74,7 +74,7 @@ pub use layer_groups::LayerGroup;
 pub use layers::{LayerOf, Layers};
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use opacity::{MapOpacity, Opaque};
-pub use plugin::{ViewshedPlugin, ViewshedSystems};
+pub use plugin::{ViewshedPlugin, ViewshedSchedule, ViewshedSystems};
 pub use sightings::{LostSight, Spottable, Spotted};
 pub use viewshed::Viewshed;
 pub use viewshed::recompute::ViewshedUpdated;
@@ -91,8 +91,8 @@ pub mod prelude {
         FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerGroup, LayerOf,
         LightSource, Lighting, LineOfSight, LostSight, MapOpacity, NeedsLight, OpacityGrid, Opaque,
         Radius, RememberWhenSeen, RevealsFog, SoftEdge, Spottable, Spotted, Team, TeamFog,
-        TileLook, Viewshed, ViewshedPlugin, ViewshedSystems, ViewshedUpdated, VisibleSet,
-        VisionCone, field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
+        TileLook, Viewshed, ViewshedPlugin, ViewshedSchedule, ViewshedSystems, ViewshedUpdated,
+        VisibleSet, VisionCone, field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
     };
 }
 

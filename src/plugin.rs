@@ -4,7 +4,7 @@
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::camera::visibility::VisibilitySystems;
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel, SingleThreadedExecutor};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
 use bevy::transform::TransformSystems;
@@ -85,6 +85,9 @@ impl ViewshedPlugin {
 
 /// The phases of the plugin's work, chained in this order in the plugin's schedule. Order
 /// your systems against them, e.g. `.after(ViewshedSystems::Recompute)` to read fresh views.
+///
+/// Each set holds one exclusive system that runs the phase's own [`ViewshedSchedule`], where
+/// the plugin's systems for that phase are.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewshedSystems {
     /// Layer groups put `LayerOf` on their tilemaps; opacity grids follow `Opaque` entities
@@ -101,6 +104,38 @@ pub enum ViewshedSystems {
     /// ghosts are brought up to date.
     Fog,
 }
+
+impl ViewshedSystems {
+    /// Every phase, in the order they run.
+    pub const PHASES: [Self; 4] = [Self::SyncOpacity, Self::Recompute, Self::Notify, Self::Fog];
+}
+
+/// The schedule that holds the plugin's systems for one phase, e.g.
+/// `ViewshedSchedule(ViewshedSystems::Fog)`; it runs inside the phase's [`ViewshedSystems`] set.
+///
+/// The systems of a phase form a chain (each needs what the one before it wrote), so a
+/// multi-threaded executor could not run two of them at once: it would only hand each one to
+/// a worker thread and wait for it, which costs more than most of them take in a frame in
+/// which little changes. These schedules therefore use Bevy's single-threaded executor; the
+/// parallel work inside a system (the recompute of views and of lights, the team views of the
+/// fog) still runs on every core of the compute task pool.
+///
+/// A game can change that like any schedule's executor:
+///
+/// ```
+/// use bevy::ecs::schedule::MultiThreadedExecutor;
+/// use bevy::prelude::*;
+/// use bevy_viewshed::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+/// app.edit_schedule(ViewshedSchedule(ViewshedSystems::Recompute), |schedule| {
+///     schedule.set_executor(MultiThreadedExecutor::new());
+/// });
+/// app.update();
+/// ```
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ViewshedSchedule(pub ViewshedSystems);
 
 impl Plugin for ViewshedPlugin {
     fn build(&self, app: &mut App) {
@@ -190,51 +225,69 @@ impl ViewshedPlugin {
                 ),
             );
         }
-        app.add_systems(
-            schedule,
-            (
-                (
-                    group_layers.run_if(groups_dirty),
-                    check_layers.run_if(
-                        any_match_filter::<(
-                            With<LayerOf>,
-                            Or<(Changed<LayerOf>, Changed<TilemapSize>)>,
-                        )>,
-                    ),
-                    track_maps,
-                    follow_map_types.run_if(
-                        any_match_filter::<(
-                            With<TilemapType>,
-                            With<MapOpacity>,
-                            Or<(Changed<TilemapType>, Added<MapOpacity>)>,
-                        )>,
-                    ),
-                    track_lighting,
-                    track_fog,
-                    sync_opaque,
-                )
-                    .chain()
-                    .in_set(ViewshedSystems::SyncOpacity),
-                (
-                    recompute_lights,
-                    apply_lights.run_if(any_with_component::<LightSource>),
-                    recompute_viewsheds,
-                    filter_by_light.run_if(any_with_component::<NeedsLight>),
-                )
-                    .chain()
-                    .in_set(ViewshedSystems::Recompute),
-                notify_sightings.in_set(ViewshedSystems::Notify),
-                (
-                    update_fog,
-                    style_new_tiles,
-                    advance_fades.run_if(any_with_component::<FadingTiles>),
-                    hide_outside_view.run_if(any_with_component::<HideOutsideView>),
-                    remember_seen,
-                )
-                    .chain()
-                    .in_set(ViewshedSystems::Fog),
+        for phase in ViewshedSystems::PHASES {
+            let mut phase_schedule = Schedule::new(ViewshedSchedule(phase));
+            phase_schedule.set_executor(SingleThreadedExecutor::new());
+            app.add_schedule(phase_schedule)
+                .add_systems(schedule, run_phase(phase).in_set(phase));
+        }
+        add_phase_systems(app);
+    }
+}
+
+/// The systems of each phase, chained, in the phase's [`ViewshedSchedule`].
+fn add_phase_systems(app: &mut App) {
+    app.add_systems(
+        ViewshedSchedule(ViewshedSystems::SyncOpacity),
+        (
+            group_layers.run_if(groups_dirty),
+            check_layers.run_if(
+                any_match_filter::<(With<LayerOf>, Or<(Changed<LayerOf>, Changed<TilemapSize>)>)>,
             ),
-        );
+            track_maps,
+            follow_map_types.run_if(
+                any_match_filter::<(
+                    With<TilemapType>,
+                    With<MapOpacity>,
+                    Or<(Changed<TilemapType>, Added<MapOpacity>)>,
+                )>,
+            ),
+            track_lighting,
+            track_fog,
+            sync_opaque,
+        )
+            .chain(),
+    )
+    .add_systems(
+        ViewshedSchedule(ViewshedSystems::Recompute),
+        (
+            recompute_lights,
+            apply_lights.run_if(any_with_component::<LightSource>),
+            recompute_viewsheds,
+            filter_by_light.run_if(any_with_component::<NeedsLight>),
+        )
+            .chain(),
+    )
+    .add_systems(ViewshedSchedule(ViewshedSystems::Notify), notify_sightings)
+    .add_systems(
+        ViewshedSchedule(ViewshedSystems::Fog),
+        (
+            update_fog,
+            style_new_tiles,
+            advance_fades.run_if(any_with_component::<FadingTiles>),
+            hide_outside_view.run_if(any_with_component::<HideOutsideView>),
+            remember_seen,
+        )
+            .chain(),
+    );
+}
+
+/// The exclusive system that runs `phase`'s [`ViewshedSchedule`].
+fn run_phase(phase: ViewshedSystems) -> impl FnMut(&mut World) {
+    move |world: &mut World| {
+        if let Err(missing) = world.try_run_schedule(ViewshedSchedule(phase)) {
+            error!("bevy_viewshed: {missing}; the {phase:?} phase did not run this frame");
+        }
     }
 }
 

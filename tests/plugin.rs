@@ -6,7 +6,7 @@
 mod common;
 mod common_app;
 
-use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+use bevy::ecs::schedule::{LogLevel, MultiThreadedExecutor, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
@@ -476,19 +476,105 @@ fn opaque_tiles_on_a_layer_block_sight_on_the_whole_map() {
     assert!(!viewshed(&app, viewer).is_visible(TilePos { x: 7, y: 1 }));
 }
 
+fn error_on_ambiguity(schedule: &mut Schedule) {
+    schedule.set_build_settings(ScheduleBuildSettings {
+        ambiguity_detection: LogLevel::Error,
+        ..default()
+    });
+}
+
 #[test]
 fn systems_have_no_ambiguities() {
     let mut app = app();
-    app.edit_schedule(PostUpdate, |schedule| {
-        schedule.set_build_settings(ScheduleBuildSettings {
-            ambiguity_detection: LogLevel::Error,
-            ..default()
-        });
-    });
+    app.edit_schedule(PostUpdate, error_on_ambiguity);
+    for phase in ViewshedSystems::PHASES {
+        app.edit_schedule(ViewshedSchedule(phase), error_on_ambiguity);
+    }
     let map = spawn_map(&mut app, 8, 8, pillars);
     spawn_viewer(&mut app, map, 2, 2, 4);
-    // Building the schedule fails (panics) on any ambiguity.
+    // Building a schedule fails (panics) on any ambiguity.
     app.update();
+}
+
+/// What systems ordered around the phases see of one viewer, frame by frame.
+#[derive(Resource, Default)]
+struct SeenAround(Vec<[u64; 3]>);
+
+fn generation_into<const SLOT: usize>(viewer: Single<&Viewshed>, mut seen: ResMut<SeenAround>) {
+    let frame = seen.0.last_mut().unwrap();
+    frame[SLOT] = viewer.generation();
+}
+
+fn next_frame(mut seen: ResMut<SeenAround>) {
+    seen.0.push([0; 3]);
+}
+
+/// A game's systems ordered against `ViewshedSystems` run where they say: before the
+/// recompute they see last frame's view, after it the view of the tile the viewer moved to in
+/// `Update` of the same frame, and after the fog still that one.
+#[test]
+fn systems_ordered_around_the_phases_see_them_done() {
+    let mut app = app();
+    app.init_resource::<SeenAround>().add_systems(
+        PostUpdate,
+        (
+            next_frame.before(ViewshedSystems::SyncOpacity),
+            generation_into::<0>
+                .after(ViewshedSystems::SyncOpacity)
+                .before(ViewshedSystems::Recompute),
+            generation_into::<1>
+                .after(ViewshedSystems::Recompute)
+                .before(ViewshedSystems::Notify),
+            generation_into::<2>.after(ViewshedSystems::Fog),
+        ),
+    );
+    let map = spawn_map(&mut app, 20, 20, pillars);
+    let viewer = spawn_viewer(&mut app, map, 2, 2, 4);
+    app.update();
+    for x in 3..8 {
+        app.world_mut().get_mut::<TilePos>(viewer).unwrap().x = x;
+        app.update();
+        assert_eq!(seen(&app, viewer), core_seen(20, 20, pillars, (x, 2), 4));
+    }
+    app.update();
+    let frames = &app.world().resource::<SeenAround>().0;
+    let expected: Vec<[u64; 3]> = (1..=6).map(|g| [g - 1, g, g]).chain([[6, 6, 6]]).collect();
+    assert_eq!(frames, &expected);
+}
+
+/// The phases run with another executor a game gives their schedules, with the same views.
+#[test]
+fn phase_schedules_take_another_executor() {
+    let grid = random_grid(40, 30, 25, 7);
+    let wall = |x, y| grid.is_opaque(x, y);
+    let mut apps = [app(), app()];
+    for phase in ViewshedSystems::PHASES {
+        apps[1].edit_schedule(ViewshedSchedule(phase), |schedule| {
+            schedule.set_executor(MultiThreadedExecutor::new());
+        });
+    }
+    let viewers: Vec<Vec<Entity>> = apps
+        .iter_mut()
+        .map(|app| {
+            let map = spawn_map(app, 40, 30, wall);
+            (0..50)
+                .map(|i| spawn_viewer(app, map, (i * 7) % 40, (i * 11) % 30, 1 + i % 9))
+                .collect()
+        })
+        .collect();
+    for step in 0..6u32 {
+        for (app, viewers) in apps.iter_mut().zip(&viewers) {
+            for &viewer in viewers {
+                let mut pos = app.world_mut().get_mut::<TilePos>(viewer).unwrap();
+                pos.y = (pos.y + step) % 30;
+            }
+            app.update();
+        }
+        for (&one, &other) in viewers[0].iter().zip(&viewers[1]) {
+            assert_eq!(seen(&apps[0], one), seen(&apps[1], other), "step {step}");
+            assert!(generation(&apps[1], other) > 0);
+        }
+    }
 }
 
 #[test]

@@ -120,11 +120,16 @@ pub enum Variant {
     Cones,
     /// `RevealsFog` in one of four teams, with the fog written into the tiles for team 0.
     Teams,
+    /// The same world without `ViewshedPlugin`: what a frame of this app costs anyway.
+    NoPlugin,
 }
 
 pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Variant) -> App {
     let mut app = App::new();
-    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    app.add_plugins(minimal_plugins());
+    if variant != Variant::NoPlugin {
+        app.add_plugins(ViewshedPlugin::default());
+    }
     let map = spawn_dungeon(app.world_mut(), grid);
     if variant == Variant::Teams {
         app.world_mut().entity_mut(map).insert(FogStyle::default());

@@ -32,15 +32,14 @@
 //!
 //! [bevy_ecs_ldtk]: https://crates.io/crates/bevy_ecs_ldtk
 
-use bevy::app::{App, Plugin, PostUpdate};
-use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy::app::{App, Plugin};
 use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::assets::LdtkProject;
 
 use crate::layer_groups::group_layers;
 use crate::layers::check_layers;
-use crate::plugin::ViewshedSystems;
+use crate::plugin::{ViewshedPlugin, ViewshedSchedule, ViewshedSystems};
 
 mod checks;
 mod config;
@@ -54,29 +53,10 @@ pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
 ///
 /// Add it with `ViewshedPlugin` (and bevy_ecs_ldtk's `LdtkPlugin` in a game); it adds
 /// [`LdtkOpacity`], [`LdtkVision`] and [`LdtkFog`] with their defaults unless the app has
-/// them. Its systems run in [`ViewshedSystems::SyncOpacity`], in `PostUpdate` by default:
-/// give it the same schedule as `ViewshedPlugin` with [`in_schedule`](Self::in_schedule).
-#[derive(Debug, Clone)]
-pub struct LdtkViewshedPlugin {
-    schedule: InternedScheduleLabel,
-}
-
-impl Default for LdtkViewshedPlugin {
-    fn default() -> Self {
-        Self {
-            schedule: PostUpdate.intern(),
-        }
-    }
-}
-
-impl LdtkViewshedPlugin {
-    /// Runs its systems in `schedule` instead of `PostUpdate` (the schedule given to
-    /// `ViewshedPlugin::in_schedule`).
-    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
-        self.schedule = schedule.intern();
-        self
-    }
-}
+/// them. Its systems run in the [`ViewshedSystems::SyncOpacity`] phase (in its
+/// [`ViewshedSchedule`]), so they follow `ViewshedPlugin` into whatever schedule it was given.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LdtkViewshedPlugin;
 
 impl Plugin for LdtkViewshedPlugin {
     fn build(&self, app: &mut App) {
@@ -89,7 +69,7 @@ impl Plugin for LdtkViewshedPlugin {
             .register_type::<LdtkFog>()
             .add_observer(levels::group_level)
             .add_systems(
-                self.schedule,
+                SYNC_OPACITY,
                 (
                     levels::style_level_layers,
                     tiles::sync_tile_opacity,
@@ -97,20 +77,28 @@ impl Plugin for LdtkViewshedPlugin {
                     entities::follow_grid_coords,
                 )
                     .chain()
-                    .in_set(ViewshedSystems::SyncOpacity)
                     .after(group_layers)
                     .before(check_layers),
             );
     }
 
     fn finish(&self, app: &mut App) {
+        if !app.is_plugin_added::<ViewshedPlugin>() {
+            error!(
+                "bevy_viewshed: LdtkViewshedPlugin needs ViewshedPlugin, whose SyncOpacity phase \
+                 runs its systems; levels will not be connected to the field of view"
+            );
+        }
         // The project check needs bevy_ecs_ldtk's assets (its `LdtkPlugin`, added in any
         // order); a headless app without them only skips the check.
         if app.world().contains_resource::<Assets<LdtkProject>>() {
-            app.add_systems(self.schedule, checks::check_config);
+            app.add_systems(SYNC_OPACITY, checks::check_config);
         }
     }
 }
+
+/// The schedule of the phase the LDtk systems belong to.
+const SYNC_OPACITY: ViewshedSchedule = ViewshedSchedule(ViewshedSystems::SyncOpacity);
 
 /// Problems with the LDtk data or the configuration already warned about, so that each is
 /// logged once.

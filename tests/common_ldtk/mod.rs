@@ -33,7 +33,7 @@ pub fn ldtk_app(configure: impl FnOnce(&mut App)) -> App {
         ImagePlugin::default(),
         TextureAtlasPlugin,
         ViewshedPlugin::default(),
-        LdtkViewshedPlugin::default(),
+        LdtkViewshedPlugin,
     ));
     // bevy_render registers the PNG loader once it knows the GPU's formats; headless, the
     // loader is registered here with none of the compressed ones.
