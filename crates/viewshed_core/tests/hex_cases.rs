@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::hex_oracle::hex_oracle;
 use common::random_grid;
@@ -13,7 +13,7 @@ use viewshed_core::ascii::AsciiMap;
 use viewshed_core::{FovOptions, HexCoords, HexFov, OpacityGrid, Radius, VisibleSet, Window};
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hex-cases")
+    common::manifest_dir().join("tests/hex-cases")
 }
 
 /// A case file: `hex SYSTEM`, then an ordinary text map (optional `radius N` line).

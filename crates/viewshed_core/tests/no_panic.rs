@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::random_grid;
 use proptest::prelude::*;
 use viewshed_core::ascii::AsciiMap;
@@ -46,8 +44,7 @@ fn seed_map() -> impl Strategy<Value = String> {
     prop_oneof![
         valid_map(),
         (0u32..200).prop_map(|id| {
-            let path =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fov-cases/{id:03}.map"));
+            let path = common::manifest_dir().join(format!("tests/fov-cases/{id:03}.map"));
             std::fs::read_to_string(path).expect("a reference case")
         }),
     ]

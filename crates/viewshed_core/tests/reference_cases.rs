@@ -1,13 +1,15 @@
 //! Every reference case in `tests/fov-cases/` (a copy of the project's shared cases, made by
 //! an exact rational implementation of Albert Ford's rules) must come out cell for cell.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+mod common;
 
 use viewshed_core::ascii::AsciiMap;
 use viewshed_core::{Fov, FovOptions, Radius, VisibleSet};
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fov-cases")
+    common::manifest_dir().join("tests/fov-cases")
 }
 
 fn case_ids() -> Vec<String> {
