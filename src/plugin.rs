@@ -282,12 +282,17 @@ fn add_phase_systems(app: &mut App) {
     );
 }
 
-/// The exclusive system that runs `phase`'s [`ViewshedSchedule`].
+/// The exclusive system that runs `phase`'s [`ViewshedSchedule`]. If a game removed that
+/// schedule, it says so once (the phase's work is then not done).
 fn run_phase(phase: ViewshedSystems) -> impl FnMut(&mut World) {
-    move |world: &mut World| {
-        if let Err(missing) = world.try_run_schedule(ViewshedSchedule(phase)) {
-            error!("bevy_viewshed: {missing}; the {phase:?} phase did not run this frame");
+    let mut reported = false;
+    move |world: &mut World| match world.try_run_schedule(ViewshedSchedule(phase)) {
+        Ok(()) => reported = false,
+        Err(missing) if !reported => {
+            error!("bevy_viewshed: {missing}; the {phase:?} phase does not run without it");
+            reported = true;
         }
+        Err(_) => {}
     }
 }
 

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use bevy_ecs_ldtk::ldtk::FieldInstance;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkVision};
+use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkViewshedPlugin, LdtkVision};
 use bevy_viewshed::prelude::*;
 use common_ldtk::*;
 
@@ -335,4 +335,19 @@ fn bad_fields_on_ldtk_entities_are_ignored_not_a_panic() {
     assert!(viewshed.count() > 1, "it sees from its tile");
     // The file's own goblins are untouched.
     assert!(world.get::<Viewshed>(goblin).is_some());
+}
+
+/// `LdtkViewshedPlugin` alone (a game that forgot `ViewshedPlugin`) logs an error and runs:
+/// its systems live in a phase schedule that nothing runs, so no frame panics.
+#[test]
+fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, LdtkViewshedPlugin));
+    app.update();
+    app.update();
+    assert!(
+        app.world()
+            .resource::<Schedules>()
+            .contains(ViewshedSchedule(ViewshedSystems::SyncOpacity))
+    );
 }

@@ -443,3 +443,27 @@ mod saves {
         assert!(serde_json::from_str::<Viewshed>(&huge).is_err());
     }
 }
+
+/// A game that removes one phase's schedule loses that phase's work and gets an error in the
+/// log, not a panic; the other phases go on.
+#[test]
+fn a_removed_phase_schedule_stops_only_that_phase() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 12, 12, |x, _| x == 6);
+    let viewer = spawn_viewer(&mut app, map, 2, 2, 5);
+    app.world_mut()
+        .resource_mut::<Schedules>()
+        .remove(ViewshedSchedule(ViewshedSystems::Notify));
+    app.update();
+    app.update();
+    assert_eq!(
+        seen(&app, viewer),
+        core_seen(12, 12, |x, _| x == 6, (2, 2), 5)
+    );
+    app.world_mut().get_mut::<TilePos>(viewer).unwrap().y = 7;
+    app.update();
+    assert_eq!(
+        seen(&app, viewer),
+        core_seen(12, 12, |x, _| x == 6, (2, 7), 5)
+    );
+}
