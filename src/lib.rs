@@ -30,7 +30,7 @@
 //! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
 //! | [`fog`] | fog of war per team, written into tile layers |
-//! | [`plugin`] | the plugin and its system set, wiring the rest |
+//! | [`plugin`] | the plugin, its system sets and phase schedules ([`ViewshedSchedule`]), wiring the rest |
 //! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
 //! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
 //!

@@ -1,5 +1,6 @@
 //! [`ViewshedPlugin`]: wires the layers, opacity, viewshed, light, sightings and fog modules into a
-//! schedule, in the public [`ViewshedSystems`] set. It decides nothing itself.
+//! schedule: one [`ViewshedSchedule`] per phase, run in the phase's public [`ViewshedSystems`]
+//! set. It decides nothing itself.
 
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::camera::visibility::VisibilitySystems;
