@@ -6,6 +6,7 @@
 
 mod common_ldtk;
 
+use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::ldtk::FieldInstance;
 use bevy_ecs_ldtk::prelude::*;
@@ -350,4 +351,33 @@ fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
             .resource::<Schedules>()
             .contains(ViewshedSchedule(ViewshedSystems::SyncOpacity))
     );
+}
+
+/// The old way to give the LDtk systems a schedule still compiles and changes nothing: they
+/// run in `ViewshedPlugin`'s SyncOpacity phase.
+#[test]
+#[allow(deprecated)]
+fn the_deprecated_ldtk_schedule_option_is_harmless() {
+    let sync_systems = |with_ldtk: bool| {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+        if with_ldtk {
+            app.add_plugins(LdtkViewshedPlugin.in_schedule(Update));
+        }
+        app.update();
+        let schedules = app.world().resource::<Schedules>();
+        let count = |label| {
+            schedules
+                .get(label)
+                .map_or(0, |s: &Schedule| s.systems_len())
+        };
+        (
+            count(ViewshedSchedule(ViewshedSystems::SyncOpacity).intern()),
+            count(Update.intern()),
+        )
+    };
+    let (without, with) = (sync_systems(false), sync_systems(true));
+    // Four systems, and the sync points that apply their commands.
+    assert!(with.0 >= without.0 + 4, "the LDtk systems joined the phase");
+    assert_eq!(with.1, without.1, "and none went into Update");
 }
