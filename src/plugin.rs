@@ -227,10 +227,12 @@ impl ViewshedPlugin {
             );
         }
         for phase in ViewshedSystems::PHASES {
-            let mut phase_schedule = Schedule::new(ViewshedSchedule(phase));
-            phase_schedule.set_executor(SingleThreadedExecutor::new());
-            app.add_schedule(phase_schedule)
-                .add_systems(schedule, run_phase(phase).in_set(phase));
+            // Edited, not replaced: a plugin added before this one (LDtk) may have put its
+            // systems there already.
+            app.edit_schedule(ViewshedSchedule(phase), |phase_schedule| {
+                phase_schedule.set_executor(SingleThreadedExecutor::new());
+            })
+            .add_systems(schedule, run_phase(phase).in_set(phase));
         }
         add_phase_systems(app);
     }

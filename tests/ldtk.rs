@@ -353,16 +353,20 @@ fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
     );
 }
 
-/// The old way to give the LDtk systems a schedule still compiles and changes nothing: they
-/// run in `ViewshedPlugin`'s SyncOpacity phase.
+/// The LDtk systems join `ViewshedPlugin`'s SyncOpacity phase whichever plugin is added
+/// first, and the old way to give them a schedule still compiles and changes nothing.
 #[test]
 #[allow(deprecated)]
-fn the_deprecated_ldtk_schedule_option_is_harmless() {
-    let sync_systems = |with_ldtk: bool| {
+fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
+    let sync_systems = |ldtk: Option<bool>| {
         let mut app = App::new();
-        app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
-        if with_ldtk {
+        app.add_plugins(MinimalPlugins);
+        if ldtk == Some(true) {
             app.add_plugins(LdtkViewshedPlugin.in_schedule(Update));
+        }
+        app.add_plugins(ViewshedPlugin::default());
+        if ldtk == Some(false) {
+            app.add_plugins(LdtkViewshedPlugin);
         }
         app.update();
         let schedules = app.world().resource::<Schedules>();
@@ -376,8 +380,15 @@ fn the_deprecated_ldtk_schedule_option_is_harmless() {
             count(Update.intern()),
         )
     };
-    let (without, with) = (sync_systems(false), sync_systems(true));
-    // Four systems, and the sync points that apply their commands.
-    assert!(with.0 >= without.0 + 4, "the LDtk systems joined the phase");
-    assert_eq!(with.1, without.1, "and none went into Update");
+    let without = sync_systems(None);
+    for ldtk_first in [false, true] {
+        let with = sync_systems(Some(ldtk_first));
+        // Four systems, and the sync points that apply their commands.
+        assert!(
+            with.0 >= without.0 + 4,
+            "LDtk first: {ldtk_first}; the LDtk systems joined the phase"
+        );
+        assert_eq!(with, sync_systems(Some(!ldtk_first)), "the same either way");
+        assert_eq!(with.1, without.1, "and none went into Update");
+    }
 }
