@@ -10,9 +10,10 @@
 //! # "Collected : N"  ->  N / 20 instructions per frame
 //! ```
 //!
-//! Arguments: the scene (`idle`, `bare`: idle without the plugin, `door`, `moving`, `cones`: all moving with 120-degree vision
-//! cones, `teams`: all moving with four teams and fog), the number of viewers and of frames. Bevy's task pool runs the parallel recompute on
-//! both cores; callgrind runs the threads one at a time and counts them all.
+//! Arguments: the scene (`idle`, `bare`: idle without the plugin, `door`, `moving`, `cones`:
+//! all moving with 120-degree vision cones, `teams`: all moving with four teams and fog), the
+//! number of viewers and of frames. Bevy's task pool runs the parallel recompute on both
+//! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
 

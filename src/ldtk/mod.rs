@@ -67,8 +67,7 @@ impl LdtkViewshedPlugin {
         note = "its systems follow ViewshedPlugin (ViewshedSchedule(ViewshedSystems::SyncOpacity)); \
                 give the schedule to ViewshedPlugin::in_schedule only"
     )]
-    pub fn in_schedule(self, schedule: impl ScheduleLabel) -> Self {
-        let _ = schedule;
+    pub fn in_schedule(self, _schedule: impl ScheduleLabel) -> Self {
         self
     }
 }

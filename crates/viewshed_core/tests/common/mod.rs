@@ -10,7 +10,6 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use viewshed_core::{DistanceShape, FovMode, FovOptions, OpacityGrid, Radius};
 
-/// A deterministic random map: each cell opaque with probability `density_percent`%.
 /// The crate's folder, for the test data: the one `cargo test` names when it runs the test
 /// (so a test binary built in another checkout still reads this checkout's files), else the
 /// one it was built in.
@@ -19,6 +18,7 @@ pub fn manifest_dir() -> std::path::PathBuf {
         .map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
 }
 
+/// A deterministic random map: each cell opaque with probability `density_percent`%.
 pub fn random_grid(width: u32, height: u32, density_percent: u32, seed: u64) -> OpacityGrid {
     let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
     OpacityGrid::from_fn(width, height, |_, _| {
