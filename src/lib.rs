@@ -50,6 +50,7 @@
 pub use viewshed_core;
 pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
 
+mod change_ticks;
 mod changes;
 pub mod fog;
 pub mod layer_groups;

@@ -8,11 +8,13 @@
 //! not seen yet, however many frames it was disabled for.
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
+use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::changes::ChangeLog;
 use crate::grid::OpacityGrid;
 use crate::layers::{LayerEpoch, LayerOf};
@@ -238,34 +240,58 @@ pub(crate) fn follow_map_types(
 
 type OpaqueItem<'a> = (Entity, Option<&'a TilePos>, Option<&'a TilemapId>);
 
+/// Finds the opaque entities whose `TilePos` or `TilemapId` changed since `sync_opaque` last
+/// ran by reading their change ticks.
+pub(crate) struct MovedOpaque(ChangeScan<Opaque>);
+
+impl FromWorld for MovedOpaque {
+    fn from_world(world: &mut World) -> Self {
+        let columns = vec![column::<TilePos>(world), column::<TilemapId>(world)];
+        Self(ChangeScan::new(world, columns))
+    }
+}
+
+/// What `sync_opaque` reads and writes besides the change ticks.
+#[derive(SystemParam)]
+pub(crate) struct OpaqueSync<'w, 's> {
+    all: Query<'w, 's, OpaqueItem<'static>, With<Opaque>>,
+    placement: Placement<'w, 's>,
+    maps: Query<'w, 's, &'static mut MapOpacity>,
+    epoch: Res<'w, LayerEpoch>,
+    index: ResMut<'w, OpaqueIndex>,
+}
+
 /// Places opaque entities that moved, changed tilemap, became opaque or were re-enabled (the
 /// last two are noted by observers, so that the scan of every opaque entity's ticks checks
-/// two components, not three).
+/// two components, not three). Exclusive, to read the ticks as whole columns.
 pub(crate) fn sync_opaque(
-    changed: Query<OpaqueItem, (With<Opaque>, Or<(Changed<TilePos>, Changed<TilemapId>)>)>,
-    all: Query<OpaqueItem, With<Opaque>>,
-    placement: Placement,
-    mut maps: Query<&mut MapOpacity>,
-    epoch: Res<LayerEpoch>,
-    mut index: ResMut<OpaqueIndex>,
+    world: &mut World,
+    mut moved: Local<MovedOpaque>,
+    state: &mut SystemState<OpaqueSync>,
 ) {
-    let index = &mut *index;
-    let layers_changed = epoch.changed_since(&mut index.epoch);
-    if std::mem::take(&mut index.relink) || layers_changed {
-        index.pending.clear();
-        for item in &all {
-            place(item, &placement, &mut maps, index);
+    scan_then_run(world, &mut moved.0, state, |moved, mut sync| {
+        sync.sync(moved)
+    });
+}
+
+impl OpaqueSync<'_, '_> {
+    fn sync(&mut self, moved: &[Entity]) {
+        let index = &mut *self.index;
+        let layers_changed = self.epoch.changed_since(&mut index.epoch);
+        let (all, placement, maps) = (&self.all, &self.placement, &mut self.maps);
+        if std::mem::take(&mut index.relink) || layers_changed {
+            index.pending.clear();
+            for item in all {
+                place(item, placement, maps, index);
+            }
+            return;
         }
-        return;
-    }
-    // `for_each`, not a `for` loop: Bevy's fold over whole tables reads the change ticks of
-    // every opaque entity in a tighter loop than its iterator's `next`.
-    changed
-        .iter()
-        .for_each(|item| place(item, &placement, &mut maps, index));
-    for entity in std::mem::take(&mut index.pending) {
-        if let Ok(item) = all.get(entity) {
-            place(item, &placement, &mut maps, index);
+        let pending = std::mem::take(&mut index.pending);
+        for &entity in moved.iter().chain(&pending) {
+            // A query skips what it should (disabled entities, those no longer opaque).
+            if let Ok(item) = all.get(entity) {
+                place(item, placement, maps, index);
+            }
         }
     }
 }

@@ -4,14 +4,16 @@
 use bevy::color::Color;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
+use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::change_ticks::scan_then_run;
 use crate::light::lighting::{Contribution, Lighting};
 use crate::options::FovOptions;
 use crate::placement::PlaceProblem;
 use crate::viewshed::ViewKey;
-use crate::viewshed::recompute::{KeptView, Views};
+use crate::viewshed::recompute::{KeptView, MaybeMoved, Views};
 use crate::visible::VisibleSet;
 
 /// Lights the tiles in its own field of view: a torch on a wall, a lamp carried by the player.
@@ -155,9 +157,15 @@ impl KeptView for LightSource {
 }
 
 /// Recomputes the lit sets that need it (in parallel, like the viewers' views).
-pub(crate) fn recompute_lights(mut lights: Views<LightSource>) {
+pub(crate) fn recompute_lights(
+    world: &mut World,
+    mut moved: Local<MaybeMoved<LightSource>>,
+    state: &mut SystemState<Views<LightSource>>,
+) {
     // What follows a light's recomputation is `apply_lights`, which finds it changed.
-    lights.recompute().for_each(drop);
+    scan_then_run(world, &mut moved.0, state, |moved, mut lights| {
+        lights.recompute(moved).for_each(drop);
+    });
 }
 
 /// Brings each map's [`Lighting`] in step with the lights that changed: a light's old

@@ -10,7 +10,7 @@
 //! resized or retyped, layers changed). A viewer that cannot see (no tilemap, tile off the
 //! map) gets an empty view and one warning.
 
-use bevy::ecs::system::SystemParam;
+use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::TilemapId;
@@ -20,6 +20,7 @@ use bevy::ecs::component::Mutable;
 use bevy::ecs::entity::EntityHashSet;
 
 use crate::FovError;
+use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::fog::{FogDirty, RevealsFog};
 use crate::hex::HexFov;
 use crate::layers::LayerEpoch;
@@ -73,31 +74,20 @@ type ViewItem<C> = (
     Has<RevealsFog>,
 );
 
-/// Entities that may need a new view even when no map changed: new ones, moved ones, those
-/// whose options changed or that were enabled again, and those placed by `Transform` (their
-/// tile follows their map's transform too). One query per change rather than one `Or` of
-/// them: each scans a column of change ticks, which costs a third of the `Or` per viewer
-/// in a frame where nothing moved.
-#[derive(SystemParam)]
-pub(crate) struct MaybeMoved<'w, 's, C: KeptView> {
-    settings: Query<'w, 's, Entity, Changed<C>>,
-    tiles: Query<'w, 's, Entity, (With<C>, Changed<TilePos>)>,
-    tilemaps: Query<'w, 's, Entity, (With<C>, Changed<TilemapId>)>,
-    by_transform: Query<'w, 's, Entity, (With<C>, Without<TilePos>)>,
-}
+/// Finds the entities with a view of kind `C` that may need a new one even when no map
+/// changed, by reading change ticks: new ones, moved ones (`TilePos`, `TilemapId`) and those
+/// whose options changed or that were enabled again (`C`). Those placed by `Transform` are
+/// listed by [`Views`] (their tile follows their map's transform too).
+pub(crate) struct MaybeMoved<C: KeptView>(pub(crate) ChangeScan<C>);
 
-impl<C: KeptView> MaybeMoved<'_, '_, C> {
-    /// Them all (an entity may come more than once). Gathered with `for_each`, Bevy's fold
-    /// over whole tables, which reads a column of change ticks faster than its iterator's
-    /// `next` (what `collect` and `extend` call).
-    fn list(&self) -> Vec<Entity> {
-        let mut moved = Vec::new();
-        let mut push = |entity| moved.push(entity);
-        self.settings.iter().for_each(&mut push);
-        self.tiles.iter().for_each(&mut push);
-        self.tilemaps.iter().for_each(&mut push);
-        self.by_transform.iter().for_each(&mut push);
-        moved
+impl<C: KeptView> FromWorld for MaybeMoved<C> {
+    fn from_world(world: &mut World) -> Self {
+        let columns = vec![
+            column::<C>(world),
+            column::<TilePos>(world),
+            column::<TilemapId>(world),
+        ];
+        Self(ChangeScan::new(world, columns))
     }
 }
 
@@ -154,7 +144,8 @@ impl MapChanges<'_, '_> {
 /// Everything the recompute of the views of one kind `C` reads and keeps.
 #[derive(SystemParam)]
 pub(crate) struct Views<'w, 's, C: KeptView> {
-    items: ParamSet<'w, 's, (Query<'w, 's, ViewItem<C>>, MaybeMoved<'w, 's, C>)>,
+    items: Query<'w, 's, ViewItem<C>>,
+    by_transform: Query<'w, 's, Entity, (With<C>, Without<TilePos>)>,
     maps: Query<'w, 's, &'static MapOpacity>,
     placement: Placement<'w, 's>,
     map_changes: MapChanges<'w, 's>,
@@ -169,8 +160,9 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
 }
 
 impl<C: KeptView> Views<'_, '_, C> {
-    /// Brings every view of kind `C` that needs it up to date; returns those that changed.
-    pub(crate) fn recompute(&mut self) -> impl Iterator<Item = Update> + '_ {
+    /// Brings every view of kind `C` that needs it up to date, given those that `MaybeMoved`
+    /// found; returns those that changed.
+    pub(crate) fn recompute(&mut self, moved: &[Entity]) -> impl Iterator<Item = Update> + '_ {
         for view in self.removed.read() {
             self.index.unfile(view);
         }
@@ -178,13 +170,12 @@ impl<C: KeptView> Views<'_, '_, C> {
         let (layers_changed, listed) = match self.map_changes.read(&mut self.index) {
             Visit::All { layers } => (layers, None),
             Visit::Near(mut near) => {
-                let moved = self.items.p1().list();
-                if near.len() + moved.len() > FEW {
-                    (false, None)
-                } else {
+                let few = near.len() + moved.len() <= FEW;
+                if few {
                     near.extend(moved);
-                    (false, Some(near))
+                    near.extend(&self.by_transform);
                 }
+                (false, (few && near.len() <= FEW).then_some(near))
             }
         };
         let (updates, refile) = (&*self.updates, &*self.refile);
@@ -211,7 +202,7 @@ impl<C: KeptView> Views<'_, '_, C> {
                 refile.borrow_local_mut().push((entity, filed));
             }
         };
-        let mut all = self.items.p0();
+        let all = &mut self.items;
         match &listed {
             Some(listed) => {
                 let mut few = all.iter_many_mut(listed);
@@ -262,18 +253,27 @@ fn visit_view<C: KeptView>(
     refresh(fov, entity, view, key).then(|| view.computed().map(|key| key.map))
 }
 
+/// Recomputes the viewers' views. Exclusive, to read the viewers' change ticks as whole
+/// columns (`MaybeMoved`).
 pub(crate) fn recompute_viewsheds(
-    mut views: Views<Viewshed>,
-    mut messages: MessageWriter<ViewshedUpdated>,
-    mut fog_dirty: ResMut<FogDirty>,
+    world: &mut World,
+    mut moved: Local<MaybeMoved<Viewshed>>,
+    state: &mut SystemState<(
+        Views<Viewshed>,
+        MessageWriter<ViewshedUpdated>,
+        ResMut<FogDirty>,
+    )>,
 ) {
-    for (viewer, reveals, before, after) in views.recompute() {
-        messages.write(ViewshedUpdated { viewer });
-        if reveals {
-            fog_dirty.0.extend(before);
-            fog_dirty.0.extend(after);
+    scan_then_run(world, &mut moved.0, state, |moved, params| {
+        let (mut views, mut messages, mut fog_dirty) = params;
+        for (viewer, reveals, before, after) in views.recompute(moved) {
+            messages.write(ViewshedUpdated { viewer });
+            if reveals {
+                fog_dirty.0.extend(before);
+                fog_dirty.0.extend(after);
+            }
         }
-    }
+    });
 }
 
 /// The scratch space of one thread's field-of-view computations, for every kind of grid.
