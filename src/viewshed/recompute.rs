@@ -266,11 +266,16 @@ pub(crate) fn recompute_viewsheds(
 ) {
     scan_then_run(world, &mut moved.0, state, |moved, params| {
         let (mut views, mut messages, mut fog_dirty) = params;
+        // The maps whose fog must be rebuilt; most views stay on the map of the one before,
+        // so that one is not looked up again in the set.
+        let mut last_dirty = None;
         for (viewer, reveals, before, after) in views.recompute(moved) {
             messages.write(ViewshedUpdated { viewer });
-            if reveals {
-                fog_dirty.0.extend(before);
-                fog_dirty.0.extend(after);
+            for map in [before, after].into_iter().flatten().filter(|_| reveals) {
+                if last_dirty != Some(map) {
+                    fog_dirty.0.insert(map);
+                    last_dirty = Some(map);
+                }
             }
         }
     });
