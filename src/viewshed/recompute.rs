@@ -271,7 +271,10 @@ pub(crate) fn recompute_viewsheds(
         let mut last_dirty = None;
         for (viewer, reveals, before, after) in views.recompute(moved) {
             messages.write(ViewshedUpdated { viewer });
-            for map in [before, after].into_iter().flatten().filter(|_| reveals) {
+            if !reveals {
+                continue;
+            }
+            for map in [before, after].into_iter().flatten() {
                 if last_dirty != Some(map) {
                     fog_dirty.0.insert(map);
                     last_dirty = Some(map);
