@@ -258,8 +258,12 @@ impl Contribution {
 
 /// The distance between two tiles on a map's grid.
 fn distance(grid: Grid, a: (u32, u32), b: (u32, u32)) -> f32 {
+    // The square root of the exact sum of squares (exact in `f64` below 2^26 tiles apart, far
+    // beyond any map's radius of light), not `hypot`: the same distance at a fraction of
+    // the cost (`hypot` was 15% of the frame in which every light moves).
     let euclid = |(ax, ay): (u32, u32), (bx, by): (u32, u32)| {
-        (f64::from(ax) - f64::from(bx)).hypot(f64::from(ay) - f64::from(by)) as f32
+        let (dx, dy) = (f64::from(ax) - f64::from(bx), f64::from(ay) - f64::from(by));
+        (dx * dx + dy * dy).sqrt() as f32
     };
     match grid {
         Grid::Square => euclid(a, b),
@@ -288,5 +292,27 @@ pub(crate) fn track_lighting(
     }
     for map in &stale {
         commands.entity(map).remove::<Lighting>();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The square root of the sum of squares gives the same `f32` distance as `hypot` (what
+    /// it replaced), near and as far apart as tiles can be.
+    #[test]
+    fn the_distance_is_what_hypot_gives() {
+        let centre = (300, 300);
+        for x in 0..=600 {
+            for y in 250..=350 {
+                let (dx, dy) = (f64::from(x) - 300.0, f64::from(y) - 300.0);
+                let hypot = dx.hypot(dy) as f32;
+                assert_eq!(distance(Grid::Square, centre, (x, y)), hypot, "{x}, {y}");
+            }
+        }
+        let far = (u32::MAX, 7);
+        let hypot = f64::from(u32::MAX).hypot(7.0) as f32;
+        assert_eq!(distance(Grid::Square, (0, 0), far), hypot);
     }
 }
