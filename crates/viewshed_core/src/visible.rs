@@ -114,15 +114,22 @@ impl VisibleSet {
         let shift = x0 % u64::BITS;
         let spills = shift != 0 && column + 1 < stride;
         let height = self.height.min(rows.rows() - y0) as usize;
-        let words = rows.words_mut();
-        let mut at = y0 as usize * stride + column;
-        for &word in &self.rows.words()[..height] {
-            let word = word & inside;
-            words[at] |= word << shift;
-            if spills {
-                words[at + 1] |= word >> (u64::BITS - shift);
+        let targets = rows.words_mut()[y0 as usize * stride..].chunks_exact_mut(stride);
+        let pairs = targets.zip(&self.rows.words()[..height]);
+        // Two loops rather than a test per row, each row's target words taken as one slice.
+        if spills {
+            let back = u64::BITS - shift;
+            for (target, &word) in pairs {
+                if let [low, high, ..] = &mut target[column..] {
+                    let word = word & inside;
+                    *low |= word << shift;
+                    *high |= word >> back;
+                }
             }
-            at += stride;
+        } else {
+            for (target, &word) in pairs {
+                target[column] |= (word & inside) << shift;
+            }
         }
     }
 
