@@ -54,6 +54,16 @@ pub fn bit_range(first: u32, last: u32) -> u64 {
     (u64::MAX >> (u64::BITS - 1 - last)) & (u64::MAX << first)
 }
 
+/// The number of bits from the lowest set bit of `word` to its highest (0 for 0).
+#[inline(always)]
+pub(crate) fn span(word: u64) -> u32 {
+    if word == 0 {
+        0
+    } else {
+        u64::BITS - word.leading_zeros() - word.trailing_zeros()
+    }
+}
+
 /// Calls `f` with the index of every set bit of `word`, lowest first.
 #[inline(always)]
 pub fn for_each_one(mut word: u64, mut f: impl FnMut(u32)) {

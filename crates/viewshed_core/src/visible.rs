@@ -1,7 +1,7 @@
 //! The result of a field-of-view computation: the visible cells inside the viewer's reach,
 //! one bit per cell.
 
-use crate::bits::{BitRows, WORD_BITS, for_each_one, low_bits, transpose_square};
+use crate::bits::{BitRows, WORD_BITS, for_each_one, low_bits, span, transpose_square};
 
 /// The cells a viewer sees, bit-packed over a window that covers the viewer's reach.
 ///
@@ -234,15 +234,6 @@ impl VisibleSet {
         for (j, &bits) in block[..rows].iter().enumerate() {
             words[(block_y + j) * stride + word_x] |= bits;
         }
-    }
-}
-
-/// The number of bits from the lowest set bit of `word` to its highest (0 for 0).
-fn span(word: u64) -> u32 {
-    if word == 0 {
-        0
-    } else {
-        u64::BITS - word.leading_zeros() - word.trailing_zeros()
     }
 }
 

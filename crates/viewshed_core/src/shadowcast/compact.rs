@@ -15,7 +15,6 @@ use crate::bits::{WORD_BITS, bit_range};
 use crate::grid::Lines;
 
 use super::Scan;
-use super::quadrant::{LitInterval, RowIntervals};
 use super::slope_table::{self, MAX_DEPTH, MINUS_ONE, PLUS_ONE, SlopeId, SlopeTable};
 
 /// A lit interval of a small window: its two ends.
@@ -25,17 +24,40 @@ pub(super) struct Ends {
     end: SlopeId,
 }
 
-impl LitInterval for Ends {
-    fn whole_quadrant() -> Self {
-        Ends {
-            start: MINUS_ONE,
-            end: PLUS_ONE,
-        }
-    }
+/// The lit intervals of the row of a small window being scanned and those it passes to the
+/// next row; kept between computations so that the scan does not allocate.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SmallIntervals {
+    current: Vec<Ends>,
+    next: Vec<Ends>,
 }
 
-/// The lit intervals of a small window's scan.
-pub(super) type SmallIntervals = RowIntervals<Ends>;
+impl SmallIntervals {
+    /// Starts a quadrant: its whole width, from slope -1 to slope 1, is lit at depth 1.
+    fn start_quadrant(&mut self) {
+        self.current.clear();
+        self.current.push(Ends {
+            start: MINUS_ONE,
+            end: PLUS_ONE,
+        });
+    }
+
+    /// Whether no interval is lit any more: the rest of the quadrant is dark.
+    fn is_dark(&self) -> bool {
+        self.current.is_empty()
+    }
+
+    /// The lit intervals of the row to scan, and the empty list of the next row's.
+    fn rows(&mut self) -> (&[Ends], &mut Vec<Ends>) {
+        self.next.clear();
+        (&self.current, &mut self.next)
+    }
+
+    /// Moves one row deeper: the next row's intervals become the current ones.
+    fn advance(&mut self) {
+        std::mem::swap(&mut self.current, &mut self.next);
+    }
+}
 
 /// The most cells a row of a small window spans on each side of the viewer's column.
 pub(super) const MAX_HALF_SPAN: u32 = (WORD_BITS as u32 - 1) / 2;

@@ -28,8 +28,8 @@
 //! | this one | the window, the quadrants, the cone, which kernel: [`Fov::compute`] |
 //! | `compact` | the kernel when each quadrant row fits a word (radius up to 31, disk up to 43) |
 //! | `gaps` | the kernel for rows that end by depth 10 on CPUs with BMI2: sets of slope gaps |
-//! | `quadrant` | the rows of one quadrant, depth after depth (any window) |
-//! | `row` | one row: the covered cells, the lit cells, the walk over runs of floors |
+//! | `quadrant` | one quadrant of any window, one lit interval at a time |
+//! | `row` | one interval on one row: the covered cells, the lit cells, the runs of floors |
 //! | `slope` | exact slopes and their rounding (`round_ties_up`, `round_ties_down`) |
 //! | `slope_table` | the slopes of a small window, rounded at every depth once for all |
 //! | `reach` | the radius: a table of the widest column at each depth, kept per radius |
@@ -47,14 +47,14 @@ mod slope_table;
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
-use crate::bits::{BitRows, WORD_BITS, for_each_one};
+use crate::bits::{BitRows, WORD_BITS, for_each_one, span};
 use crate::grid::OpacityGrid;
 use crate::options::{ConeTest, FovMode, FovOptions, Radius, VisionCone};
 use crate::visible::{VisibleSet, Window};
 
 use compact::{QuadrantLight, SmallIntervals, WindowLines};
 use cone_masks::ConeMasks;
-use quadrant::RowIntervals;
+use quadrant::Beams;
 use reach::{Reach, ReachTable};
 use slope::{Columns, Interval};
 use slope_table::SlopeTable;
@@ -128,7 +128,7 @@ impl std::error::Error for FovError {}
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Fov {
-    intervals: RowIntervals,
+    beams: Beams,
     /// The scan of a small window (see [`compact::fits`]).
     small: SmallWindow,
     reach: ReachTable,
@@ -213,7 +213,7 @@ impl Fov {
                 self.small.scan(grid, &quadrants, scan, widest, visible);
             }
             _ => self
-                .intervals
+                .beams
                 .scan_any_window(grid, &quadrants, scan, &mut self.columns, visible),
         }
         if let Some(cone) = options.cone {
@@ -231,7 +231,7 @@ struct Quadrants {
     sides: [[bool; 2]; 2],
 }
 
-impl RowIntervals {
+impl Beams {
     /// Scans a window of any size: the rows go straight to the grid's scan lines and the
     /// window's rows; east and west go through a transposed copy of the window, merged into
     /// it 64x64 cells at a time.
@@ -259,15 +259,32 @@ impl RowIntervals {
             },
         );
         if west_east.contains(&true) {
-            columns.reset(window.width, window.height);
+            // A few cells of a window column are set one by one; more go to the transposed
+            // copy, made only if needed.
+            let mut transposed = false;
             let lines = grid.column_lines();
             self.scan_both_sides(lines, (ox, oy), west_east, scan, |x, y, cells| {
-                columns.set_run_inside(x - window.x, y - window.y, cells);
+                let (x, y) = (x - window.x, y - window.y);
+                if span(cells) <= FEW_CELLS {
+                    rows.column(x, y, cells);
+                } else {
+                    if !transposed {
+                        columns.reset(window.width, window.height);
+                        transposed = true;
+                    }
+                    columns.set_run_inside(x, y, cells);
+                }
             });
-            visible.merge_transposed(columns);
+            if transposed {
+                visible.merge_transposed(columns);
+            }
         }
     }
 }
+
+/// Up to how many cells apart the lit cells of a window column are set one by one rather
+/// than through the transposed copy of the window.
+const FEW_CELLS: u32 = 8;
 
 /// The intervals of a small window's scan, kept between computations.
 #[derive(Clone, Debug, Default)]

@@ -1,11 +1,13 @@
-//! One quadrant of the scan: rows at depth 1, 2, ... outward from the viewer, each one lit
-//! by the intervals the row before passed on, until no interval is left or the map or the
-//! reach ends.
+//! One quadrant of the scan of a window of any size, one lit interval at a time: an interval
+//! (a beam) is followed outward row after row, kept in registers, until a wall splits it (the
+//! other parts wait on a stack), it covers no cell or only walls, or the map or the reach
+//! ends. The intervals a row passes on do not depend on each other, so following them one by
+//! one lights what a scan row by row lights, without gathering a row's intervals in a list.
 
 use crate::grid::Lines;
 
 use super::Scan;
-use super::row::{Row, scan_row_in_word, scan_row_wide};
+use super::row::{CoveredCells, FloorRuns, Passes, Row, scan_interval};
 use super::slope::{Columns, Interval};
 
 /// One quadrant: the row at depth `d` is grid line `origin_line ± d`, its columns run along
@@ -57,37 +59,50 @@ impl Quadrant<'_> {
     }
 }
 
-/// The lit intervals of the row being scanned and those it passes to the next row; kept
-/// between computations so that the scan does not allocate.
-/// `I`: how an interval is kept ([`Interval`] for any window, slope ids for a small one).
-#[derive(Clone, Debug)]
-pub(super) struct RowIntervals<I = Interval> {
-    current: Vec<I>,
-    next: Vec<I>,
+/// The parts of the quadrant's light waiting to be followed, and the intervals one row passes
+/// on; kept between computations so that the scan does not allocate.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Beams {
+    waiting: Vec<Beam>,
+    next: Vec<Interval>,
 }
 
-/// An interval as a scan keeps it.
-pub(super) trait LitInterval: Copy {
-    /// The whole quadrant, from slope -1 to slope 1.
-    fn whole_quadrant() -> Self;
+/// A lit interval and the depth of the row it lights next (its slopes valued there).
+#[derive(Clone, Copy, Debug)]
+struct Beam {
+    depth: u32,
+    interval: Interval,
 }
 
-impl LitInterval for Interval {
-    fn whole_quadrant() -> Self {
-        Interval::whole_quadrant()
-    }
+/// The rows of a quadrant: how deep they go and which of their columns lie on the map and
+/// inside the reach.
+struct Rows<'a> {
+    max_depth: u32,
+    /// The widest column at each depth, or empty when there is no radius.
+    widest: &'a [u32],
+    map_columns: Columns,
 }
 
-impl<I> Default for RowIntervals<I> {
-    fn default() -> Self {
-        Self {
-            current: Vec::new(),
-            next: Vec::new(),
+impl Rows<'_> {
+    /// The columns of the row at `depth` on the map and inside the reach, or `None` past
+    /// the last row.
+    #[inline(always)]
+    fn columns(&self, depth: u32) -> Option<Columns> {
+        if depth > self.max_depth {
+            return None;
         }
+        let columns = match self.widest.get(depth as usize) {
+            Some(&reach) => self.map_columns.intersect(Columns {
+                min: -i64::from(reach),
+                max: i64::from(reach),
+            }),
+            None => self.map_columns,
+        };
+        (!columns.is_empty()).then_some(columns)
     }
 }
 
-impl RowIntervals {
+impl Beams {
     /// Scans the quadrants on either side of the viewer's line and cell `origin` along
     /// `lines` that `sides` asks for: `[toward lower line numbers, toward higher ones]`.
     /// `emit` as in [`scan`](Self::scan).
@@ -114,7 +129,7 @@ impl RowIntervals {
     }
 
     /// Scans one quadrant, calling `emit(line, first_cell, cells)` with the visible cells of
-    /// each row segment as bits (bit `i` = cell `first_cell + i` of grid line `line`).
+    /// row segments as bits (bit `i` = cell `first_cell + i` of grid line `line`).
     #[inline(always)]
     pub(super) fn scan(
         &mut self,
@@ -122,62 +137,81 @@ impl RowIntervals {
         scan: Scan<'_>,
         mut emit: impl FnMut(u32, u32, u64),
     ) {
-        let (max_depth, widest) = match scan.widest {
-            Some(widest) => (q.map_depth().min(widest.len() as u32 - 1), widest),
-            None => (q.map_depth(), &[][..]),
+        let rows = match scan.widest {
+            Some(widest) => Rows {
+                max_depth: q.map_depth().min(widest.len() as u32 - 1),
+                widest,
+                map_columns: q.map_columns(),
+            },
+            None => Rows {
+                max_depth: q.map_depth(),
+                widest: &[],
+                map_columns: q.map_columns(),
+            },
         };
-        let map_columns = q.map_columns();
-        self.start_quadrant();
-        for depth in 1..=max_depth {
-            if self.is_dark() {
-                break;
-            }
-            let columns = match widest.get(depth as usize) {
-                Some(&reach) => map_columns.intersect(Columns {
-                    min: -i64::from(reach),
-                    max: i64::from(reach),
-                }),
-                None => map_columns,
-            };
-            if columns.is_empty() {
-                break;
-            }
+        self.waiting.clear();
+        self.waiting.push(Beam {
+            depth: 1,
+            interval: Interval::whole_quadrant(),
+        });
+        while let Some(beam) = self.waiting.pop() {
+            self.follow(&q, beam, &rows, scan, &mut emit);
+        }
+    }
+
+    /// Follows `beam` outward until it ends, leaving the parts a wall splits off waiting.
+    #[inline(always)]
+    fn follow(
+        &mut self,
+        q: &Quadrant<'_>,
+        beam: Beam,
+        rows: &Rows<'_>,
+        scan: Scan<'_>,
+        emit: &mut impl FnMut(u32, u32, u64),
+    ) {
+        let (mut depth, mut interval) = (beam.depth, beam.interval);
+        while let Some(columns) = rows.columns(depth) {
             let row = Row {
                 depth,
                 line: q.line_at(depth),
                 columns,
             };
-            let (current, next) = self.rows();
-            if columns.max - columns.min < i64::from(u64::BITS) {
-                scan_row_in_word(&q, row, scan, current, next, &mut emit);
-            } else {
-                scan_row_wide(&q, row, scan, current, next, &mut emit);
+            let covered = interval.covered_columns().intersect(columns);
+            if covered.is_empty() {
+                return;
             }
-            self.advance();
+            self.next.clear();
+            if covered.max - covered.min < i64::from(u64::BITS) {
+                // Most rows: one word, and often no wall, so the interval goes on whole.
+                let (cell, word) = q.cells(row.line, covered.min);
+                let cells = CoveredCells::new(word, covered.min, covered);
+                emit(
+                    row.line,
+                    cell,
+                    cells.lit(scan, scan.lit_floors(&interval, covered)),
+                );
+                if cells.walls == 0 {
+                    interval = interval.next_depth();
+                    depth += 1;
+                    continue;
+                }
+                let mut runs = FloorRuns::new(&interval, covered.min);
+                runs.walk(&cells, depth, &mut self.next);
+                runs.finish(&interval, &mut self.next);
+            } else if let Passes::Whole =
+                scan_interval(q, row, scan, &interval, &mut self.next, emit)
+            {
+                interval = interval.next_depth();
+                depth += 1;
+                continue;
+            }
+            let Some(last) = self.next.pop() else {
+                return;
+            };
+            depth += 1;
+            self.waiting
+                .extend(self.next.iter().map(|&interval| Beam { depth, interval }));
+            interval = last;
         }
-    }
-}
-
-impl<I: LitInterval> RowIntervals<I> {
-    /// Starts a quadrant: its whole width is lit at depth 1.
-    pub(super) fn start_quadrant(&mut self) {
-        self.current.clear();
-        self.current.push(I::whole_quadrant());
-    }
-
-    /// Whether no interval is lit any more: the rest of the quadrant is dark.
-    pub(super) fn is_dark(&self) -> bool {
-        self.current.is_empty()
-    }
-
-    /// The lit intervals of the row to scan, and the empty list of the next row's.
-    pub(super) fn rows(&mut self) -> (&[I], &mut Vec<I>) {
-        self.next.clear();
-        (&self.current, &mut self.next)
-    }
-
-    /// Moves one row deeper: the next row's intervals become the current ones.
-    pub(super) fn advance(&mut self) {
-        std::mem::swap(&mut self.current, &mut self.next);
     }
 }

@@ -1,12 +1,10 @@
 //! One row of a quadrant: which of its cells are lit, and which intervals it passes on to
 //! the next row.
 //!
-//! A row is read from the grid a word (64 cells) at a time. For each lit interval the scan
-//! takes the word's cells the interval covers ([`CoveredCells`]), lights walls and the floors
-//! its rule allows, and walks the runs of floors ([`FloorRuns`]): every run becomes an
-//! interval of the next row, between the slopes of its outer edges. A row that fits in one
-//! word is read once for all its intervals ([`scan_row_in_word`]); a wider one is read word
-//! by word for each interval ([`scan_row_wide`]). Both use the same two steps.
+//! The cells a lit interval covers are read from the grid a word (64 cells) at a time: the
+//! scan takes the word's cells the interval covers ([`CoveredCells`]), lights walls and the
+//! floors its rule allows, and walks the runs of floors ([`FloorRuns`]): every run becomes an
+//! interval of the next row, between the slopes of its outer edges ([`scan_interval`]).
 
 use crate::bits::bit_range;
 
@@ -30,7 +28,7 @@ pub(super) struct Row {
 pub(super) struct CoveredCells {
     base: i64,
     covered: Columns,
-    walls: u64,
+    pub(super) walls: u64,
     floors: u64,
 }
 
@@ -38,7 +36,7 @@ impl CoveredCells {
     /// The columns `covered` (at most 64, from `base` on) of `word`, whose set bits are
     /// walls.
     #[inline(always)]
-    fn new(word: u64, base: i64, covered: Columns) -> Self {
+    pub(super) fn new(word: u64, base: i64, covered: Columns) -> Self {
         let range = bit_range((covered.min - base) as u32, (covered.max - base) as u32);
         Self {
             base,
@@ -50,7 +48,7 @@ impl CoveredCells {
 
     /// The lit cells: the walls (when they light up) and the floors in `lit_floors`.
     #[inline(always)]
-    fn lit(&self, scan: Scan<'_>, lit_floors: Columns) -> u64 {
+    pub(super) fn lit(&self, scan: Scan<'_>, lit_floors: Columns) -> u64 {
         let mut lit = if scan.light_walls { self.walls } else { 0 };
         let floors = lit_floors.intersect(self.covered);
         if !floors.is_empty() {
@@ -77,7 +75,7 @@ pub(super) struct FloorRuns {
 impl FloorRuns {
     /// A walk over `interval`, whose first covered column is `first_column`.
     #[inline(always)]
-    fn new(interval: &Interval, first_column: i64) -> Self {
+    pub(super) fn new(interval: &Interval, first_column: i64) -> Self {
         Self {
             in_floor: false,
             floor_start: interval.start.next_depth(),
@@ -88,7 +86,12 @@ impl FloorRuns {
     /// Walks the covered cells of one word, the next after those already walked, pushing
     /// the runs of floors that a wall ends.
     #[inline(always)]
-    fn walk(&mut self, cells: &CoveredCells, depth: u32, next: &mut Vec<Interval>) {
+    pub(super) fn walk(&mut self, cells: &CoveredCells, depth: u32, next: &mut Vec<Interval>) {
+        if cells.walls == 0 {
+            // All floors: a run is open after them (the walk's start is the interval's).
+            self.in_floor = true;
+            return;
+        }
         let mut pos = (cells.covered.min - cells.base) as u32;
         loop {
             let rest = if self.in_floor {
@@ -115,7 +118,7 @@ impl FloorRuns {
 
     /// Ends the walk at the interval's end: a run of floors still open reaches it.
     #[inline(always)]
-    fn finish(self, interval: &Interval, next: &mut Vec<Interval>) {
+    pub(super) fn finish(self, interval: &Interval, next: &mut Vec<Interval>) {
         if self.in_floor {
             next.push(Interval {
                 start: self.floor_start,
@@ -125,63 +128,50 @@ impl FloorRuns {
     }
 }
 
-/// Scans a row whose columns fit in one word: reads it once, pushes the intervals of the
-/// next row and emits the lit cells once.
-#[inline(always)]
-pub(super) fn scan_row_in_word(
-    q: &Quadrant<'_>,
-    row: Row,
-    scan: Scan<'_>,
-    current: &[Interval],
-    next: &mut Vec<Interval>,
-    emit: &mut impl FnMut(u32, u32, u64),
-) {
-    let (cell, word) = q.cells(row.line, row.columns.min);
-    let mut lit = 0;
-    for interval in current {
-        let covered = interval.covered_columns().intersect(row.columns);
-        if covered.is_empty() {
-            continue;
-        }
-        let cells = CoveredCells::new(word, row.columns.min, covered);
-        lit |= cells.lit(scan, scan.lit_floors(interval, covered));
-        let mut runs = FloorRuns::new(interval, covered.min);
-        runs.walk(&cells, row.depth, next);
-        runs.finish(interval, next);
-    }
-    emit(row.line, cell, lit);
+/// What an interval passes on to the next row.
+pub(super) enum Passes {
+    /// All of it: it covers floors and no wall.
+    Whole,
+    /// The parts pushed (none when it covers no floor).
+    Parts,
 }
 
-/// Scans a row wider than one word: each interval reads the words it covers, emits their
-/// lit cells and walks their runs of floors.
+/// Lights the cells of `row` that `interval` covers and says what it passes on to the next
+/// row, pushing the parts a wall splits it into: the covered cells are read a word at a time,
+/// and each word's lit cells are emitted (`emit(line, first_cell, cells)`) and its runs of
+/// floors walked.
 #[inline(always)]
-pub(super) fn scan_row_wide(
+pub(super) fn scan_interval(
     q: &Quadrant<'_>,
     row: Row,
     scan: Scan<'_>,
-    current: &[Interval],
+    interval: &Interval,
     next: &mut Vec<Interval>,
     emit: &mut impl FnMut(u32, u32, u64),
-) {
-    for interval in current {
-        let covered = interval.covered_columns().intersect(row.columns);
-        if covered.is_empty() {
-            continue;
-        }
-        let lit_floors = scan.lit_floors(interval, covered);
-        let mut runs = FloorRuns::new(interval, covered.min);
-        let mut column = covered.min;
-        while column <= covered.max {
-            let in_word = Columns {
-                min: column,
-                max: covered.max.min(column + i64::from(u64::BITS) - 1),
-            };
-            let (cell, word) = q.cells(row.line, column);
-            let cells = CoveredCells::new(word, column, in_word);
-            emit(row.line, cell, cells.lit(scan, lit_floors));
-            runs.walk(&cells, row.depth, next);
-            column = in_word.max + 1;
-        }
-        runs.finish(interval, next);
+) -> Passes {
+    let covered = interval.covered_columns().intersect(row.columns);
+    if covered.is_empty() {
+        return Passes::Parts;
     }
+    let mut walls = 0;
+    let lit_floors = scan.lit_floors(interval, covered);
+    let mut runs = FloorRuns::new(interval, covered.min);
+    let mut column = covered.min;
+    while column <= covered.max {
+        let in_word = Columns {
+            min: column,
+            max: covered.max.min(column + i64::from(u64::BITS) - 1),
+        };
+        let (cell, word) = q.cells(row.line, column);
+        let cells = CoveredCells::new(word, column, in_word);
+        emit(row.line, cell, cells.lit(scan, lit_floors));
+        runs.walk(&cells, row.depth, next);
+        walls |= cells.walls;
+        column = in_word.max + 1;
+    }
+    if walls == 0 {
+        return Passes::Whole;
+    }
+    runs.finish(interval, next);
+    Passes::Parts
 }

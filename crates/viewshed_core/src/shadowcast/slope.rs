@@ -99,6 +99,15 @@ impl Interval {
         }
     }
 
+    /// The same interval one row deeper.
+    #[inline(always)]
+    pub(super) fn next_depth(self) -> Self {
+        Self {
+            start: self.start.next_depth(),
+            end: self.end.next_depth(),
+        }
+    }
+
     /// Ford's `Row::tiles`: the columns the row covers,
     /// `round_ties_up(d*start) ..= round_ties_down(d*end)`.
     #[inline(always)]
