@@ -6,7 +6,8 @@
 //! north and south quadrants, a grid column for east and west), so the scan reads 64 cells at
 //! a time from the bit-packed grid and finds whole runs of walls and floors with bit tricks.
 //! The lit sector of a row is a list of intervals between two slopes; walls split it and
-//! narrow it for the next row. Nothing recurses and nothing allocates once the scratch
+//! narrow it for the next row (a small window scans a row's intervals together, a larger one
+//! follows each interval outward on its own). Nothing recurses and nothing allocates once the scratch
 //! buffers have grown.
 //!
 //! The rules, for a row at depth `d` and an interval from slope `s` to slope `e`:
@@ -54,7 +55,7 @@ use crate::visible::{VisibleSet, Window};
 
 use compact::{QuadrantLight, SmallIntervals, WindowLines};
 use cone_masks::ConeMasks;
-use quadrant::Beams;
+use quadrant::{Beams, LitRuns};
 use reach::{Reach, ReachTable};
 use slope::{Columns, Interval};
 use slope_table::SlopeTable;
@@ -232,9 +233,10 @@ struct Quadrants {
 }
 
 impl Beams {
-    /// Scans a window of any size: the rows go straight to the grid's scan lines and the
-    /// window's rows; east and west go through a transposed copy of the window, merged into
-    /// it 64x64 cells at a time.
+    /// Scans a window of any size, one lit interval at a time ([`quadrant`]): north and south
+    /// read the grid's rows and write the window's; east and west read the grid's columns
+    /// and set their cells one by one, or, for runs of many cells, in a transposed copy of
+    /// the window merged into it 64x64 cells at a time ([`ColumnCells`]).
     fn scan_any_window(
         &mut self,
         grid: &OpacityGrid,
@@ -249,42 +251,76 @@ impl Beams {
             sides: [north_south, west_east],
         } = *quadrants;
         let rows = visible.rows_mut();
+        let north_south_cells = &mut RowCells { rows, window };
         self.scan_both_sides(
             grid.row_lines(),
             (oy, ox),
             north_south,
             scan,
-            |y, x, cells| {
-                rows.set_run_inside(y - window.y, x - window.x, cells);
-            },
+            north_south_cells,
         );
         if west_east.contains(&true) {
-            // A few cells of a window column are set one by one; more go to the transposed
-            // copy, made only if needed.
-            let mut transposed = false;
+            let mut cells = ColumnCells {
+                rows: north_south_cells.rows,
+                columns,
+                transposed: false,
+                window,
+            };
             let lines = grid.column_lines();
-            self.scan_both_sides(lines, (ox, oy), west_east, scan, |x, y, cells| {
-                let (x, y) = (x - window.x, y - window.y);
-                if span(cells) <= FEW_CELLS {
-                    rows.column(x, y, cells);
-                } else {
-                    if !transposed {
-                        columns.reset(window.width, window.height);
-                        transposed = true;
-                    }
-                    columns.set_run_inside(x, y, cells);
-                }
-            });
-            if transposed {
+            self.scan_both_sides(lines, (ox, oy), west_east, scan, &mut cells);
+            if cells.transposed {
                 visible.merge_transposed(columns);
             }
         }
     }
 }
 
-/// Up to how many cells apart the lit cells of a window column are set one by one rather
-/// than through the transposed copy of the window.
-const FEW_CELLS: u32 = 8;
+/// Where the north and south quadrants of a window of any size put their lit cells: the
+/// view's rows.
+struct RowCells<'a> {
+    rows: &'a mut BitRows,
+    window: Window,
+}
+
+impl LitRuns for RowCells<'_> {
+    #[inline(always)]
+    fn add(&mut self, y: u32, x: u32, run: u64) {
+        self.rows
+            .set_run_inside(y - self.window.y, x - self.window.x, run);
+    }
+}
+
+/// Where the east and west quadrants of a window of any size put the lit cells of the
+/// window's columns: a few cells are set one by one in the view's rows, more go to the
+/// transposed copy of the window, cleared only when first needed and merged at the end.
+struct ColumnCells<'a> {
+    rows: &'a mut BitRows,
+    columns: &'a mut BitRows,
+    /// Whether `columns` holds cells.
+    transposed: bool,
+    window: Window,
+}
+
+impl ColumnCells<'_> {
+    /// Up to how many cells apart the lit cells of a column are set one by one.
+    const FEW: u32 = 8;
+}
+
+impl LitRuns for ColumnCells<'_> {
+    #[inline(always)]
+    fn add(&mut self, x: u32, y: u32, run: u64) {
+        let (x, y) = (x - self.window.x, y - self.window.y);
+        if span(run) <= Self::FEW {
+            self.rows.column(x, y, run);
+        } else {
+            if !self.transposed {
+                self.columns.reset(self.window.width, self.window.height);
+                self.transposed = true;
+            }
+            self.columns.set_run_inside(x, y, run);
+        }
+    }
+}
 
 /// The intervals of a small window's scan, kept between computations.
 #[derive(Clone, Debug, Default)]

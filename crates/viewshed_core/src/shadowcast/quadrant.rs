@@ -59,6 +59,12 @@ impl Quadrant<'_> {
     }
 }
 
+/// Where a scan puts the visible cells it finds.
+pub(super) trait LitRuns {
+    /// Adds cell `first_cell + i` of grid line `line` for each bit `i` of `run`.
+    fn add(&mut self, line: u32, first_cell: u32, run: u64);
+}
+
 /// The parts of the quadrant's light waiting to be followed, and the intervals one row passes
 /// on; kept between computations so that the scan does not allocate.
 #[derive(Clone, Debug, Default)]
@@ -113,7 +119,7 @@ impl Beams {
         (origin_line, origin_cell): (u32, u32),
         sides: [bool; 2],
         scan: Scan<'_>,
-        mut emit: impl FnMut(u32, u32, u64),
+        emit: &mut impl LitRuns,
     ) {
         for (forward, wanted) in [(false, sides[0]), (true, sides[1])] {
             if wanted {
@@ -123,20 +129,14 @@ impl Beams {
                     origin_cell,
                     forward,
                 };
-                self.scan(quadrant, scan, &mut emit);
+                self.scan(quadrant, scan, emit);
             }
         }
     }
 
-    /// Scans one quadrant, calling `emit(line, first_cell, cells)` with the visible cells of
-    /// row segments as bits (bit `i` = cell `first_cell + i` of grid line `line`).
+    /// Scans one quadrant, adding the visible cells of row segments to `emit`.
     #[inline(always)]
-    pub(super) fn scan(
-        &mut self,
-        q: Quadrant<'_>,
-        scan: Scan<'_>,
-        mut emit: impl FnMut(u32, u32, u64),
-    ) {
+    pub(super) fn scan(&mut self, q: Quadrant<'_>, scan: Scan<'_>, emit: &mut impl LitRuns) {
         let rows = match scan.widest {
             Some(widest) => Rows {
                 max_depth: q.map_depth().min(widest.len() as u32 - 1),
@@ -155,7 +155,7 @@ impl Beams {
             interval: Interval::whole_quadrant(),
         });
         while let Some(beam) = self.waiting.pop() {
-            self.follow(&q, beam, &rows, scan, &mut emit);
+            self.follow(&q, beam, &rows, scan, emit);
         }
     }
 
@@ -167,7 +167,7 @@ impl Beams {
         beam: Beam,
         rows: &Rows<'_>,
         scan: Scan<'_>,
-        emit: &mut impl FnMut(u32, u32, u64),
+        emit: &mut impl LitRuns,
     ) {
         let (mut depth, mut interval) = (beam.depth, beam.interval);
         while let Some(columns) = rows.columns(depth) {
@@ -185,7 +185,7 @@ impl Beams {
                 // Most rows: one word, and often no wall, so the interval goes on whole.
                 let (cell, word) = q.cells(row.line, covered.min);
                 let cells = CoveredCells::new(word, covered.min, covered);
-                emit(
+                emit.add(
                     row.line,
                     cell,
                     cells.lit(scan, scan.lit_floors(&interval, covered)),

@@ -9,7 +9,7 @@
 use crate::bits::bit_range;
 
 use super::Scan;
-use super::quadrant::Quadrant;
+use super::quadrant::{LitRuns, Quadrant};
 use super::slope::{Columns, Interval, Slope};
 
 /// The row of a quadrant being scanned.
@@ -138,7 +138,7 @@ pub(super) enum Passes {
 
 /// Lights the cells of `row` that `interval` covers and says what it passes on to the next
 /// row, pushing the parts a wall splits it into: the covered cells are read a word at a time,
-/// and each word's lit cells are emitted (`emit(line, first_cell, cells)`) and its runs of
+/// and each word's lit cells are added to `emit` and its runs of
 /// floors walked.
 #[inline(always)]
 pub(super) fn scan_interval(
@@ -147,7 +147,7 @@ pub(super) fn scan_interval(
     scan: Scan<'_>,
     interval: &Interval,
     next: &mut Vec<Interval>,
-    emit: &mut impl FnMut(u32, u32, u64),
+    emit: &mut impl LitRuns,
 ) -> Passes {
     let covered = interval.covered_columns().intersect(row.columns);
     if covered.is_empty() {
@@ -164,7 +164,7 @@ pub(super) fn scan_interval(
         };
         let (cell, word) = q.cells(row.line, column);
         let cells = CoveredCells::new(word, column, in_word);
-        emit(row.line, cell, cells.lit(scan, lit_floors));
+        emit.add(row.line, cell, cells.lit(scan, lit_floors));
         runs.walk(&cells, row.depth, next);
         walls |= cells.walls;
         column = in_word.max + 1;
