@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Symmetry, oracle, radius, scene};
+use common::{Symmetry, open_scene, oracle, radius, scene};
 use proptest::prelude::*;
 use viewshed_core::{Fov, FovError, FovOptions, OpacityGrid, Radius, VisibleSet};
 
@@ -35,6 +35,21 @@ proptest! {
         Fov::new().compute(&s.grid, s.viewer, options, &mut visible).unwrap();
         let ours: BTreeSet<_> = visible.iter().collect();
         prop_assert_eq!(ours.len(), visible.count());
+        prop_assert_eq!(ours, oracle(&s.grid, s.viewer, radius, light_walls));
+    }
+
+    /// The same on wide maps with a few walls: lit intervals then cover more than a word of
+    /// cells (64), and walls split them in any of those words.
+    #[test]
+    fn agrees_with_the_plain_rules_on_wide_open_maps(
+        s in open_scene(65, 220),
+        radius in prop_oneof![Just(Radius::Unlimited), (44u32..=150).prop_map(Radius::Limited)],
+        light_walls: bool,
+    ) {
+        let mut visible = VisibleSet::new();
+        let options = FovOptions { radius, light_walls, ..FovOptions::default() };
+        Fov::new().compute(&s.grid, s.viewer, options, &mut visible).unwrap();
+        let ours: BTreeSet<_> = visible.iter().collect();
         prop_assert_eq!(ours, oracle(&s.grid, s.viewer, radius, light_walls));
     }
 

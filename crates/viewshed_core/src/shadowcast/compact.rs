@@ -34,6 +34,7 @@ pub(super) struct SmallIntervals {
 
 impl SmallIntervals {
     /// Starts a quadrant: its whole width, from slope -1 to slope 1, is lit at depth 1.
+    #[inline(always)]
     fn start_quadrant(&mut self) {
         self.current.clear();
         self.current.push(Ends {
@@ -43,17 +44,20 @@ impl SmallIntervals {
     }
 
     /// Whether no interval is lit any more: the rest of the quadrant is dark.
+    #[inline(always)]
     fn is_dark(&self) -> bool {
         self.current.is_empty()
     }
 
     /// The lit intervals of the row to scan, and the empty list of the next row's.
+    #[inline(always)]
     fn rows(&mut self) -> (&[Ends], &mut Vec<Ends>) {
         self.next.clear();
         (&self.current, &mut self.next)
     }
 
     /// Moves one row deeper: the next row's intervals become the current ones.
+    #[inline(always)]
     fn advance(&mut self) {
         std::mem::swap(&mut self.current, &mut self.next);
     }

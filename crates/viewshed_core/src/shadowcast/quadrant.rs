@@ -65,12 +65,11 @@ pub(super) trait LitRuns {
     fn add(&mut self, line: u32, first_cell: u32, run: u64);
 }
 
-/// The parts of the quadrant's light waiting to be followed, and the intervals one row passes
-/// on; kept between computations so that the scan does not allocate.
+/// The parts of the quadrant's light waiting to be followed; kept between computations so
+/// that the scan does not allocate.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Beams {
     waiting: Vec<Beam>,
-    next: Vec<Interval>,
 }
 
 /// A lit interval and the depth of the row it lights next (its slopes valued there).
@@ -159,7 +158,7 @@ impl Beams {
         }
     }
 
-    /// Follows `beam` outward until it ends, leaving the parts a wall splits off waiting.
+    /// Follows `beam` outward until it ends or a wall splits it, leaving the parts waiting.
     #[inline(always)]
     fn follow(
         &mut self,
@@ -180,7 +179,13 @@ impl Beams {
             if covered.is_empty() {
                 return;
             }
-            self.next.clear();
+            let waiting = &mut self.waiting;
+            let mut split = |interval| {
+                waiting.push(Beam {
+                    depth: depth + 1,
+                    interval,
+                });
+            };
             if covered.max - covered.min < i64::from(u64::BITS) {
                 // Most rows: one word, and often no wall, so the interval goes on whole.
                 let (cell, word) = q.cells(row.line, covered.min);
@@ -190,28 +195,17 @@ impl Beams {
                     cell,
                     cells.lit(scan, scan.lit_floors(&interval, covered)),
                 );
-                if cells.walls == 0 {
-                    interval = interval.next_depth();
-                    depth += 1;
-                    continue;
+                if cells.walls != 0 {
+                    let mut runs = FloorRuns::new(&interval, covered.min);
+                    runs.walk(&cells, depth, &mut split);
+                    runs.finish(&interval, &mut split);
+                    return;
                 }
-                let mut runs = FloorRuns::new(&interval, covered.min);
-                runs.walk(&cells, depth, &mut self.next);
-                runs.finish(&interval, &mut self.next);
-            } else if let Passes::Whole =
-                scan_interval(q, row, scan, &interval, &mut self.next, emit)
-            {
-                interval = interval.next_depth();
-                depth += 1;
-                continue;
-            }
-            let Some(last) = self.next.pop() else {
+            } else if let Passes::Parts = scan_interval(q, row, scan, &interval, &mut split, emit) {
                 return;
-            };
+            }
+            interval = interval.next_depth();
             depth += 1;
-            self.waiting
-                .extend(self.next.iter().map(|&interval| Beam { depth, interval }));
-            interval = last;
         }
     }
 }

@@ -83,13 +83,17 @@ impl FloorRuns {
         }
     }
 
-    /// Walks the covered cells of one word, the next after those already walked, pushing
+    /// Walks the covered cells of one word, the next after those already walked, passing on
     /// the runs of floors that a wall ends.
     #[inline(always)]
-    pub(super) fn walk(&mut self, cells: &CoveredCells, depth: u32, next: &mut Vec<Interval>) {
-        if cells.walls == 0 {
-            // All floors: a run is open after them (the walk's start is the interval's).
-            self.in_floor = true;
+    pub(super) fn walk(
+        &mut self,
+        cells: &CoveredCells,
+        depth: u32,
+        next: &mut impl FnMut(Interval),
+    ) {
+        if self.in_floor && cells.walls == 0 {
+            // All floors, continuing the open run.
             return;
         }
         let mut pos = (cells.covered.min - cells.base) as u32;
@@ -105,7 +109,7 @@ impl FloorRuns {
             pos += rest.trailing_zeros();
             let column = cells.base + i64::from(pos);
             if self.in_floor {
-                next.push(Interval {
+                next(Interval {
                     start: self.floor_start,
                     end: Slope::left_edge_next_depth(column, depth),
                 });
@@ -118,9 +122,9 @@ impl FloorRuns {
 
     /// Ends the walk at the interval's end: a run of floors still open reaches it.
     #[inline(always)]
-    pub(super) fn finish(self, interval: &Interval, next: &mut Vec<Interval>) {
+    pub(super) fn finish(self, interval: &Interval, next: &mut impl FnMut(Interval)) {
         if self.in_floor {
-            next.push(Interval {
+            next(Interval {
                 start: self.floor_start,
                 end: interval.end.next_depth(),
             });
@@ -132,12 +136,12 @@ impl FloorRuns {
 pub(super) enum Passes {
     /// All of it: it covers floors and no wall.
     Whole,
-    /// The parts pushed (none when it covers no floor).
+    /// The parts passed to `next` (none when it covers no floor).
     Parts,
 }
 
 /// Lights the cells of `row` that `interval` covers and says what it passes on to the next
-/// row, pushing the parts a wall splits it into: the covered cells are read a word at a time,
+/// row, passing the parts a wall splits it into to `next`: the covered cells are read a word at a time,
 /// and each word's lit cells are added to `emit` and its runs of
 /// floors walked.
 #[inline(always)]
@@ -146,7 +150,7 @@ pub(super) fn scan_interval(
     row: Row,
     scan: Scan<'_>,
     interval: &Interval,
-    next: &mut Vec<Interval>,
+    next: &mut impl FnMut(Interval),
     emit: &mut impl LitRuns,
 ) -> Passes {
     let covered = interval.covered_columns().intersect(row.columns);

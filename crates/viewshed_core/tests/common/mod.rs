@@ -50,16 +50,43 @@ pub fn scene(max_side: u32) -> impl Strategy<Value = Scene> {
     )
         .prop_map(|(width, height, density, seed, place, (px, py))| {
             let grid = random_grid(width, height, density, seed);
-            let (right, bottom) = (width - 1, height - 1);
-            let viewer = match place {
-                0 => (0, 0),
-                1 => (right, bottom),
-                2 => (px % width, 0),
-                3 => (right, py % height),
-                _ => (px % width, py % height),
-            };
+            let viewer = place_viewer(width, height, place, (px, py));
             Scene { grid, viewer }
         })
+}
+
+/// A map of `min_side` to `max_side` cells a side, open but for a few walls anywhere on it,
+/// and a viewer on it: wide lit intervals that a wall splits anywhere along them.
+pub fn open_scene(min_side: u32, max_side: u32) -> impl Strategy<Value = Scene> {
+    (
+        min_side..=max_side,
+        min_side..=max_side,
+        prop::collection::vec(any::<(u32, u32)>(), 0..12),
+        0u8..6,
+        any::<(u32, u32)>(),
+    )
+        .prop_map(|(width, height, walls, place, (px, py))| {
+            let walls: BTreeSet<_> = walls
+                .iter()
+                .map(|&(x, y)| (x % width, y % height))
+                .collect();
+            let grid = OpacityGrid::from_fn(width, height, |x, y| walls.contains(&(x, y)));
+            let viewer = place_viewer(width, height, place, (px, py));
+            Scene { grid, viewer }
+        })
+}
+
+/// A viewer in a corner (`place` 0, 1), on an edge (2, 3) or anywhere (`(px, py)` cut to the
+/// map).
+fn place_viewer(width: u32, height: u32, place: u8, (px, py): (u32, u32)) -> (u32, u32) {
+    let (right, bottom) = (width - 1, height - 1);
+    match place {
+        0 => (0, 0),
+        1 => (right, bottom),
+        2 => (px % width, 0),
+        3 => (right, py % height),
+        _ => (px % width, py % height),
+    }
 }
 
 /// Opaque cells in percent, mostly sparse maps (long views) but dense ones too.
