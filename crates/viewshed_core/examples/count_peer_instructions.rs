@@ -95,7 +95,7 @@ fn main() -> ExitCode {
     };
     let grid = kind.generate(128, 128, 42);
     let viewer = central_floor(&grid);
-    let map = Map {
+    let scene = Map {
         width: grid.width(),
         height: grid.height(),
         opacity: (0..grid.height())
@@ -104,10 +104,10 @@ fn main() -> ExitCode {
             .collect(),
     };
     let mut context = shadowcast::Context::default();
-    let mut cells = vec![u32::MAX; (map.width * map.height) as usize];
+    let mut cells = vec![u32::MAX; (scene.width * scene.height) as usize];
     // Warm the context outside the measured function.
-    computations(&mut context, &map, viewer, radius, &mut cells, 1);
-    computations(&mut context, &map, viewer, radius, &mut cells, count);
+    computations(&mut context, &scene, viewer, radius, &mut cells, 1);
+    computations(&mut context, &scene, viewer, radius, &mut cells, count);
     let seen = cells
         .iter()
         .filter(|&&call| call == count.saturating_sub(1))
