@@ -23,8 +23,8 @@ mod support;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use support::{MapKind, central_floor};
-use viewshed_core::{Fov, FovOptions, OpacityGrid, Radius, VisibleSet};
+use support::{central_floor, count_args};
+use viewshed_core::{Fov, FovOptions, OpacityGrid, VisibleSet};
 
 const USAGE: &str = "usage: count_instructions MAP RADIUS|unlimited COUNT \
                      (MAP: open, forest, pillars20, cave, dungeon)";
@@ -47,29 +47,10 @@ fn computations(
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [map, radius, count] = args.as_slice() else {
-        eprintln!("{USAGE}");
+    let Some((kind, radius, count)) = count_args(USAGE) else {
         return ExitCode::FAILURE;
     };
-    let Some(kind) = MapKind::ALL.into_iter().find(|k| k.name() == map) else {
-        eprintln!("unknown map {map:?}\n{USAGE}");
-        return ExitCode::FAILURE;
-    };
-    let radius = match radius.as_str() {
-        "unlimited" => Radius::Unlimited,
-        r => match r.parse() {
-            Ok(r) => Radius::Limited(r),
-            Err(_) => {
-                eprintln!("bad radius {r:?}\n{USAGE}");
-                return ExitCode::FAILURE;
-            }
-        },
-    };
-    let Ok(count) = count.parse::<u32>() else {
-        eprintln!("bad count {count:?}\n{USAGE}");
-        return ExitCode::FAILURE;
-    };
+    let map = kind.name();
 
     let grid = kind.generate(128, 128, 42);
     let viewer = central_floor(&grid);

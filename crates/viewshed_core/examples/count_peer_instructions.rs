@@ -21,7 +21,8 @@ mod support;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use support::{MapKind, central_floor};
+use support::{central_floor, count_args};
+use viewshed_core::Radius;
 
 const USAGE: &str = "usage: count_peer_instructions MAP RADIUS|unlimited COUNT \
                      (MAP: open, forest, pillars20, cave, dungeon)";
@@ -73,25 +74,14 @@ fn computations(
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [map, radius, count] = args.as_slice() else {
-        eprintln!("{USAGE}");
+    let Some((kind, radius, count)) = count_args(USAGE) else {
         return ExitCode::FAILURE;
     };
-    let Some(kind) = MapKind::ALL.into_iter().find(|k| k.name() == map) else {
-        eprintln!("unknown map {map:?}\n{USAGE}");
-        return ExitCode::FAILURE;
-    };
-    let (Ok(radius), Ok(count)) = (
-        match radius.as_str() {
-            // As in the bench: a radius whose disk covers the 128x128 map.
-            "unlimited" => Ok(256),
-            r => r.parse::<u32>(),
-        },
-        count.parse::<u32>(),
-    ) else {
-        eprintln!("bad radius or count\n{USAGE}");
-        return ExitCode::FAILURE;
+    let map = kind.name();
+    let radius = match radius {
+        // As in the bench: a radius whose disk covers the 128x128 map.
+        Radius::Unlimited => 256,
+        Radius::Limited(r) => r,
     };
     let grid = kind.generate(128, 128, 42);
     let viewer = central_floor(&grid);

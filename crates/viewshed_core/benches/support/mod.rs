@@ -1,7 +1,7 @@
 //! Deterministic benchmark maps: every run and every implementation sees the same cells.
 #![allow(dead_code)]
 
-use viewshed_core::OpacityGrid;
+use viewshed_core::{OpacityGrid, Radius};
 
 /// The kinds of map the benches run on.
 #[derive(Clone, Copy, Debug)]
@@ -165,4 +165,29 @@ pub fn floors_nearest_centre(grid: &OpacityGrid, count: usize) -> Vec<(u32, u32)
         .take(count)
         .map(|(_, cell)| cell)
         .collect()
+}
+
+/// The command-line arguments of the instruction-counting examples, `MAP RADIUS|unlimited
+/// COUNT`; `None` after saying what is wrong with them and printing `usage`.
+pub fn count_args(usage: &str) -> Option<(MapKind, Radius, u32)> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    parse_count_args(&args)
+        .inspect_err(|why| eprintln!("{why}\n{usage}"))
+        .ok()
+}
+
+fn parse_count_args(args: &[String]) -> Result<(MapKind, Radius, u32), String> {
+    let [map, radius, count] = args else {
+        return Err("three arguments expected".to_string());
+    };
+    let kind = MapKind::ALL
+        .into_iter()
+        .find(|k| k.name() == map)
+        .ok_or_else(|| format!("unknown map {map:?}"))?;
+    let radius = match radius.as_str() {
+        "unlimited" => Radius::Unlimited,
+        r => Radius::Limited(r.parse().map_err(|_| format!("bad radius {r:?}"))?),
+    };
+    let count = count.parse().map_err(|_| format!("bad count {count:?}"))?;
+    Ok((kind, radius, count))
 }
