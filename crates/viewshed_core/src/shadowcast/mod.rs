@@ -7,8 +7,8 @@
 //! a time from the bit-packed grid and finds whole runs of walls and floors with bit tricks.
 //! The lit sector of a row is a list of intervals between two slopes; walls split it and
 //! narrow it for the next row (a small window scans a row's intervals together, a larger one
-//! follows each interval outward on its own). Nothing recurses and nothing allocates once the scratch
-//! buffers have grown.
+//! follows each interval outward on its own). Nothing recurses and nothing allocates once the
+//! scratch buffers have grown.
 //!
 //! The rules, for a row at depth `d` and an interval from slope `s` to slope `e`:
 //! - the row covers the columns `floor(d*s + 1/2) ..= ceil(d*e - 1/2)`;
