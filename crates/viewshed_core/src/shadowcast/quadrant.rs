@@ -189,7 +189,7 @@ impl Beams {
             if covered.max - covered.min < i64::from(u64::BITS) {
                 // Most rows: one word, and often no wall, so the interval goes on whole.
                 // `scan_interval` would give the same, but its word loop and eager run
-                // state cost this scan 14 to 42% more instructions (forest/unlimited
+                // state cost this scan 11 to 42% more instructions (forest/unlimited
                 // 541,327 against 380,170), so the one-word row is written out here.
                 let (cell, word) = q.cells(row.line, covered.min);
                 let cells = CoveredCells::new(word, covered.min, covered);
