@@ -37,8 +37,11 @@ pub struct OpacityGrid {
 impl OpacityGrid {
     /// A grid of `width` x `height` transparent cells.
     pub fn new(width: u32, height: u32) -> Self {
-        let rows = bitvec![u64, Lsb0; 0; height as usize * words_for(width) * WORD_BITS];
-        let columns = bitvec![u64, Lsb0; 0; width as usize * words_for(height) * WORD_BITS];
+        // One word more than the lines need, always clear: `Lines::bits` reads the word after
+        // the one a cell is in without testing whether there is one.
+        let words = |lines: u32, cells: u32| (lines as usize * words_for(cells) + 1) * WORD_BITS;
+        let rows = bitvec![u64, Lsb0; 0; words(height, width)];
+        let columns = bitvec![u64, Lsb0; 0; words(width, height)];
         Self {
             width,
             height,
@@ -211,18 +214,16 @@ pub(crate) struct Lines<'a> {
 
 impl Lines<'_> {
     /// Up to 64 cells of line `line` starting at cell `start`, as bits (bit 0 = cell `start`).
-    /// Bits past the end of the line are zero; the caller masks to the length it needs.
+    /// Bits past the end of the line are those of the next line (or clear after the last
+    /// one): the caller masks to the cells it needs.
     #[inline(always)]
     pub fn bits(&self, line: u32, start: u32) -> u64 {
         debug_assert!(line < self.count && start < self.len);
-        let base = line as usize * self.stride;
-        let word = base + start as usize / WORD_BITS;
+        let word = line as usize * self.stride + start as usize / WORD_BITS;
         let shift = start % u64::BITS;
-        let low = self.words[word] >> shift;
-        if shift == 0 || start as usize / WORD_BITS + 1 >= self.stride {
-            low
-        } else {
-            low | (self.words[word + 1] << (u64::BITS - shift))
-        }
+        // The grid keeps a clear word after its last line, so the pair is always there; the
+        // high word shifted in two steps contributes nothing when `shift` is 0.
+        let pair = &self.words[word..word + 2];
+        (pair[0] >> shift) | (pair[1] << 1 << (u64::BITS - 1 - shift))
     }
 }

@@ -169,10 +169,12 @@ impl Beams {
         emit: &mut impl LitRuns,
     ) {
         let (mut depth, mut interval) = (beam.depth, beam.interval);
+        // The row's grid line, stepped along with the depth (a wrapping step of -1 or 1).
+        let (mut line, step) = (q.line_at(depth), if q.forward { 1 } else { u32::MAX });
         while let Some(columns) = rows.columns(depth) {
             let row = Row {
                 depth,
-                line: q.line_at(depth),
+                line,
                 columns,
             };
             let covered = interval.covered_columns().intersect(columns);
@@ -209,6 +211,7 @@ impl Beams {
             }
             interval = interval.next_depth();
             depth += 1;
+            line = line.wrapping_add(step);
         }
     }
 }
