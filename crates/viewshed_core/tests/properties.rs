@@ -176,3 +176,19 @@ fn open_room_radius_two_is_a_disk_of_21_cells() {
     assert_eq!(seen.len(), 21);
     assert!(seen.contains(&(5, 6)) && !seen.contains(&(6, 6)));
 }
+
+/// A wall in the last row of a quadrant splits the light there; the parts wait for a row
+/// past the map's edge, which must end them quietly (a debug build once overflowed here).
+#[test]
+fn wall_splitting_the_last_row_of_every_side() {
+    for side in [5u32, 9, 40, 130] {
+        let (mid, last) = (side / 2, side - 1);
+        let walls = [(mid, 0), (mid, last), (0, mid), (last, mid)];
+        let grid = OpacityGrid::from_fn(side, side, |x, y| walls.contains(&(x, y)));
+        for radius in [Radius::Limited(side), Radius::Unlimited] {
+            let seen = fov(&grid, (mid, mid), radius);
+            let expected = oracle(&grid, (mid, mid), radius, true);
+            assert_eq!(seen, expected, "side {side}, {radius:?}");
+        }
+    }
+}

@@ -30,13 +30,14 @@ impl Quadrant<'_> {
         }
     }
 
-    /// The grid line of the row at `depth`.
+    /// The grid line of the row at `depth`; wraps (and means nothing) for a depth past the
+    /// map's edge, which [`Rows::columns`] turns away before the line is read.
     #[inline(always)]
     fn line_at(&self, depth: u32) -> u32 {
         if self.forward {
-            self.origin_line + depth
+            self.origin_line.wrapping_add(depth)
         } else {
-            self.origin_line - depth
+            self.origin_line.wrapping_sub(depth)
         }
     }
 
