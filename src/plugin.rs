@@ -18,6 +18,7 @@ use crate::fog::ghosts::remember_seen;
 use crate::fog::hide::hide_outside_view;
 use crate::fog::systems::{style_new_tiles, track_fog, update_fog};
 use crate::fog::team::rebuild_team_views;
+use crate::fog::union::TeamUnion;
 use crate::fog::{
     FogDirty, FogFade, FogState, FogStyle, FogTeam, HideOutsideView, RememberWhenSeen, RevealsFog,
     SoftEdge, Team, TileLook,
@@ -183,6 +184,7 @@ fn add_resources_and_types(app: &mut App) {
         .init_resource::<RecheckTargets>()
         .init_resource::<ReplacedSightings>()
         .init_resource::<FogDirty>()
+        .init_resource::<TeamUnion>()
         .init_resource::<FogTeam>()
         .register_type::<Viewshed>()
         .register_type::<LightSource>()

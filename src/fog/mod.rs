@@ -16,6 +16,7 @@
 //! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
 //! | [`fade`] | tiles moving between looks over time: [`FogFade`] |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
+//! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | [`hide`] | [`HideOutsideView`] entities |
 //! | [`ghosts`] | where teams last saw [`RememberWhenSeen`] entities: [`LastSeen`], [`Ghost`] |
 
@@ -28,6 +29,7 @@ pub mod model;
 pub mod style;
 pub mod systems;
 pub mod team;
+pub(crate) mod union;
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
@@ -40,6 +42,46 @@ pub use model::{FogOfWar, FogState, TeamFog};
 pub use style::{FogStyle, SoftEdge, TileLook};
 pub use team::{FogTeam, RevealsFog, Team};
 
-/// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt.
+/// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt,
+/// and whether the recompute's gathered views ([`union::TeamUnion`]) can rebuild them.
 #[derive(Resource, Debug, Default)]
-pub(crate) struct FogDirty(pub EntityHashSet);
+pub(crate) struct FogDirty {
+    maps: EntityHashSet,
+    /// The recompute visited every viewer and gathered the team views of every map, and no
+    /// view or team changed since.
+    gathered: bool,
+}
+
+impl FogDirty {
+    /// `map` needs its team views rebuilt because a view or a team changed outside the
+    /// recompute: what the recompute gathered no longer holds.
+    pub(crate) fn mark(&mut self, map: Entity) {
+        self.maps.insert(map);
+        self.gathered = false;
+    }
+
+    /// `map` needs its team views rebuilt because the recompute changed a view on it.
+    pub(crate) fn mark_recomputed(&mut self, map: Entity) {
+        self.maps.insert(map);
+    }
+
+    /// Whether the recompute just gathered the team views of every map.
+    pub(crate) fn set_gathered(&mut self, gathered: bool) {
+        self.gathered = gathered;
+    }
+
+    /// Whether `map` needed its team views rebuilt; it no longer does.
+    pub(crate) fn take(&mut self, map: Entity) -> bool {
+        self.maps.remove(&map)
+    }
+
+    /// Whether the team views the recompute gathered hold; from now on they do not.
+    pub(crate) fn finish_gathered(&mut self) -> bool {
+        std::mem::take(&mut self.gathered)
+    }
+
+    /// No map needs its team views rebuilt.
+    pub(crate) fn clear(&mut self) {
+        self.maps.clear();
+    }
+}

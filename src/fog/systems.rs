@@ -1,18 +1,16 @@
 //! The systems of the fog of war: a [`FogOfWar`] on every map, team views rebuilt from their
 //! members' viewsheds, and the tiles of every fog layer written for the team drawn.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::bits::BitRows;
 use crate::fog::edge::Neighbourhood;
 use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::style::TileWriter;
+use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
 use crate::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
 use crate::placement::Placement;
@@ -42,7 +40,7 @@ pub(crate) fn track_fog(
 ) {
     for (map, size) in &new_maps {
         commands.entity(map).insert(FogOfWar::new(*size));
-        dirty.0.insert(map);
+        dirty.mark(map);
     }
     for (map, size, mut fog) in &mut sized {
         if fog.size() == *size {
@@ -60,7 +58,7 @@ pub(crate) fn track_fog(
             );
         }
         fog.resize(*size);
-        dirty.0.insert(map);
+        dirty.mark(map);
     }
     for map in &stale {
         commands.entity(map).remove::<FogOfWar>();
@@ -84,12 +82,16 @@ pub(crate) fn update_fog(
     (shown_team, time): (Res<FogTeam>, Option<Res<Time>>),
     mut tiles: TileWriter,
     (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
-    mut shares: Local<Parallel<TeamShares>>,
+    mut union: ResMut<TeamUnion>,
 ) {
     let layers_changed = epoch.changed_since(&mut seen_epoch);
     let now = time.map(|time| time.elapsed());
+    let mut gathered = dirty.finish_gathered();
+    if !gathered {
+        union.clear();
+    }
     for (map, mut fog, map_type) in &mut fogs {
-        let rebuild = dirty.0.remove(&map);
+        let rebuild = dirty.take(map);
         let (mut restyled, mut soft) = (false, false);
         map_tilemaps(map, &children, |layer| {
             if let Ok((storage, style, _)) = styles.get(layer) {
@@ -104,7 +106,15 @@ pub(crate) fn update_fog(
         let fog = fog.bypass_change_detection();
         fog.show_team(shown_team.0);
         if rebuild {
-            rebuild_team_views(fog, map, &members, &mut shares);
+            if gathered && !union.fits(map, fog.size()) {
+                // A view sized unlike the fog (its map was resized since): gather again.
+                gathered = false;
+                union.clear();
+            }
+            if !gathered {
+                gather_members(map, fog.size(), &members, &union);
+            }
+            union.merge_into(map, fog);
         }
         for team in fog.teams.values_mut() {
             team.explore_visible();
@@ -119,8 +129,9 @@ pub(crate) fn update_fog(
         });
         fog.mark_shown();
     }
-    // Maps that no longer exist.
-    dirty.0.clear();
+    // Maps that no longer exist, and the views gathered for maps that needed no rebuild.
+    dirty.clear();
+    union.clear();
 }
 
 /// Writes the tiles of one fog layer whose look changed: at once when the layer is new to its
@@ -150,72 +161,6 @@ fn write_layer(
             None => tiles.write(&storage, tile, look),
         }
     });
-}
-
-/// Each team's view on `map`: the union of its members' views there, one task per team on
-/// the compute pool (each reads every member and adds those of its team).
-fn rebuild_team_views(
-    fog: &mut FogOfWar,
-    map: Entity,
-    members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
-    shares: &mut Parallel<TeamShares>,
-) {
-    let size = fog.size();
-    // Each thread adds its share of the members' views to its own copy of their teams' views
-    // (all cores take part however many teams there are), then the copies are merged.
-    members.par_iter().for_each_init(
-        || shares.borrow_local_mut(),
-        |share, member| {
-            if let Some((viewshed, team)) = member_on(map, member) {
-                viewshed.visible.or_into(share.of(team, size));
-            }
-        },
-    );
-    for team in fog.teams.values_mut() {
-        team.visible.clear_all();
-    }
-    for share in shares.iter_mut() {
-        for (&team, rows) in &mut share.0 {
-            if std::mem::take(&mut rows.used) {
-                let visible = &mut fog.team_mut(team).visible;
-                for (word, &seen) in visible.words_mut().iter_mut().zip(rows.rows.words()) {
-                    *word |= seen;
-                }
-                rows.rows.clear_all();
-            }
-        }
-    }
-}
-
-/// One thread's copy of the views of the teams it met while the teams' views are rebuilt.
-#[derive(Default)]
-pub(crate) struct TeamShares(BTreeMap<Team, TeamShare>);
-
-/// A team's view as one thread saw it: map-sized, clear when not `used`.
-#[derive(Default)]
-pub(crate) struct TeamShare {
-    rows: BitRows,
-    used: bool,
-}
-
-impl TeamShares {
-    /// The view of `team` on a map of `size`, to add to (sized anew, clear, for another map).
-    fn of(&mut self, team: Team, size: TilemapSize) -> &mut BitRows {
-        let share = self.0.entry(team).or_default();
-        if share.rows.rows() != size.y || share.rows.bits_per_row() != size.x {
-            share.rows.reset(size.y, size.x);
-        }
-        share.used = true;
-        &mut share.rows
-    }
-}
-
-/// A member's view and team, if its view is on `map`.
-fn member_on<'a>(
-    map: Entity,
-    (viewshed, team): (&'a Viewshed, Option<&Team>),
-) -> Option<(&'a Viewshed, Team)> {
-    (viewshed.map() == Some(map)).then(|| (viewshed, team.copied().unwrap_or_default()))
 }
 
 /// Gives tiles spawned (or moved) into a fog layer the look of their state. A tile counts once

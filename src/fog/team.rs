@@ -45,7 +45,7 @@ pub(crate) fn rebuild_team_views<E: EntityEvent, C: Component, F: QueryFilter>(
     viewers: Query<&Viewshed, (F, Allow<Disabled>)>,
     mut dirty: ResMut<FogDirty>,
 ) {
-    if let Ok(viewshed) = viewers.get(event.event_target()) {
-        dirty.0.extend(viewshed.map());
+    if let Ok(Some(map)) = viewers.get(event.event_target()).map(Viewshed::map) {
+        dirty.mark(map);
     }
 }

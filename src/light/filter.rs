@@ -90,6 +90,9 @@ pub(crate) fn filter_by_light(
     mut messages: MessageWriter<ViewshedUpdated>,
     mut fog_dirty: ResMut<FogDirty>,
 ) {
+    // A fresh view is filtered here without being marked (the recompute marked it): the
+    // team views the recompute gathered before this filter do not hold.
+    fog_dirty.set_gathered(false);
     viewers
         .par_iter_mut()
         .for_each(|(viewer, mut viewshed, mut needs, reveals)| {
@@ -103,7 +106,7 @@ pub(crate) fn filter_by_light(
     for (viewer, reveals, map) in relit.drain() {
         messages.write(ViewshedUpdated { viewer });
         if reveals {
-            fog_dirty.0.insert(map);
+            fog_dirty.mark(map);
         }
     }
 }

@@ -154,6 +154,10 @@ impl KeptView for LightSource {
         self.generation += 1;
         &mut self.lit
     }
+
+    fn view(&self) -> &VisibleSet {
+        &self.lit
+    }
 }
 
 /// Recomputes the lit sets that need it (in parallel, like the viewers' views).
@@ -164,7 +168,7 @@ pub(crate) fn recompute_lights(
 ) {
     // What follows a light's recomputation is `apply_lights`, which finds it changed.
     scan_then_run(world, &mut moved.0, state, |moved, mut lights| {
-        lights.recompute(moved).for_each(drop);
+        lights.recompute(moved, None).1.for_each(drop);
     });
 }
 

@@ -143,6 +143,10 @@ impl KeptView for Viewshed {
         self.replace_view(computed);
         &mut self.visible
     }
+
+    fn view(&self) -> &VisibleSet {
+        &self.visible
+    }
 }
 
 impl Default for Viewshed {

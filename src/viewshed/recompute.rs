@@ -21,7 +21,8 @@ use bevy::ecs::entity::EntityHashSet;
 
 use crate::FovError;
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
-use crate::fog::{FogDirty, RevealsFog};
+use crate::fog::union::{TeamShares, TeamUnion};
+use crate::fog::{FogDirty, RevealsFog, Team};
 use crate::hex::HexFov;
 use crate::layers::LayerEpoch;
 use crate::opacity::MapOpacity;
@@ -63,6 +64,8 @@ pub(crate) trait KeptView: Component<Mutability = Mutable> {
     /// Starts a new view computed from `computed` (`None`: empty) and returns the set to
     /// compute it into.
     fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet;
+    /// The current view.
+    fn view(&self) -> &VisibleSet;
 }
 
 type ViewItem<C> = (
@@ -72,6 +75,7 @@ type ViewItem<C> = (
     Option<Ref<'static, TilemapId>>,
     Option<&'static GlobalTransform>,
     Has<RevealsFog>,
+    Option<&'static Team>,
 );
 
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
@@ -161,8 +165,13 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
 
 impl<C: KeptView> Views<'_, '_, C> {
     /// Brings every view of kind `C` that needs it up to date, given those that `MaybeMoved`
-    /// found; returns those that changed.
-    pub(crate) fn recompute(&mut self, moved: &[Entity]) -> impl Iterator<Item = Update> + '_ {
+    /// found; returns those that changed, and whether every view was visited. Views that
+    /// reveal fog are added to `union`'s team views when every view is visited.
+    pub(crate) fn recompute(
+        &mut self,
+        moved: &[Entity],
+        union: Option<&TeamUnion>,
+    ) -> (bool, impl Iterator<Item = Update> + '_) {
         for view in self.removed.read() {
             self.index.unfile(view);
         }
@@ -180,8 +189,8 @@ impl<C: KeptView> Views<'_, '_, C> {
         };
         let (updates, refile) = (&*self.updates, &*self.refile);
         let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
-        let visit = |fov: &mut Scratch, item: ViewItemMut<C>| {
-            let (entity, mut view, tile, tilemap, transform, reveals) = item;
+        let visit = |fov: &mut Scratch, item: ViewItemMut<C>, union: Option<&mut TeamShares>| {
+            let (entity, mut view, tile, tilemap, transform, reveals, team) = item;
             let before = view.computed().map(|key| key.map);
             let update = visit_view(
                 fov,
@@ -194,10 +203,14 @@ impl<C: KeptView> Views<'_, '_, C> {
                     .borrow_local_mut()
                     .push((entity, reveals, before, after));
             }
-            let filed = view.computed().and_then(|key| {
-                let size = maps.get(key.map).ok()?.size();
-                Some(Filed::new(&key, (size.x, size.y)))
-            });
+            let placed = view
+                .computed()
+                .and_then(|key| Some((key, maps.get(key.map).ok()?.size())));
+            if let (Some(union), true, Some((key, size))) = (union, reveals, placed) {
+                let team = team.copied().unwrap_or_default();
+                union.add(key.map, team, size, view.view());
+            }
+            let filed = placed.map(|(key, size)| Filed::new(&key, (size.x, size.y)));
             if index.filed(entity) != filed.as_ref() {
                 refile.borrow_local_mut().push((entity, filed));
             }
@@ -208,17 +221,18 @@ impl<C: KeptView> Views<'_, '_, C> {
                 let mut few = all.iter_many_mut(listed);
                 let mut fov = self.fov.borrow_local_mut();
                 while let Some(item) = few.fetch_next() {
-                    visit(&mut fov, item);
+                    visit(&mut fov, item, None);
                 }
             }
-            _ => all
-                .par_iter_mut()
-                .for_each_init(|| self.fov.borrow_local_mut(), |fov, item| visit(fov, item)),
+            _ => all.par_iter_mut().for_each_init(
+                || (self.fov.borrow_local_mut(), union.map(TeamUnion::local)),
+                |(fov, union), item| visit(fov, item, union.as_deref_mut()),
+            ),
         }
         for (entity, filed) in self.refile.drain() {
             self.index.file(entity, filed);
         }
-        self.updates.drain()
+        (listed.is_none(), self.updates.drain())
     }
 }
 
@@ -262,25 +276,30 @@ pub(crate) fn recompute_viewsheds(
         Views<Viewshed>,
         MessageWriter<ViewshedUpdated>,
         ResMut<FogDirty>,
+        ResMut<TeamUnion>,
     )>,
 ) {
     scan_then_run(world, &mut moved.0, state, |moved, params| {
-        let (mut views, mut messages, mut fog_dirty) = params;
+        let (mut views, mut messages, mut fog_dirty, mut union) = params;
+        // What an earlier frame gathered and no fog merged (the fog's phase did not run).
+        union.clear();
+        let (visited_all, updates) = views.recompute(moved, Some(&union));
         // The maps whose fog must be rebuilt; most views stay on the map of the one before,
         // so that one is not looked up again in the set.
         let mut last_dirty = None;
-        for (viewer, reveals, before, after) in views.recompute(moved) {
+        for (viewer, reveals, before, after) in updates {
             messages.write(ViewshedUpdated { viewer });
             if !reveals {
                 continue;
             }
             for map in [before, after].into_iter().flatten() {
                 if last_dirty != Some(map) {
-                    fog_dirty.0.insert(map);
+                    fog_dirty.mark_recomputed(map);
                     last_dirty = Some(map);
                 }
             }
         }
+        fog_dirty.set_gathered(visited_all);
     });
 }
 

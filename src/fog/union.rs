@@ -1,0 +1,126 @@
+//! The team views of the maps (the union of each team's members' views), gathered per thread:
+//! each thread adds the views of the revealing viewers it visits to its own copy of their
+//! teams' views on their map, and a map's fog merges the copies.
+//!
+//! The recompute gathers them while it visits every viewer, when each view is still in the
+//! cache ([`FogDirty::set_gathered`](crate::fog::FogDirty)); when it visited only some, or a
+//! view or a team changed after it, the fog gathers them itself in one parallel pass over the
+//! members ([`gather_members`]).
+
+use std::collections::BTreeMap;
+use std::ops::DerefMut;
+
+use bevy::prelude::*;
+use bevy::utils::Parallel;
+use bevy_ecs_tilemap::map::TilemapSize;
+
+use crate::bits::BitRows;
+use crate::fog::{FogOfWar, RevealsFog, Team};
+use crate::viewshed::Viewshed;
+use crate::visible::VisibleSet;
+
+/// Every thread's copies of the team views it gathered; all empty between frames.
+#[derive(Resource, Default)]
+pub(crate) struct TeamUnion(Parallel<TeamShares>);
+
+/// One thread's copies of the views of the teams it met, per map.
+#[derive(Default)]
+pub(crate) struct TeamShares(BTreeMap<(Entity, Team), TeamShare>);
+
+/// A team's view on a map as one thread gathered it: map-sized, clear when not `used`.
+#[derive(Default)]
+struct TeamShare {
+    rows: BitRows,
+    used: bool,
+}
+
+impl TeamUnion {
+    /// This thread's copies, to add views to.
+    pub(crate) fn local(&self) -> impl DerefMut<Target = TeamShares> + '_ {
+        self.0.borrow_local_mut()
+    }
+
+    /// Empties every copy.
+    pub(crate) fn clear(&mut self) {
+        for shares in self.0.iter_mut() {
+            for share in shares.0.values_mut() {
+                if std::mem::take(&mut share.used) {
+                    share.rows.clear_all();
+                }
+            }
+        }
+    }
+
+    /// Whether every copy of a team view on `map` is `size` (the size of the map's fog), so
+    /// that the copies can be merged into the fog.
+    pub(crate) fn fits(&mut self, map: Entity, size: TilemapSize) -> bool {
+        self.0.iter_mut().all(|shares| {
+            shares
+                .on_map(map)
+                .all(|(_, share)| !share.used || is_sized(&share.rows, size))
+        })
+    }
+
+    /// Makes the team views of `map` in `fog` the union of the copies gathered for it (a
+    /// team without any is left with an empty view), and empties those copies. The copies
+    /// must [`fit`](Self::fits) the fog.
+    pub(crate) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) {
+        for team in fog.teams.values_mut() {
+            team.visible.clear_all();
+        }
+        for shares in self.0.iter_mut() {
+            for (team, share) in shares.on_map(map) {
+                if std::mem::take(&mut share.used) {
+                    let visible = &mut fog.team_mut(team).visible;
+                    for (word, &seen) in visible.words_mut().iter_mut().zip(share.rows.words()) {
+                        *word |= seen;
+                    }
+                    share.rows.clear_all();
+                }
+            }
+        }
+    }
+}
+
+impl TeamShares {
+    /// Adds `view`, on `map` of `size`, to this thread's copy of the view of `team` there.
+    pub(crate) fn add(&mut self, map: Entity, team: Team, size: TilemapSize, view: &VisibleSet) {
+        let share = self.0.entry((map, team)).or_default();
+        if !is_sized(&share.rows, size) {
+            share.rows.reset(size.y, size.x);
+        }
+        share.used = true;
+        view.or_into(&mut share.rows);
+    }
+
+    /// The copies of the teams' views on `map`.
+    fn on_map(&mut self, map: Entity) -> impl Iterator<Item = (Team, &mut TeamShare)> {
+        self.0
+            .range_mut((map, Team(0))..=(map, Team(u32::MAX)))
+            .map(|(&(_, team), share)| (team, share))
+    }
+}
+
+/// Gathers the team views of `map` from its members, one parallel pass over them (each
+/// thread into its own copies).
+pub(crate) fn gather_members(
+    map: Entity,
+    size: TilemapSize,
+    members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
+    union: &TeamUnion,
+) {
+    members.par_iter().for_each_init(
+        || union.local(),
+        |shares, (viewshed, team)| {
+            if viewshed.map() == Some(map) {
+                let team = team.copied().unwrap_or_default();
+                shares.add(map, team, size, &viewshed.visible);
+            }
+        },
+    );
+}
+
+/// Whether `rows` holds a map of `size`.
+fn is_sized(rows: &BitRows, size: TilemapSize) -> bool {
+    (rows.rows(), rows.bits_per_row()) == (size.y, size.x)
+}
