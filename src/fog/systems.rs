@@ -129,9 +129,9 @@ pub(crate) fn update_fog(
         });
         fog.mark_shown();
     }
-    // Maps that no longer exist, and the views gathered for maps that needed no rebuild.
+    // Maps that no longer exist. (What was gathered for maps that needed no rebuild is
+    // cleared by the next recompute, before it gathers again.)
     dirty.clear();
-    union.clear();
 }
 
 /// Writes the tiles of one fog layer whose look changed: at once when the layer is new to its

@@ -18,7 +18,7 @@ use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::viewshed::Viewshed;
 use crate::visible::VisibleSet;
 
-/// Every thread's copies of the team views it gathered; all empty between frames.
+/// Every thread's copies of the team views it gathered; emptied before each gathering.
 #[derive(Resource, Default)]
 pub(crate) struct TeamUnion(Parallel<TeamShares>);
 

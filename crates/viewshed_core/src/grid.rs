@@ -26,9 +26,11 @@ use crate::bits::{WORD_BITS, words_for};
 pub struct OpacityGrid {
     width: u32,
     height: u32,
-    /// Row-major bits, each row padded to whole words: bit `x` of row `y` is cell `(x, y)`.
+    /// Row-major bits, each row padded to whole words: bit `x` of row `y` is cell `(x, y)`;
+    /// one clear word after the last row (see `Lines::bits`).
     rows: BitVec<u64, Lsb0>,
-    /// Column-major bits, each column padded to whole words: bit `y` of column `x`.
+    /// Column-major bits, each column padded to whole words: bit `y` of column `x`; one
+    /// clear word after the last column.
     columns: BitVec<u64, Lsb0>,
     /// Opaque cells, kept so that "is anything opaque?" and clones of empty maps stay cheap.
     opaque_count: usize,
