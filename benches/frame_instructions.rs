@@ -12,12 +12,14 @@
 //!
 //! Arguments: the scene (`idle`, `bare`: idle without the plugin, `door`, `moving`, `cones`:
 //! all moving with 120-degree vision cones, `teams`: all moving with four teams and fog), the
-//! number of viewers and of frames. Bevy's task pool runs the parallel recompute on both
+//! number of viewers and of frames. It prints the wall time per frame of the measured part (to
+//! compare two builds outside callgrind, where setup would blur a whole-process `time`). Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
 
 use std::process::ExitCode;
+use std::time::Instant;
 
 use bevy::prelude::*;
 use scene::support::MapKind;
@@ -66,6 +68,10 @@ fn main() -> ExitCode {
     };
     let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
     let mut app = plugin_app(&grid, viewers, scene, variant);
+    let start = Instant::now();
     frames(&mut app, count);
+    // Wall time, for `time`-like comparisons outside callgrind (meaningless inside it).
+    let per_frame = start.elapsed().as_secs_f64() * 1e3 / f64::from(count.max(1));
+    eprintln!("frame_instructions: {per_frame:.3} ms per frame");
     ExitCode::SUCCESS
 }

@@ -2,7 +2,8 @@
 //! one by one, it gathers the team views while it visits them, so these tests drive crowds
 //! (some of whose viewers need light) with random moves, team and membership changes and wall toggles, some made between the
 //! recompute and the fog, and check every team's view against the plain union of its
-//! members' viewsheds.
+//! members' viewsheds, and every fog layer's tiles against the look of their state (crowds
+//! change hundreds of tiles a frame: the fog writes them on all threads).
 
 mod common_app;
 
@@ -25,6 +26,11 @@ enum Op {
     Despawn(usize),
     /// Toggles the wall at a position of a map (taken modulo its size).
     Wall(usize, u32, u32),
+    /// Draws this team's fog.
+    ShowTeam(u32),
+    /// Takes the `TileColor` of every third tile of a map away and marks its `FogStyle`
+    /// changed, so the fog writes every tile again (and puts the colours back).
+    Restyle(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -49,6 +55,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (i(), any::<bool>()).prop_map(|(i, on)| Op::SetReveals(i, on)),
         1 => i().prop_map(Op::Despawn),
         2 => (0..MAPS.len(), any::<u32>(), any::<u32>()).prop_map(|(m, x, y)| Op::Wall(m, x, y)),
+        1 => (0..TEAMS).prop_map(Op::ShowTeam),
+        1 => (0..MAPS.len()).prop_map(Op::Restyle),
     ]
 }
 
@@ -117,6 +125,12 @@ fn apply(world: &mut World, op: &Op) {
             if let Ok(entity) = world.get_entity_mut(viewer) {
                 entity.despawn();
             }
+        }
+        Op::ShowTeam(team) => world.resource_mut::<FogTeam>().0 = Team(team),
+        Op::Restyle(m) => {
+            let map = crowd.maps[m];
+            strip_colors(world, map);
+            world.get_mut::<FogStyle>(map).unwrap().set_changed();
         }
         Op::Wall(m, x, y) => {
             let (map, (width, height)) = (crowd.maps[m], MAPS[m]);
@@ -187,7 +201,7 @@ fn in_fog(world: &mut World) -> BTreeMap<(Entity, u32), BTreeSet<(u32, u32)>> {
 }
 
 fn crowd_app(walls: u64, spawns: &[Spawn]) -> App {
-    let mut app = app();
+    let mut app = threaded_app(3);
     app.init_resource::<Between>().add_systems(
         PostUpdate,
         apply_between
@@ -201,6 +215,7 @@ fn crowd_app(walls: u64, spawns: &[Spawn]) -> App {
             spawn_map(&mut app, width, height, wall)
         })
         .collect();
+    style_maps(&mut app, &maps);
     let mut viewers = Vec::new();
     for (m, &map) in maps.iter().enumerate() {
         let (width, height) = MAPS[m];
@@ -235,6 +250,65 @@ fn crowd_app(walls: u64, spawns: &[Spawn]) -> App {
     app
 }
 
+/// Takes the `TileColor` of every third tile of `map` away.
+fn strip_colors(world: &mut World, map: Entity) {
+    let storage = world.get::<TileStorage>(map).unwrap().clone();
+    for (i, tile) in storage.iter().flatten().enumerate() {
+        if i % 3 == 0 {
+            world.entity_mut(*tile).remove::<TileColor>();
+        }
+    }
+}
+
+/// The first map's tiles take the default fog look; the second's an overlay look with soft
+/// edges, and a third of its tiles have no `TileColor` (the fog inserts it).
+fn style_maps(app: &mut App, maps: &[Entity]) {
+    let world = app.world_mut();
+    world.entity_mut(maps[0]).insert(FogStyle::default());
+    let edge = SoftEdge {
+        remembered: TileLook::shown(Color::srgba(0.0, 0.0, 0.0, 0.3)),
+        unexplored: TileLook::shown(Color::srgba(0.0, 0.0, 0.0, 0.8)),
+    };
+    world
+        .entity_mut(maps[1])
+        .insert(FogStyle::overlay().with_soft_edge(edge));
+    strip_colors(world, maps[1]);
+}
+
+/// The tiles of the fog layers whose look is not that of their state for the team drawn
+/// (with the soft-edge look for tiles not seen next to seen ones).
+fn misdrawn_tiles(world: &mut World) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let mut maps = world.query::<(Entity, &FogOfWar, &FogStyle, &TileStorage)>();
+    for (map, fog, style, storage) in maps.iter(world) {
+        let size = fog.size();
+        let seen = |x: i64, y: i64| {
+            let inside = (0..i64::from(size.x)).contains(&x) && (0..i64::from(size.y)).contains(&y);
+            inside && fog.is_visible(TilePos::new(x as u32, y as u32))
+        };
+        for y in 0..size.y {
+            for x in 0..size.x {
+                let tile = TilePos::new(x, y);
+                let (cx, cy) = (i64::from(x), i64::from(y));
+                let near = (-1..=1).any(|dy| (-1..=1).any(|dx| seen(cx + dx, cy + dy)));
+                let state = fog.state(tile);
+                let look = style.look_at(state, near && !fog.is_visible(tile));
+                let entity = storage.get(&tile).unwrap();
+                let visible = world.get::<TileVisible>(entity).map(|v| v.0);
+                let color = world.get::<TileColor>(entity).map(|c| c.0);
+                let right = look.visible.is_none_or(|v| visible == Some(v))
+                    && look.color.is_none_or(|c| color == Some(c));
+                if !right {
+                    wrong.push(format!(
+                        "map {map} tile ({x}, {y}) {state:?}: {visible:?} {color:?}, not {look:?}"
+                    ));
+                }
+            }
+        }
+    }
+    wrong
+}
+
 /// A small mixing function for seeded positions and walls.
 fn hash(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -267,7 +341,7 @@ proptest! {
 
     /// With 260 to 320 viewers, every team's view on every map is the union of its members'
     /// views after every frame, whatever changed before the frame or between the recompute
-    /// and the fog.
+    /// and the fog, and every tile of the fog layers looks like its state for the team drawn.
     #[test]
     fn team_views_of_crowds_are_the_union_of_their_members(
         walls: u64,
@@ -278,10 +352,12 @@ proptest! {
         app.update();
         let world = app.world_mut();
         prop_assert_eq!(in_fog(world), expected(world), "after the first frame");
+        prop_assert_eq!(misdrawn_tiles(world), Vec::<String>::new(), "after the first frame");
         for (n, frame) in frames.iter().enumerate() {
             run_frame(&mut app, frame);
             let world = app.world_mut();
             prop_assert_eq!(in_fog(world), expected(world), "after frame {}", n);
+            prop_assert_eq!(misdrawn_tiles(world), Vec::<String>::new(), "after frame {}", n);
         }
     }
 }

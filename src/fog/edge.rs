@@ -7,7 +7,7 @@ use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::model::{differs, for_each_set_bit};
+use crate::fog::model::{TilesToWrite, differs, for_each_set_bit};
 use crate::fog::{FogOfWar, TeamFog};
 
 /// The neighbours of a tile on one map: its 8 neighbours on square and isometric maps, its 6
@@ -83,12 +83,8 @@ impl FogOfWar {
         let edge = &mut self.edge;
         let mut refresh = |tile: TilePos| edge.set_to(tile.y, tile.x, at_edge(team, around, tile));
         if all || self.refresh_all {
-            for y in 0..self.height {
-                for x in 0..self.width {
-                    refresh(TilePos { x, y });
-                }
-            }
-            return;
+            let (width, height) = (self.width, self.height);
+            return TilesToWrite::All { width, height }.for_each(refresh);
         }
         let changed = differs(&team.visible, &self.shown_visible);
         for_each_set_bit(team.visible.stride(), changed, |tile| {

@@ -15,6 +15,7 @@
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`] |
 //! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
 //! | [`fade`] | tiles moving between looks over time: [`FogFade`] |
+//! | `tiles` | writing looks into tiles: a tile at a time, or many in one parallel pass |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | [`hide`] | [`HideOutsideView`] entities |
@@ -29,6 +30,7 @@ pub mod model;
 pub mod style;
 pub mod systems;
 pub mod team;
+pub(crate) mod tiles;
 pub(crate) mod union;
 
 use bevy::ecs::entity::EntityHashSet;

@@ -259,26 +259,24 @@ impl FogOfWar {
         self.team_mut(team);
     }
 
-    /// Calls `f` for the tiles whose look must be written: every tile when `all`, else the
-    /// tiles whose state for the team drawn (or whether they are at the edge of its view)
-    /// differs from what the tiles show.
-    pub(crate) fn for_each_tile_to_write(&self, all: bool, mut f: impl FnMut(TilePos)) {
+    /// The tiles whose look must be written: every tile when `all` (or the map is new or
+    /// resized), else the tiles whose state for the team drawn (or whether they are at the
+    /// edge of its view) differs from what the tiles show.
+    pub(crate) fn tiles_to_write(&self, all: bool) -> TilesToWrite {
+        let (width, height) = (self.width, self.height);
         if all || self.refresh_all {
-            for y in 0..self.height {
-                for x in 0..self.width {
-                    f(TilePos { x, y });
-                }
-            }
-            return;
+            return TilesToWrite::All { width, height };
         }
-        let Some(shown) = self.shown() else {
-            return;
-        };
-        let changed = differs(&shown.visible, &self.shown_visible)
-            .zip(differs(&shown.explored, &self.shown_explored))
-            .zip(differs(&self.edge, &self.shown_edge))
-            .map(|((visible, explored), edge)| visible | explored | edge);
-        for_each_set_bit(shown.visible.stride(), changed, f);
+        let mut changed = BitRows::new(height, width);
+        if let Some(shown) = self.shown() {
+            let differ = differs(&shown.visible, &self.shown_visible)
+                .zip(differs(&shown.explored, &self.shown_explored))
+                .zip(differs(&self.edge, &self.shown_edge));
+            for (word, ((visible, explored), edge)) in changed.words_mut().iter_mut().zip(differ) {
+                *word = visible | explored | edge;
+            }
+        }
+        TilesToWrite::Changed(changed)
     }
 
     /// The tiles now show the team drawn.
@@ -312,5 +310,40 @@ pub(crate) fn for_each_set_bit(
             ((index % stride) * crate::bits::WORD_BITS) as u32,
         );
         crate::bits::for_each_one(word, |bit| f(TilePos { x: x0 + bit, y }));
+    }
+}
+
+/// The tiles of a map whose look must be written ([`FogOfWar::tiles_to_write`]).
+#[derive(Debug)]
+pub(crate) enum TilesToWrite {
+    /// Every tile of a map this size.
+    All { width: u32, height: u32 },
+    /// The tiles whose bit is set.
+    Changed(BitRows),
+}
+
+impl TilesToWrite {
+    /// How many tiles.
+    pub(crate) fn count(&self) -> usize {
+        match self {
+            Self::All { width, height } => *width as usize * *height as usize,
+            Self::Changed(changed) => changed.count_ones(),
+        }
+    }
+
+    /// Calls `f` for each of them, row after row.
+    pub(crate) fn for_each(&self, mut f: impl FnMut(TilePos)) {
+        match self {
+            Self::All { width, height } => {
+                for y in 0..*height {
+                    for x in 0..*width {
+                        f(TilePos { x, y });
+                    }
+                }
+            }
+            Self::Changed(changed) => {
+                for_each_set_bit(changed.stride(), changed.words().iter().copied(), f);
+            }
+        }
     }
 }

@@ -1,16 +1,11 @@
 //! How a fog layer's tiles look in each [`FogState`]: [`FogStyle`] and [`TileLook`] (with the
-//! optional [`SoftEdge`] looks and [`FogFade`] transitions), and the writing of a look into a
-//! tile (only what differs, so unchanged tiles are not extracted for rendering again).
+//! optional [`SoftEdge`] looks and [`FogFade`] transitions).
 
 use bevy::color::Color;
-use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::query::Allow;
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
 
 use crate::fog::FogState;
-use crate::fog::fade::{FadeStart, FadingTiles, FogFade};
+use crate::fog::fade::{FadingTiles, FogFade};
 
 /// How a fog layer's tiles look in one [`FogState`]: `None` leaves that property alone.
 #[derive(Clone, Copy, Debug, PartialEq, Reflect)]
@@ -153,89 +148,6 @@ impl FogStyle {
             (Some(edge), FogState::Remembered) if at_edge => edge.remembered,
             (Some(edge), FogState::Unexplored) if at_edge => edge.unexplored,
             _ => self.look(state),
-        }
-    }
-}
-
-/// Writes looks into tiles, changing a component only when its value differs.
-#[derive(SystemParam)]
-pub(crate) struct TileWriter<'w, 's> {
-    commands: Commands<'w, 's>,
-    /// Disabled tiles too: they look right when enabled again.
-    tiles: Query<
-        'w,
-        's,
-        (
-            Option<&'static mut TileVisible>,
-            Option<&'static mut TileColor>,
-        ),
-        Allow<Disabled>,
-    >,
-}
-
-impl TileWriter<'_, '_> {
-    /// Gives the tile at `tile` of `storage` the look `look` at once.
-    pub(crate) fn write(&mut self, storage: &TileStorage, tile: TilePos, look: TileLook) {
-        let Some(entity) = storage.checked_get(&tile) else {
-            return;
-        };
-        let Ok((visible, color)) = self.tiles.get_mut(entity) else {
-            return;
-        };
-        Self::set_look(&mut self.commands, entity, look, visible, color);
-    }
-
-    /// Starts moving the tile at `tile` of `storage` to the look `look` (see [`FogFade`]);
-    /// a tile that has nothing to fade (no `TileVisible` or `TileColor`, or hidden and
-    /// staying hidden) takes it at once.
-    pub(crate) fn fade(
-        &mut self,
-        storage: &TileStorage,
-        tile: TilePos,
-        look: TileLook,
-        fades: &mut FadingTiles,
-        start: FadeStart,
-    ) {
-        let Some(entity) = storage.checked_get(&tile) else {
-            return;
-        };
-        let Ok((Some(mut visible), Some(color))) = self.tiles.get_mut(entity) else {
-            fades.stop(tile);
-            return self.write(storage, tile, look);
-        };
-        match fades.start(tile, visible.0, color.0, look, start) {
-            Some(show) => {
-                if show {
-                    visible.set_if_neq(TileVisible(true));
-                }
-            }
-            None => self.write(storage, tile, look),
-        }
-    }
-
-    fn set_look(
-        commands: &mut Commands,
-        entity: Entity,
-        look: TileLook,
-        visible: Option<Mut<TileVisible>>,
-        color: Option<Mut<TileColor>>,
-    ) {
-        match (look.visible, visible) {
-            (Some(on), Some(mut visible)) => {
-                visible.set_if_neq(TileVisible(on));
-            }
-            (Some(on), None) => {
-                commands.entity(entity).insert(TileVisible(on));
-            }
-            _ => {}
-        }
-        match (look.color, color) {
-            // TileColor has no PartialEq: compare the colours so unchanged tiles stay unchanged.
-            (Some(new), Some(mut color)) if color.0 != new => color.0 = new,
-            (Some(new), None) => {
-                commands.entity(entity).insert(TileColor(new));
-            }
-            _ => {}
         }
     }
 }

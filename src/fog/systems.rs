@@ -9,7 +9,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::fog::edge::Neighbourhood;
 use crate::fog::fade::{FadeStart, FadingTiles};
-use crate::fog::style::TileWriter;
+use crate::fog::tiles::TileWriter;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
 use crate::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
@@ -149,17 +149,21 @@ fn write_layer(
     if rewrite || fog.refresh_all {
         fades.clear();
     }
+    let to_write = fog.tiles_to_write(rewrite);
+    let look = |tile| style.look_at(fog.state(tile), fog.is_edge(tile));
     let fade = now.zip(style.fade).filter(|_| !rewrite && !fog.refresh_all);
-    fog.for_each_tile_to_write(rewrite, |tile| {
-        let state = fog.state(tile);
-        let look = style.look_at(state, fog.is_edge(tile));
-        match fade {
-            Some((now, fade)) => {
-                let length = fade.length_to(state);
-                tiles.fade(&storage, tile, look, &mut fades, FadeStart { now, length });
-            }
-            None => tiles.write(&storage, tile, look),
-        }
+    let Some((now, fade)) = fade else {
+        return tiles.write_many(&storage, &to_write, look);
+    };
+    to_write.for_each(|tile| {
+        let length = fade.length_to(fog.state(tile));
+        tiles.fade(
+            &storage,
+            tile,
+            look(tile),
+            &mut fades,
+            FadeStart { now, length },
+        );
     });
 }
 

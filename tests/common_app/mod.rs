@@ -13,6 +13,23 @@ pub fn app() -> App {
     app
 }
 
+/// [`app`] with `threads` compute threads whatever the machine has (Bevy's default gives a
+/// 2-core machine one), so that the plugin's parallel paths run in parallel. The compute pool
+/// is global: the first app of a test binary sets it.
+pub fn threaded_app(threads: usize) -> App {
+    let mut options = TaskPoolOptions::default();
+    options.compute.min_threads = threads;
+    options.compute.max_threads = threads;
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(TaskPoolPlugin {
+            task_pool_options: options,
+        }),
+        ViewshedPlugin::default(),
+    ));
+    app
+}
+
 /// Spawns a `width` x `height` tilemap whose tiles are entities with `TileVisible` and
 /// `TileColor`; the tiles where `wall(x, y)` is true are `Opaque`.
 pub fn spawn_map(

@@ -1,0 +1,178 @@
+//! The writing of looks into the tiles of fog layers, changing a component only when its
+//! value differs (so unchanged tiles are not extracted for rendering again): a tile at a time,
+//! or many tiles on all threads.
+
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
+use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
+
+use crate::fog::fade::{FadeStart, FadingTiles};
+use crate::fog::model::TilesToWrite;
+use crate::fog::style::TileLook;
+
+/// From this many tiles to write on, the tiles are written on all threads: below it, the
+/// tasks cost more than they save.
+const TILES_TO_WRITE_IN_PARALLEL: usize = 256;
+
+/// The parts of a tile's look, to change in place.
+type LookParts = (
+    Option<&'static mut TileVisible>,
+    Option<&'static mut TileColor>,
+);
+
+/// Writes looks into tiles, changing a component only when its value differs.
+#[derive(SystemParam)]
+pub(crate) struct TileWriter<'w, 's> {
+    commands: Commands<'w, 's>,
+    /// Disabled tiles too: they look right when enabled again.
+    tiles: Query<'w, 's, LookParts, Allow<Disabled>>,
+}
+
+/// The parts of a look a tile lacks the component for, to insert.
+#[derive(Clone, Copy, Debug, Default)]
+struct MissingParts {
+    visible: Option<TileVisible>,
+    color: Option<TileColor>,
+}
+
+impl TileWriter<'_, '_> {
+    /// Gives the tile at `tile` of `storage` the look `look` at once.
+    pub(crate) fn write(&mut self, storage: &TileStorage, tile: TilePos, look: TileLook) {
+        let Some(entity) = storage.checked_get(&tile) else {
+            return;
+        };
+        let Ok((visible, color)) = self.tiles.get_mut(entity) else {
+            return;
+        };
+        let missing = set_look(look, visible, color);
+        insert_missing(&mut self.commands, entity, missing);
+    }
+
+    /// Gives the tiles `to_write` of `storage` their looks, `look(tile)`, at once: on all
+    /// threads when there are many.
+    ///
+    /// Each tile written is a few cache misses (its entity, its components, their change
+    /// ticks), which the threads overlap. (Bevy's `par_iter_many_unique_mut` would check the
+    /// entities' uniqueness in quadratic time: they are sorted and deduplicated here.)
+    pub(crate) fn write_many(
+        &mut self,
+        storage: &TileStorage,
+        to_write: &TilesToWrite,
+        look: impl Fn(TilePos) -> TileLook,
+    ) {
+        let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
+        let (Some(pool), true) = (pool, to_write.count() >= TILES_TO_WRITE_IN_PARALLEL) else {
+            return to_write.for_each(|tile| self.write(storage, tile, look(tile)));
+        };
+        let mut looks = Vec::with_capacity(to_write.count());
+        to_write.for_each(|tile| {
+            looks.extend(
+                storage
+                    .checked_get(&tile)
+                    .map(|entity| (entity, look(tile))),
+            );
+        });
+        // Each entity once, with its last look (as when written one at a time), so that no
+        // two threads are given the same tile.
+        looks.reverse();
+        looks.sort_by_key(|&(entity, _)| entity);
+        looks.dedup_by_key(|&mut (entity, _)| entity);
+        let tiles = &self.tiles;
+        let missing = pool.scope(|scope| {
+            for part in looks.chunks(looks.len().div_ceil(pool.thread_num()).max(1)) {
+                // SAFETY: the entities of `looks` are unique and the parts are disjoint.
+                scope.spawn(async move { unsafe { write_part(tiles, part) } });
+            }
+        });
+        for (entity, parts) in missing.into_iter().flatten() {
+            insert_missing(&mut self.commands, entity, parts);
+        }
+    }
+
+    /// Starts moving the tile at `tile` of `storage` to the look `look` (see
+    /// [`FogFade`](crate::fog::FogFade)); a tile that has nothing to fade (no `TileVisible` or
+    /// `TileColor`, or hidden and staying hidden) takes it at once.
+    pub(crate) fn fade(
+        &mut self,
+        storage: &TileStorage,
+        tile: TilePos,
+        look: TileLook,
+        fades: &mut FadingTiles,
+        start: FadeStart,
+    ) {
+        let Some(entity) = storage.checked_get(&tile) else {
+            return;
+        };
+        let Ok((Some(mut visible), Some(color))) = self.tiles.get_mut(entity) else {
+            fades.stop(tile);
+            return self.write(storage, tile, look);
+        };
+        match fades.start(tile, visible.0, color.0, look, start) {
+            Some(show) => {
+                if show {
+                    visible.set_if_neq(TileVisible(true));
+                }
+            }
+            None => self.write(storage, tile, look),
+        }
+    }
+}
+
+/// Gives each tile of `looks` its look; returns the parts of the looks the tiles have no
+/// component for.
+///
+/// # Safety
+/// No other thread reads or changes the look of a tile of `looks` while it runs.
+unsafe fn write_part(
+    tiles: &Query<LookParts, Allow<Disabled>>,
+    looks: &[(Entity, TileLook)],
+) -> Vec<(Entity, MissingParts)> {
+    let mut missing = Vec::new();
+    for &(entity, look) in looks {
+        // SAFETY: the caller gives this thread the tiles of `looks` alone.
+        if let Ok((visible, color)) = unsafe { tiles.get_unchecked(entity) } {
+            let parts = set_look(look, visible, color);
+            if parts.visible.is_some() || parts.color.is_some() {
+                missing.push((entity, parts));
+            }
+        }
+    }
+    missing
+}
+
+/// Changes the parts of a tile that differ from `look`; returns the parts it has no component
+/// for.
+fn set_look(
+    look: TileLook,
+    visible: Option<Mut<TileVisible>>,
+    color: Option<Mut<TileColor>>,
+) -> MissingParts {
+    let mut missing = MissingParts::default();
+    match (look.visible, visible) {
+        (Some(on), Some(mut visible)) => {
+            visible.set_if_neq(TileVisible(on));
+        }
+        (Some(on), None) => missing.visible = Some(TileVisible(on)),
+        _ => {}
+    }
+    match (look.color, color) {
+        // TileColor has no PartialEq: compare the colours so unchanged tiles stay unchanged.
+        (Some(new), Some(mut color)) if color.0 != new => color.0 = new,
+        (Some(new), None) => missing.color = Some(TileColor(new)),
+        _ => {}
+    }
+    missing
+}
+
+/// Inserts the parts of a look `entity` had no component for.
+fn insert_missing(commands: &mut Commands, entity: Entity, missing: MissingParts) {
+    if let Some(visible) = missing.visible {
+        commands.entity(entity).insert(visible);
+    }
+    if let Some(color) = missing.color {
+        commands.entity(entity).insert(color);
+    }
+}
