@@ -13,7 +13,8 @@
 //! Arguments: the scene (`idle`, `bare`: idle without the plugin, `door`, `moving`, `cones`:
 //! all moving with 120-degree vision cones, `teams`: all moving with four teams and fog), the
 //! number of viewers and of frames. It prints the wall time per frame of the measured part (to
-//! compare two builds outside callgrind, where setup would blur a whole-process `time`). Bevy's task pool runs the parallel recompute on both
+//! compare two builds outside callgrind, where setup would blur a whole-process `time`), and
+//! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -22,6 +23,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use bevy::prelude::*;
+use bevy_viewshed::prelude::*;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
@@ -68,10 +70,50 @@ fn main() -> ExitCode {
     };
     let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
     let mut app = plugin_app(&grid, viewers, scene, variant);
+    let phases = std::env::var_os("FRAME_PHASES").is_some() && variant != Variant::NoPlugin;
+    if phases {
+        time_phases(&mut app);
+    }
     let start = Instant::now();
     frames(&mut app, count);
     // Wall time, for `time`-like comparisons outside callgrind (meaningless inside it).
     let per_frame = start.elapsed().as_secs_f64() * 1e3 / f64::from(count.max(1));
     eprintln!("frame_instructions: {per_frame:.3} ms per frame");
+    if phases {
+        let times = app.world().resource::<PhaseTimes>();
+        for (phase, total) in ViewshedSystems::PHASES.iter().zip(times.total) {
+            let per_frame = total * 1e3 / f64::from(count.max(1));
+            eprintln!("frame_instructions: {phase:?} {per_frame:.3} ms per frame");
+        }
+    }
     ExitCode::SUCCESS
+}
+
+/// The wall time of each of the plugin's phases, summed over the frames (`FRAME_PHASES=1`;
+/// off by default, so that callgrind counts the plugin's frames alone).
+#[derive(Resource, Default)]
+struct PhaseTimes {
+    started: Option<Instant>,
+    total: [f64; 4],
+}
+
+/// Stamps the time before the first phase and after each.
+fn time_phases(app: &mut App) {
+    app.init_resource::<PhaseTimes>();
+    let start = |mut times: ResMut<PhaseTimes>| times.started = Some(Instant::now());
+    app.add_systems(PostUpdate, start.before(ViewshedSystems::SyncOpacity));
+    for (i, phase) in ViewshedSystems::PHASES.into_iter().enumerate() {
+        let stamp = move |mut times: ResMut<PhaseTimes>| {
+            let now = Instant::now();
+            if let Some(started) = times.started.replace(now) {
+                times.total[i] += (now - started).as_secs_f64();
+            }
+        };
+        let next = ViewshedSystems::PHASES.get(i + 1).copied();
+        let system = stamp.after(phase);
+        match next {
+            Some(next) => app.add_systems(PostUpdate, system.before(next)),
+            None => app.add_systems(PostUpdate, system),
+        };
+    }
 }

@@ -123,8 +123,18 @@ pub(crate) fn notify_sightings(
     placement: Placement,
     mut announce: Announce,
 ) {
-    let recomputed = recomputed_in_order(&mut updated);
     let recheck = &mut *recheck;
+    if targets.is_empty() {
+        // Nothing to see, and no viewer holds a target (each target that went took itself
+        // out of every viewer, `on_target_gone`; an inserted `Viewshed` starts with none):
+        // the views need not be read (10,000 of them, one by one, cost 0.3 ms). A target that
+        // comes back is checked against every viewer then.
+        updated.clear();
+        recheck.targets.clear();
+        epoch.changed_since(&mut recheck.epoch);
+        return;
+    }
+    let recomputed = recomputed_in_order(&mut updated);
     let moved: Vec<Entity> = if epoch.changed_since(&mut recheck.epoch) {
         recheck.targets.clear();
         targets.iter().map(|(target, ..)| target).collect()
@@ -301,15 +311,15 @@ pub(crate) fn on_viewshed_replaced(
 }
 
 /// A `Viewshed` was inserted: if it replaced one, it keeps the targets the old one saw (they
-/// are compared with its first view as usual).
+/// are compared with its first view as usual); else it starts seeing none (a `Viewshed`
+/// cloned from another viewer announces what it sees as its own).
 pub(crate) fn on_viewshed_inserted(
     event: On<Insert, Viewshed>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
     mut replaced: ResMut<ReplacedSightings>,
 ) {
-    if let Some(spotted) = replaced.0.remove(&event.entity)
-        && let Ok(mut viewshed) = viewers.get_mut(event.entity)
-    {
+    let spotted = replaced.0.remove(&event.entity).unwrap_or_default();
+    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
         viewshed.bypass_change_detection().spotted = spotted;
     }
 }

@@ -292,6 +292,33 @@ fn spotted_and_lost_exactly_once_per_change() {
     assert_eq!(take_log(&mut app), vec![(false, guard, coin)]);
 }
 
+/// A `Viewshed` cloned onto a new viewer does not bring its owner's sightings: the new viewer
+/// announces what it sees itself, and loses it when the target goes, as the first does.
+#[test]
+fn a_cloned_viewshed_announces_its_own_sightings() {
+    let mut app = logging_app();
+    let map = spawn_map(&mut app, 20, 9, |_, _| false);
+    let guard = spawn_viewer(&mut app, map, 2, 4, 5);
+    let thief = spawn_target(&mut app, map, 5, 4);
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(true, guard, thief)]);
+    let copy = viewshed(&app, guard).clone();
+    let twin = app
+        .world_mut()
+        .spawn((copy, TilePos { x: 3, y: 4 }, TilemapId(map)))
+        .id();
+    app.update();
+    assert_eq!(take_log(&mut app), vec![(true, twin, thief)]);
+    app.world_mut().despawn(thief);
+    app.update();
+    let mut log = take_log(&mut app);
+    log.sort();
+    let mut lost = vec![(false, guard, thief), (false, twin, thief)];
+    lost.sort();
+    assert_eq!(log, lost, "both lose it, once each");
+    assert_eq!(viewshed(&app, twin).spotted().count(), 0);
+}
+
 #[test]
 fn observers_watch_spotted_and_lost_sight() {
     let mut app = app();
