@@ -1,6 +1,7 @@
 //! The fog of one map: per [`Team`], what its members see now and what it has ever seen.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapSize;
@@ -331,19 +332,38 @@ impl TilesToWrite {
         }
     }
 
-    /// Calls `f` for each of them, row after row.
-    pub(crate) fn for_each(&self, mut f: impl FnMut(TilePos)) {
+    /// How many rows they span.
+    pub(crate) fn rows(&self) -> u32 {
         match self {
-            Self::All { width, height } => {
-                for y in 0..*height {
+            Self::All { height, .. } => *height,
+            Self::Changed(changed) => changed.rows(),
+        }
+    }
+
+    /// Calls `f` for each of them, row after row.
+    pub(crate) fn for_each(&self, f: impl FnMut(TilePos)) {
+        self.for_each_in(0..self.rows(), f);
+    }
+
+    /// Calls `f` for each of them in `rows`, row after row.
+    pub(crate) fn for_each_in(&self, rows: Range<u32>, mut f: impl FnMut(TilePos)) {
+        let (first, end) = (rows.start, rows.end.min(self.rows()));
+        match self {
+            Self::All { width, .. } => {
+                for y in first..end {
                     for x in 0..*width {
                         f(TilePos { x, y });
                     }
                 }
             }
-            Self::Changed(changed) => {
-                for_each_set_bit(changed.stride(), changed.words().iter().copied(), f);
+            Self::Changed(changed) if first < end => {
+                let stride = changed.stride();
+                let words = &changed.words()[first as usize * stride..end as usize * stride];
+                for_each_set_bit(stride, words.iter().copied(), |tile| {
+                    f(TilePos::new(tile.x, tile.y + first));
+                });
             }
+            Self::Changed(_) => {}
         }
     }
 }

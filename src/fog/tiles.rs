@@ -61,20 +61,13 @@ impl TileWriter<'_, '_> {
         &mut self,
         storage: &TileStorage,
         to_write: &TilesToWrite,
-        look: impl Fn(TilePos) -> TileLook,
+        look: impl Fn(TilePos) -> TileLook + Sync,
     ) {
         let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
         let (Some(pool), true) = (pool, to_write.count() >= TILES_TO_WRITE_IN_PARALLEL) else {
             return to_write.for_each(|tile| self.write(storage, tile, look(tile)));
         };
-        let mut looks = Vec::with_capacity(to_write.count());
-        to_write.for_each(|tile| {
-            looks.extend(
-                storage
-                    .checked_get(&tile)
-                    .map(|entity| (entity, look(tile))),
-            );
-        });
+        let mut looks = looks_of(pool, storage, to_write, &look);
         // Each entity once, with its last look (as when written one at a time), so that no
         // two threads are given the same tile.
         looks.reverse();
@@ -119,6 +112,34 @@ impl TileWriter<'_, '_> {
             None => self.write(storage, tile, look),
         }
     }
+}
+
+/// The entities of the tiles `to_write` of `storage` and their looks, in the tiles' order,
+/// each thread looking up a band of rows (each a cache miss in the tile storage).
+fn looks_of(
+    pool: &ComputeTaskPool,
+    storage: &TileStorage,
+    to_write: &TilesToWrite,
+    look: &(impl Fn(TilePos) -> TileLook + Sync),
+) -> Vec<(Entity, TileLook)> {
+    let rows = to_write.rows();
+    let band = rows.div_ceil(pool.thread_num() as u32).max(1);
+    let bands = pool.scope(|scope| {
+        for first in (0..rows).step_by(band as usize) {
+            scope.spawn(async move {
+                let mut looks = Vec::new();
+                to_write.for_each_in(first..first + band, |tile| {
+                    looks.extend(
+                        storage
+                            .checked_get(&tile)
+                            .map(|entity| (entity, look(tile))),
+                    );
+                });
+                looks
+            });
+        }
+    });
+    bands.concat()
 }
 
 /// Gives each tile of `looks` its look; returns the parts of the looks the tiles have no
