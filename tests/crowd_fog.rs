@@ -399,3 +399,53 @@ fn a_team_change_after_the_recompute_shows_in_that_frame() {
     );
     assert_eq!(views, expected(world));
 }
+
+/// A tile storage that holds one entity at two places (a mistake bevy_ecs_tilemap does not
+/// stop) while hundreds of tiles change at once: the threads that write the tiles never get
+/// the same entity twice (each is written once, with one of its places' looks), and every
+/// other tile looks like its state.
+#[test]
+fn a_tile_entity_at_two_places_is_written_with_one_of_their_looks() {
+    let mut app = threaded_app(3);
+    let map = spawn_map(&mut app, 24, 20, |_, _| false);
+    let world = app.world_mut();
+    world.entity_mut(map).insert(FogStyle::default());
+    let mut storage = world.get::<TileStorage>(map).unwrap().clone();
+    let mut shared = Vec::new();
+    for x in 0..24 {
+        let (seen, unseen) = (TilePos::new(x, 2), TilePos::new(x, 17));
+        let entity = storage.get(&seen).unwrap();
+        storage.set(&unseen, entity);
+        shared.push((entity, seen, unseen));
+    }
+    world.entity_mut(map).insert(storage);
+    world.spawn((
+        Viewshed::new(4),
+        RevealsFog,
+        TilePos::new(12, 3),
+        TilemapId(map),
+    ));
+    app.update();
+    let world = app.world_mut();
+    let style = FogStyle::default();
+    let fog = world.get::<FogOfWar>(map).unwrap();
+    assert!(fog.is_visible(TilePos::new(12, 2)) && !fog.is_visible(TilePos::new(12, 17)));
+    for (entity, seen, unseen) in shared {
+        let visible = world.get::<TileVisible>(entity).map(|v| v.0);
+        let color = world.get::<TileColor>(entity).map(|c| c.0);
+        let is = |look: TileLook| {
+            look.visible.is_none_or(|v| visible == Some(v))
+                && look.color.is_none_or(|c| color == Some(c))
+        };
+        let (a, b) = (style.look(fog.state(seen)), style.look(fog.state(unseen)));
+        assert!(
+            is(a) || is(b),
+            "{visible:?} {color:?}: neither {a:?} nor {b:?}"
+        );
+    }
+    let wrong: Vec<String> = misdrawn_tiles(world)
+        .into_iter()
+        .filter(|line| !line.contains(", 2)") && !line.contains(", 17)"))
+        .collect();
+    assert_eq!(wrong, Vec::<String>::new());
+}
