@@ -15,7 +15,7 @@
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`] |
 //! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
 //! | [`fade`] | tiles moving between looks over time: [`FogFade`] |
-//! | `tiles` | writing looks into tiles: a tile at a time, or many in one parallel pass |
+//! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | [`hide`] | [`HideOutsideView`] entities |
