@@ -127,10 +127,21 @@ impl Placement<'_, '_> {
         tilemap: Option<&TilemapId>,
         transform: Option<&GlobalTransform>,
     ) -> Result<(Entity, TilePos), PlaceProblem> {
+        self.locate_via(tile, tilemap, transform, |tilemap| self.root(tilemap))
+    }
+
+    /// [`locate`](Self::locate), with the tilemap's root found by `root`.
+    pub(crate) fn locate_via(
+        &self,
+        tile: Option<&TilePos>,
+        tilemap: Option<&TilemapId>,
+        transform: Option<&GlobalTransform>,
+        root: impl FnOnce(Entity) -> Result<Entity, PlaceProblem>,
+    ) -> Result<(Entity, TilePos), PlaceProblem> {
         let Some(&TilemapId(tilemap)) = tilemap else {
             return Err(PlaceProblem::NotPlaced);
         };
-        let root = self.root(tilemap)?;
+        let root = root(tilemap)?;
         match (tile, transform) {
             (Some(&tile), _) => Ok((root, tile)),
             (None, Some(transform)) => Ok((root, self.tile_at(tilemap, root, transform)?)),

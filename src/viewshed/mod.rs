@@ -1,6 +1,7 @@
 //! The [`Viewshed`] component (who sees, with which [`FovOptions`], and what it saw at its
 //! last recomputation) and the system that keeps it up to date ([`recompute`]).
 
+mod map_lookup;
 mod reach_index;
 pub mod recompute;
 #[cfg(feature = "serde")]

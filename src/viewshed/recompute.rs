@@ -30,6 +30,7 @@ use crate::options::FovOptions;
 use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
 use crate::staggered;
+use crate::viewshed::map_lookup::MapLookup;
 use crate::viewshed::reach_index::{Filed, ReachIndex};
 use crate::viewshed::{ViewKey, Viewshed};
 use crate::visible::VisibleSet;
@@ -189,23 +190,23 @@ impl<C: KeptView> Views<'_, '_, C> {
         };
         let (updates, refile) = (&*self.updates, &*self.refile);
         let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
-        let visit = |fov: &mut Scratch, item: ViewItemMut<C>, union: Option<&mut TeamShares>| {
+        // What one task keeps while it visits viewers: its thread's scratch space, team
+        // views (when they are gathered) and updates, and the maps its viewers stand on.
+        let visit = |(fov, union, updates, maps): Task<'_, '_, '_, '_>, item: ViewItemMut<C>| {
             let (entity, mut view, tile, tilemap, transform, reveals, team) = item;
             let before = view.computed().map(|key| key.map);
             let update = visit_view(
                 fov,
                 (entity, &mut view, tile, tilemap, transform),
                 layers_changed,
-                (maps, placement),
+                maps,
             );
             if let Some(after) = update {
-                updates
-                    .borrow_local_mut()
-                    .push((entity, reveals, before, after));
+                updates.push((entity, reveals, before, after));
             }
             let placed = view
                 .computed()
-                .and_then(|key| Some((key, maps.get(key.map).ok()?.size())));
+                .and_then(|key| Some((key, maps.opacity(key.map)?.size())));
             if let (Some(union), true, Some((key, size))) = (union, reveals, placed) {
                 let team = team.copied().unwrap_or_default();
                 union.add(key.map, team, size, view.view());
@@ -216,17 +217,25 @@ impl<C: KeptView> Views<'_, '_, C> {
             }
         };
         let all = &mut self.items;
+        let fovs = &*self.fov;
+        let task = |gather: bool| {
+            let union = union.filter(|_| gather).map(TeamUnion::local);
+            let locals = (fovs.borrow_local_mut(), updates.borrow_local_mut());
+            (locals, union, MapLookup::new(maps, placement))
+        };
         match &listed {
             Some(listed) => {
                 let mut few = all.iter_many_mut(listed);
-                let mut fov = self.fov.borrow_local_mut();
+                let ((mut fov, mut updates), _, mut maps) = task(false);
                 while let Some(item) = few.fetch_next() {
-                    visit(&mut fov, item, None);
+                    visit((&mut fov, None, &mut updates, &mut maps), item);
                 }
             }
             _ => all.par_iter_mut().for_each_init(
-                || (self.fov.borrow_local_mut(), union.map(TeamUnion::local)),
-                |(fov, union), item| visit(fov, item, union.as_deref_mut()),
+                || task(true),
+                |((fov, updates), union, maps), item| {
+                    visit((fov, union.as_deref_mut(), updates, maps), item);
+                },
             ),
         }
         for (entity, filed) in self.refile.drain() {
@@ -235,6 +244,14 @@ impl<C: KeptView> Views<'_, '_, C> {
         (listed.is_none(), self.updates.drain())
     }
 }
+
+/// What one task of the recompute keeps while it visits viewers, borrowed for one visit.
+type Task<'t, 'm, 'w, 's> = (
+    &'t mut Scratch,
+    Option<&'t mut TeamShares>,
+    &'t mut Vec<Update>,
+    &'t mut MapLookup<'m, 'w, 's>,
+);
 
 /// Visits one view: keeps it when it is still right, else locates the viewer and refreshes
 /// it. Returns the view's map after it changed (`Some(None)`: emptied), `None` if unchanged.
@@ -248,7 +265,7 @@ fn visit_view<C: KeptView>(
         Option<&GlobalTransform>,
     ),
     layers_changed: bool,
-    (maps, placement): (&Query<&MapOpacity>, &Placement),
+    maps: &mut MapLookup,
 ) -> Option<Option<Entity>> {
     if !layers_changed
         && still_placed(view, tile.as_ref(), tilemap.as_ref())
@@ -261,7 +278,6 @@ fn visit_view<C: KeptView>(
         tile.as_deref(),
         tilemap.as_deref(),
         transform,
-        placement,
         maps,
     );
     refresh(fov, entity, view, key).then(|| view.computed().map(|key| key.map))
@@ -356,11 +372,11 @@ fn still_placed<C: KeptView>(
 
 /// For a viewer that did not move: whether its view is still right, given the opacity
 /// changes since it was computed (it then records that it has seen them).
-fn catch_up<C: KeptView>(view: &mut Mut<C>, maps: &Query<&MapOpacity>) -> bool {
+fn catch_up<C: KeptView>(view: &mut Mut<C>, maps: &mut MapLookup) -> bool {
     let Some(key) = view.computed() else {
         return false;
     };
-    let Ok(opacity) = maps.get(key.map) else {
+    let Some(opacity) = maps.opacity(key.map) else {
         return false;
     };
     if key.grid != opacity.kind() || opacity.changed_within(key.version, |cell| key.reaches(cell)) {
@@ -427,11 +443,11 @@ fn locate<'a>(
     tile: Option<&TilePos>,
     tilemap: Option<&TilemapId>,
     transform: Option<&GlobalTransform>,
-    placement: &Placement,
-    maps: &'a Query<&MapOpacity>,
+    maps: &mut MapLookup<'a, '_, '_>,
 ) -> Result<(ViewKey, &'a MapOpacity), PlaceProblem> {
-    let (map, tile) = placement.locate(tile, tilemap, transform)?;
-    let Ok(opacity) = maps.get(map) else {
+    let placement = maps.placement();
+    let (map, tile) = placement.locate_via(tile, tilemap, transform, |t| maps.root(t))?;
+    let Some(opacity) = maps.opacity(map) else {
         return Err(PlaceProblem::NotATilemap(map));
     };
     if !opacity.grid().contains(tile.x, tile.y) {
