@@ -173,48 +173,11 @@ impl<C: KeptView> Views<'_, '_, C> {
         moved: &[Entity],
         union: Option<&TeamUnion>,
     ) -> (bool, impl Iterator<Item = Update> + '_) {
-        for view in self.removed.read() {
-            self.index.unfile(view);
-        }
-        // `None`: every viewer is visited.
-        let (layers_changed, listed) = match self.map_changes.read(&mut self.index) {
-            Visit::All { layers } => (layers, None),
-            Visit::Near(mut near) => {
-                let few = near.len() + moved.len() <= FEW;
-                if few {
-                    near.extend(moved);
-                    near.extend(&self.by_transform);
-                }
-                (false, (few && near.len() <= FEW).then_some(near))
-            }
-        };
+        let (layers_changed, listed) = self.viewers_to_visit(moved);
         let (updates, refile) = (&*self.updates, &*self.refile);
         let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
-        // What one task keeps while it visits viewers: its thread's scratch space, team
-        // views (when they are gathered) and updates, and the maps its viewers stand on.
-        let visit = |(fov, union, updates, maps): Task<'_, '_, '_, '_>, item: ViewItemMut<C>| {
-            let (entity, mut view, tile, tilemap, transform, reveals, team) = item;
-            let before = view.computed().map(|key| key.map);
-            let update = visit_view(
-                fov,
-                (entity, &mut view, tile, tilemap, transform),
-                layers_changed,
-                maps,
-            );
-            if let Some(after) = update {
-                updates.push((entity, reveals, before, after));
-            }
-            let placed = view
-                .computed()
-                .and_then(|key| Some((key, maps.opacity(key.map)?.size())));
-            if let (Some(union), true, Some((key, size))) = (union, reveals, placed) {
-                let team = team.copied().unwrap_or_default();
-                union.add(key.map, team, size, view.view());
-            }
-            let filed = placed.map(|(key, size)| Filed::new(&key, (size.x, size.y)));
-            if index.filed(entity) != filed.as_ref() {
-                refile.borrow_local_mut().push((entity, filed));
-            }
+        let visit = |task: Task<'_, '_, '_, '_>, item: ViewItemMut<C>| {
+            visit_item(task, item, layers_changed, (index, refile));
         };
         let all = &mut self.items;
         let fovs = &*self.fov;
@@ -243,9 +206,59 @@ impl<C: KeptView> Views<'_, '_, C> {
         }
         (listed.is_none(), self.updates.drain())
     }
+
+    /// Whether layers changed, and the viewers to visit (`None`: every one): those
+    /// `MaybeMoved` found, those filed near changed tiles and those placed by `Transform`,
+    /// when they are few.
+    fn viewers_to_visit(&mut self, moved: &[Entity]) -> (bool, Option<EntityHashSet>) {
+        for view in self.removed.read() {
+            self.index.unfile(view);
+        }
+        match self.map_changes.read(&mut self.index) {
+            Visit::All { layers } => (layers, None),
+            Visit::Near(mut near) => {
+                let few = near.len() + moved.len() <= FEW;
+                if few {
+                    near.extend(moved);
+                    near.extend(&self.by_transform);
+                }
+                (false, (few && near.len() <= FEW).then_some(near))
+            }
+        }
+    }
 }
 
-/// What one task of the recompute keeps while it visits viewers, borrowed for one visit.
+/// Visits one viewer for a task: brings its view up to date ([`visit_view`]), notes the
+/// update, adds a revealing view to the task's team views (when they are gathered), and
+/// notes a view to file again.
+fn visit_item<C: KeptView>(
+    (fov, union, updates, maps): Task<'_, '_, '_, '_>,
+    item: ViewItemMut<C>,
+    layers_changed: bool,
+    (index, refile): (&ReachIndex, &Parallel<Vec<(Entity, Option<Filed>)>>),
+) {
+    let (entity, mut view, tile, tilemap, transform, reveals, team) = item;
+    let before = view.computed().map(|key| key.map);
+    let placing = (entity, &mut view, tile, tilemap, transform);
+    if let Some(after) = visit_view(fov, placing, layers_changed, maps) {
+        updates.push((entity, reveals, before, after));
+    }
+    let placed = view
+        .computed()
+        .and_then(|key| Some((key, maps.opacity(key.map)?.size())));
+    if let (Some(union), true, Some((key, size))) = (union, reveals, placed) {
+        let team = team.copied().unwrap_or_default();
+        union.add(key.map, team, size, view.view());
+    }
+    let filed = placed.map(|(key, size)| Filed::new(&key, (size.x, size.y)));
+    if index.filed(entity) != filed.as_ref() {
+        refile.borrow_local_mut().push((entity, filed));
+    }
+}
+
+/// What one task of the recompute keeps while it visits viewers, borrowed for one visit: its
+/// thread's scratch space, team views (when they are gathered) and updates, and the maps its
+/// viewers stand on.
 type Task<'t, 'm, 'w, 's> = (
     &'t mut Scratch,
     Option<&'t mut TeamShares>,
