@@ -9,6 +9,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::fog::edge::Neighbourhood;
 use crate::fog::fade::{FadeStart, FadingTiles};
+use crate::fog::model::TilesToWrite;
 use crate::fog::tiles::TileWriter;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
@@ -122,9 +123,11 @@ pub(crate) fn update_fog(
         if soft {
             fog.update_edges(restyled, &Neighbourhood::of(map_type, fog.size()));
         }
+        // The same for every layer of the map that is not written as a whole.
+        let changed = fog.tiles_to_write(false);
         map_tilemaps(map, &children, |layer| {
             if let Ok(layer) = styles.get_mut(layer) {
-                write_layer(fog, layer, layers_changed, now, &mut tiles);
+                write_layer(fog, &changed, layer, (layers_changed, now), &mut tiles);
             }
         });
         fog.mark_shown();
@@ -137,23 +140,29 @@ pub(crate) fn update_fog(
 /// Writes the tiles of one fog layer whose look changed: at once when the layer is new to its
 /// map (its style changed, its tile storage was put back, it became a layer of this map, the
 /// map is new or resized: every tile is written then) or its style does not fade, else as the
-/// start of a fade.
+/// start of a fade. `changed` are the map's tiles to write when the layer is not new.
 fn write_layer(
     fog: &FogOfWar,
+    changed: &TilesToWrite,
     (storage, style, mut fades): FogLayer,
-    layers_changed: bool,
-    now: Option<Duration>,
+    (layers_changed, now): (bool, Option<Duration>),
     tiles: &mut TileWriter,
 ) {
     let rewrite = layers_changed || style.is_changed() || storage.is_added();
     if rewrite || fog.refresh_all {
         fades.clear();
     }
-    let to_write = fog.tiles_to_write(rewrite);
+    let every;
+    let to_write = if rewrite {
+        every = fog.tiles_to_write(true);
+        &every
+    } else {
+        changed
+    };
     let look = |tile| style.look_at(fog.state(tile), fog.is_edge(tile));
     let fade = now.zip(style.fade).filter(|_| !rewrite && !fog.refresh_all);
     let Some((now, fade)) = fade else {
-        return tiles.write_many(&storage, &to_write, look);
+        return tiles.write_many(&storage, to_write, look);
     };
     to_write.for_each(|tile| {
         let length = fade.length_to(fog.state(tile));
