@@ -10,6 +10,7 @@
 //! resized or retyped, layers changed). A viewer that cannot see (no tilemap, tile off the
 //! map) gets an empty view and one warning.
 
+use bevy::ecs::batching::BatchingStrategy;
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
 use bevy::utils::Parallel;
@@ -100,6 +101,17 @@ impl<C: KeptView> FromWorld for MaybeMoved<C> {
 /// every viewer is visited in parallel (most of them only to find that they are up to date,
 /// about 500 instructions each).
 const FEW: usize = 256;
+
+/// How the viewers visited in parallel are cut into tasks: several per thread, so that a
+/// thread done early (or running while another thread's core is taken by another process)
+/// takes over tasks still waiting instead of idling until one half of the crowd is done; and
+/// at least [`FEW`] viewers a task, so that a small crowd is not cut into tasks that cost
+/// more to start than to run.
+fn batching() -> BatchingStrategy {
+    BatchingStrategy::new()
+        .min_batch_size(FEW)
+        .batches_per_thread(8)
+}
 
 /// One recomputed view: the entity, whether it reveals fog, and its map before and after.
 pub(crate) type Update = (Entity, bool, Option<Entity>, Option<Entity>);
@@ -194,12 +206,15 @@ impl<C: KeptView> Views<'_, '_, C> {
                     visit((&mut fov, None, &mut updates, &mut maps), item);
                 }
             }
-            _ => all.par_iter_mut().for_each_init(
-                || task(true),
-                |((fov, updates), union, maps), item| {
-                    visit((fov, union.as_deref_mut(), updates, maps), item);
-                },
-            ),
+            _ => all
+                .par_iter_mut()
+                .batching_strategy(batching())
+                .for_each_init(
+                    || task(true),
+                    |((fov, updates), union, maps), item| {
+                        visit((fov, union.as_deref_mut(), updates, maps), item);
+                    },
+                ),
         }
         for (entity, filed) in self.refile.drain() {
             self.index.file(entity, filed);
