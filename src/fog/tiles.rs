@@ -75,7 +75,7 @@ impl TileWriter<'_, '_> {
         looks.dedup_by_key(|&mut (entity, _)| entity);
         let tiles = &self.tiles;
         let missing = pool.scope(|scope| {
-            for part in looks.chunks(looks.len().div_ceil(pool.thread_num()).max(1)) {
+            for part in looks.chunks(looks.len().div_ceil(parts(pool)).max(1)) {
                 // SAFETY: the entities of `looks` are unique and the parts are disjoint.
                 scope.spawn(async move { unsafe { write_part(tiles, part) } });
             }
@@ -114,6 +114,13 @@ impl TileWriter<'_, '_> {
     }
 }
 
+/// Into how many tasks the lookups and the writes are cut: a few per thread, so that a thread
+/// done early (or running while another's core is taken by another process) takes over tasks
+/// still waiting.
+fn parts(pool: &ComputeTaskPool) -> usize {
+    4 * pool.thread_num()
+}
+
 /// The entities of the tiles `to_write` of `storage` and their looks, in the tiles' order,
 /// each thread looking up a band of rows (each a cache miss in the tile storage).
 fn looks_of(
@@ -123,7 +130,7 @@ fn looks_of(
     look: &(impl Fn(TilePos) -> TileLook + Sync),
 ) -> Vec<(Entity, TileLook)> {
     let rows = to_write.rows();
-    let band = rows.div_ceil(pool.thread_num() as u32).max(1);
+    let band = rows.div_ceil(parts(pool) as u32).max(1);
     let bands = pool.scope(|scope| {
         for first in (0..rows).step_by(band as usize) {
             scope.spawn(async move {
