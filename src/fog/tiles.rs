@@ -122,7 +122,7 @@ fn parts(pool: &ComputeTaskPool) -> usize {
 }
 
 /// The entities of the tiles `to_write` of `storage` and their looks, in the tiles' order,
-/// each thread looking up a band of rows (each a cache miss in the tile storage).
+/// each task looking up a band of rows (each a cache miss in the tile storage).
 fn looks_of(
     pool: &ComputeTaskPool,
     storage: &TileStorage,
