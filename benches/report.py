@@ -1,19 +1,29 @@
 #!/usr/bin/env python3
-"""Prints the README's performance tables from criterion's results of
-`cargo bench --bench fov` and `cargo bench --bench plugin`.
+"""Prints the performance tables from criterion's results of the benches, or writes the
+whole performance page (docs/performance.md) with them.
 
 usage: python3 benches/report.py [CRITERION_DIR]
-(default: $CARGO_TARGET_DIR/criterion, else target/criterion)
+       python3 benches/report.py --write docs/performance.md [CRITERION_DIR]
+(CRITERION_DIR defaults to $CARGO_TARGET_DIR/criterion, else target/criterion)
+
+Without --write it prints the tables of `cargo bench -p viewshed_core --bench fov` and
+`cargo bench --bench plugin`. With --write PATH it writes the page: how to reproduce the
+numbers, then a table per bench found under CRITERION_DIR (fov, hex, plugin, lights,
+replicon), each with its ratios against the peers or the baseline in the same criterion
+group. A bench with no results gets a line saying how to run it.
 """
+import argparse
 import json
 import os
-import sys
+import platform
+import subprocess
 from pathlib import Path
 
 OURS = "bevy_viewshed"
 # Peers that implement symmetric shadowcasting (A sees B exactly when B sees A); for
 # adam_fov_rs that is checked by crates/viewshed_core/tests/peer_symmetry.rs.
 SYMMETRIC = {"adam_fov_rs", "adam_fov_rs_r+1", "bracket_symmetric", "symmetric_shadowcasting"}
+REPO = "https://github.com/bevy-viewshed/bevy_viewshed/blob/main"
 
 
 def load(root, prefix):
@@ -51,16 +61,14 @@ def order(group):
     return (map_name.endswith("1024"), map_name, radius == "unlimited", int(radius[1:]) if radius != "unlimited" else 0)
 
 
-def main():
-    default = Path(os.environ.get("CARGO_TARGET_DIR", "target")) / "criterion"
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else default
-    results = load(root, "fov/")
-    plugin = load(root, "plugin/")
-    cells = load_cells(root)
-    if not results and not plugin:
-        sys.exit(f"no results under {root}; run `cargo bench --bench fov` / `--bench plugin` first")
-    print("| map / radius | bevy_viewshed | fastest peer | ours ÷ fastest | fastest symmetric peer | ours ÷ symmetric | cells visible: ours / fastest / symmetric |")
-    print("|---|---:|---|---:|---|---:|---:|")
+def fov_table(results, cells):
+    """The lines of the one-FOV table (and the 1024 vs 128 line), and per radius the ratios
+    against the fastest and the fastest symmetric peer."""
+    lines = [
+        "| map / radius | bevy_viewshed | fastest peer | ours ÷ fastest | fastest symmetric peer | ours ÷ symmetric | cells visible: ours / fastest / symmetric |",
+        "|---|---:|---|---:|---|---:|---:|",
+    ]
+    ratios = {}
     for group in sorted(results, key=order):
         times = results[group]
         ours = times.get(OURS)
@@ -74,42 +82,308 @@ def main():
         row += [f"{sym} {fmt(symmetric[sym])}", f"{ours / symmetric[sym]:.2f}"] if sym else ["-", "-"]
         counts = cells.get(group, {})
         row.append(" / ".join(f"{counts[k]:,}" if k in counts else "-" for k in (OURS, fastest, sym)))
-        print("| " + " | ".join(row) + " |")
+        lines.append("| " + " | ".join(row) + " |")
+        if not group.split("/")[0].endswith("1024"):
+            radius = group.rsplit("/", 1)[1]
+            entry = ratios.setdefault(radius, {"fastest": [], "symmetric": []})
+            entry["fastest"].append(ours / peers[fastest])
+            if sym:
+                entry["symmetric"].append(ours / symmetric[sym])
     big, small = results.get("pillars20-1024/r16", {}), results.get("pillars20/r16", {})
     if OURS in big and OURS in small:
-        print()
-        print(f"1024x1024 vs 128x128 pillars20 at r16: {fmt(big[OURS])} vs {fmt(small[OURS])}"
-              f" = {big[OURS] / small[OURS]:.2f}x")
+        lines.append("")
+        lines.append(f"1024x1024 vs 128x128 pillars20 at r16: {fmt(big[OURS])} vs {fmt(small[OURS])}"
+                     f" = {big[OURS] / small[OURS]:.2f}x")
+    return lines, ratios
 
 
+def plugin_tables(plugin):
+    lines = [
+        "| frame (256x256 dungeon, radius 8) | bevy_viewshed | same app without the plugin | tutorial baseline | speed-up |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    kinds = {"moving": 0, "door": 1, "idle": 2}
+    for group in sorted(plugin, key=lambda g: (kinds.get(g.split("/")[0], 3), int(g.split("/")[1]))):
+        times = plugin[group]
+        ours, base = times.get(OURS), times.get("tutorial_baseline")
+        if ours is None:
+            continue
+        kind, viewers = group.split("/")
+        what = f"{int(viewers):,} viewers " + {
+            "moving": "all moving",
+            "door": "one door toggling",
+            "idle": "idle",
+        }.get(kind, kind)
+        bare = times.get("no_plugin")
+        extra = [fmt(base), f"{base / ours:.1f}x"] if base else ["-", "-"]
+        lines.append("| " + " | ".join([what, fmt(ours), fmt(bare) if bare else "-"] + extra) + " |")
+    variants = [g for g in plugin if any(k in plugin[g] for k in ("bevy_viewshed_cones", "bevy_viewshed_teams"))]
+    if variants:
+        lines.append("")
+        lines.append("| frame, all moving (256x256 dungeon, radius 8) | plain | 120-degree cones | 4 teams + fog |")
+        lines.append("|---|---:|---:|---:|")
+        for group in sorted(variants, key=lambda g: int(g.split("/")[1])):
+            times = plugin[group]
+            cells = [fmt(times[k]) if k in times else "-" for k in (OURS, "bevy_viewshed_cones", "bevy_viewshed_teams")]
+            lines.append(f"| {int(group.split('/')[1]):,} viewers | " + " | ".join(cells) + " |")
+    return lines
+
+
+def hex_table(hexes):
+    lines = [
+        "| map / radius | bevy_viewshed | hexx `range_fov` | ours ÷ hexx |",
+        "|---|---:|---:|---:|",
+    ]
+    for group in sorted(hexes, key=order):
+        times = hexes[group]
+        ours, theirs = times.get(OURS), times.get("hexx")
+        if ours is None or theirs is None:
+            continue
+        lines.append(f"| {group} | {fmt(ours)} | {fmt(theirs)} | {ours / theirs:.2f} |")
+    return lines
+
+
+LIGHT_ROWS = [
+    ("moving", "viewers_only", "1,000 viewers moving, no lights, no `NeedsLight`"),
+    ("moving", "lit_viewers", "the same viewers with `NeedsLight`, and 1,000 lights, all moving every frame"),
+    ("idle", "lit_viewers", "the same world, nothing moves"),
+]
+
+
+def lights_table(lights):
+    lines = [
+        "| frame (1,000 lights of radius 6, 1,000 viewers of radius 16) | time | vs the same viewers without light |",
+        "|---|---:|---:|",
+    ]
+    plain = next((t.get("viewers_only") for g, t in lights.items() if g.startswith("moving/")), None)
+    for kind, name, what in LIGHT_ROWS:
+        for group in sorted(g for g in lights if g.startswith(kind + "/")):
+            time = lights[group].get(name)
+            if time is None:
+                continue
+            ratio = f"{time / plain:.2f}x" if plain and kind == "moving" else ""
+            lines.append(f"| `lights/{group}/{name}`: {what} | {fmt(time)} | {ratio} |")
+    return lines
+
+
+REPLICON_ROWS = [
+    ("viewshed_only", "the plugin, no replicon"),
+    ("replicon_to_all", "replicon sends every unit to every client (the baseline)"),
+    ("replicon_fog_of_war", "with `ViewshedReplicationPlugin`, each client gets what its team sees"),
+    ("client_sight_only", "`ClientSightSystems` alone, inside the frame above"),
+]
+
+
+def replicon_table(replicon):
+    lines = [
+        "| server frame (2,000 moving units, 32 clients in 4 teams) | time | vs sending everything |",
+        "|---|---:|---:|",
+    ]
+    for group in sorted(replicon):
+        times = replicon[group]
+        base = times.get("replicon_to_all")
+        for name, what in REPLICON_ROWS:
+            if name not in times:
+                continue
+            ratio = f"{times[name] / base:.2f}x" if base and name != "client_sight_only" else ""
+            lines.append(f"| `{name}`: {what} | {fmt(times[name])} | {ratio} |")
+    return lines
+
+
+def span(values):
+    return f"{min(values):.2f} to {max(values):.2f}" if values else "-"
+
+
+def machine():
+    """What the page was measured on: the machine report.py runs on (run it where the benches ran)."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        rustc = subprocess.run(["rustc", "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        rustc = "rustc (version unknown)"
+    return f"{os.cpu_count()} logical CPUs ({model}), {rustc}, release profile"
+
+
+def missing(command):
+    return [f"_No results found: run `{command}`, then this script._"]
+
+
+HEADER = f"""\
+# Performance
+
+<!-- Written by `python3 benches/report.py --write docs/performance.md` from criterion's
+results; edit benches/report.py, not this page. -->
+
+Every table below compares implementations that ran in the same criterion group, in the
+same run, on the same machine: compare the ratios, not absolute times across machines.
+Times are criterion's medians.
+
+Machine: {{machine}}.
+
+## How to reproduce
+
+```sh
+cargo bench -p viewshed_core --bench fov       # one field of view against the Rust FOV crates
+cargo bench -p viewshed_core --bench hex       # one hexagonal field of view against hexx
+cargo bench --bench plugin                     # the plugin's frame against the tutorial way
+cargo bench --bench lights                     # light and darkness
+cargo bench --features replicon --bench replicon   # the multiplayer server's frame
+python3 benches/report.py --write docs/performance.md
+```
+
+The results go to `$CARGO_TARGET_DIR/criterion` (else `target/criterion`); give another
+directory as the script's last argument. Times swing between runs on a busy machine;
+instruction counts repeat exactly: `crates/viewshed_core/benches/count_instructions.sh`
+counts one field of view per map and radius with callgrind, and
+`benches/frame_instructions.rs` runs one plugin scene for a number of frames
+(`frame_instructions idle|bare|door|moving|cones|teams VIEWERS FRAMES`) to count under
+callgrind or time with `FRAME_PHASES=1`.
+
+How the scan and the plugin reach these numbers: [core.md](core.md#how-the-scan-is-fast)
+and [plugin.md](plugin.md#what-a-frame-costs).
+"""
+
+FOV_TEXT = f"""\
+## One field of view, against the Rust FOV crates
+
+[`crates/viewshed_core/benches/fov.rs`]({REPO}/crates/viewshed_core/benches/fov.rs): 128x128
+maps generated deterministically in the bench (open, forest, pillars20, cave, dungeon), the
+viewer on the floor cell nearest the centre; peers without an unlimited mode get a radius that
+covers the map. Peers: `adam_fov_rs`, `shadowcast` (gridbugs), `bracket-pathfinding`
+(recursive and symmetric), `symmetric-shadowcasting`, `doryen-fov`. "Symmetric" peers are
+those where A sees B exactly when B sees A: `adam_fov_rs`, `bracket-pathfinding`'s symmetric
+mode and `symmetric-shadowcasting`; for `adam_fov_rs` this is checked by
+[`crates/viewshed_core/tests/peer_symmetry.rs`]({REPO}/crates/viewshed_core/tests/peer_symmetry.rs)
+(`adam_fov_rs_sees_our_floors_and_is_symmetric_on_every_bench_map`). Ratios below 1 mean
+bevy_viewshed is faster. "Cells visible" is what each implementation reported for that
+viewer, walls included.
+
+`adam_fov_rs` keeps the cells whose float distance is at most its integer range, a smaller
+disk than ours (`dx*dx + dy*dy <= r*(r+1)`, about r + 0.5), so at the same radius it reports
+fewer cells. The bench also runs it at range r+1 (`adam_fov_rs_r+1`), the smallest range
+whose disk holds all of ours; where that one is faster than `adam_fov_rs` itself it shows in
+the table. gridbugs' `shadowcast` is not symmetric and sees fewer cells on
+sparse maps (the thin slivers of light between pillars and trees that the exact rules keep
+alive to the map's edge); that is where it can be faster than us. `pillars20-1024` is a
+1024x1024 map with the 128x128 pillar map in its centre: the viewer's surroundings are the
+same, so the cost of a view does not grow with the map.
+"""
+
+HEX_TEXT = f"""\
+## One hexagonal field of view, against hexx
+
+[`crates/viewshed_core/benches/hex.rs`]({REPO}/crates/viewshed_core/benches/hex.rs): the
+floor nearest the centre of 128x128 maps in bevy_ecs_tilemap's `RowOdd` system, against
+hexx 0.25's `range_fov`. The two do not follow the same rules: hexx casts one rounded line to
+every hexagon of the outer ring and keeps the hexagons before the first wall (neither exact
+nor symmetric, no walls in its view); ours is exact and lights walls.
+"""
+
+PLUGIN_TEXT = f"""\
+## The plugin, against the roguelike-tutorial way
+
+[`benches/plugin.rs`]({REPO}/benches/plugin.rs), its world in
+[`benches/scene`]({REPO}/benches/scene/mod.rs): a headless app, a 256x256 dungeon of tile
+entities (walls `Opaque`, about 21,000 of them), viewers of radius 8 placed on floor tiles.
+"All moving": every viewer steps to a neighbouring tile every frame, so every view is
+recomputed. "One door toggling": nobody moves and one door opens or closes each frame; the
+bench prints how many viewers a toggle recomputed (those whose radius covers the door: 1 of
+1,000 and 26 of 10,000 on this map). "Idle": nothing changes. The baseline keeps a
+`Vec<Point>` per viewer recomputed every turn with bracket-pathfinding's `field_of_view`, as
+the popular Rust roguelike tutorial does. "Same app without the plugin" is the same world,
+viewers' components and scene with no `ViewshedPlugin`: what the frame costs anyway (Bevy's
+own systems and executor). The bench gives Bevy's compute pool every core, so that the
+parallel recompute runs in parallel.
+
+The second table is the same frame with every viewer carrying a 120-degree vision cone facing
+along its walk, or with every viewer `RevealsFog` in one of four teams and the fog of war
+written into the tiles. A cone makes the frame cheaper, not dearer: the quadrants it does not
+reach are not scanned.
+"""
+
+LIGHTS_TEXT = f"""\
+## Light and darkness
+
+[`benches/lights.rs`]({REPO}/benches/lights.rs): the 256x256 dungeon of the plugin bench with
+1,000 lights of radius 6 and 1,000 viewers of radius 16 that need light (dark vision 1).
+When every light moves every frame, each one takes its old contribution away and adds the new
+one, and every viewer whose field of view holds a tile that became lit or dark is filtered
+again. Lights that stand still are not recomputed and change no tile (the idle frame is the
+plugin's fixed cost for 2,000 entities); a game with a few carried lights among many torches
+pays for the carried ones.
+"""
+
+REPLICON_TEXT = f"""\
+## The multiplayer server
+
+[`benches/replicon.rs`]({REPO}/benches/replicon.rs): the 256x256 dungeon of the plugin bench,
+32 clients in 4 teams, 2,000 replicated units (radius-8 `RevealsFog` viewers, 500 per team,
+all `ReplicateWhenSeen`), every unit stepping every frame. Units that stand still are not
+judged again: only moved entities and those on tiles whose team-view bit changed are. The
+rest of the gap between `replicon_fog_of_war` and the baseline is replicon writing
+per-client visibility and sending the changes.
+"""
+
+
+def page(root):
+    results, cells = load(root, "fov/"), load_cells(root)
+    hexes, plugin = load(root, "hex/"), load(root, "plugin/")
+    lights, replicon = load(root, "lights/"), load(root, "replicon/")
+    out = [HEADER.format(machine=machine()), FOV_TEXT]
+    if results:
+        lines, ratios = fov_table(results, cells)
+        out.append("\n".join(lines) + "\n")
+        summary = [
+            f"- {radius}: ours ÷ fastest peer {span(r['fastest'])}, ours ÷ fastest symmetric peer {span(r['symmetric'])}"
+            for radius, r in sorted(ratios.items(), key=lambda kv: (kv[0] == "unlimited", int(kv[0][1:]) if kv[0] != "unlimited" else 0))
+        ]
+        out.append("Over the five maps:\n\n" + "\n".join(summary) + "\n")
+    else:
+        out.append("\n".join(missing("cargo bench -p viewshed_core --bench fov")) + "\n")
+    out.append(HEX_TEXT)
+    out.append("\n".join(hex_table(hexes) if hexes else missing("cargo bench -p viewshed_core --bench hex")) + "\n")
+    out.append(PLUGIN_TEXT)
+    out.append("\n".join(plugin_tables(plugin) if plugin else missing("cargo bench --bench plugin")) + "\n")
+    out.append(LIGHTS_TEXT)
+    out.append("\n".join(lights_table(lights) if lights else missing("cargo bench --bench lights")) + "\n")
+    out.append(REPLICON_TEXT)
+    out.append("\n".join(replicon_table(replicon) if replicon else missing("cargo bench --features replicon --bench replicon")) + "\n")
+    return "\n".join(out)
+
+
+def print_tables(root):
+    """The tables of the fov and plugin benches, as this script has always printed them."""
+    results = load(root, "fov/")
+    plugin = load(root, "plugin/")
+    cells = load_cells(root)
+    if not results and not plugin:
+        raise SystemExit(f"no results under {root}; run `cargo bench --bench fov` / `--bench plugin` first")
+    lines, _ = fov_table(results, cells)
+    print("\n".join(lines))
     if plugin:
         print()
-        print("| frame (256x256 dungeon, radius 8) | bevy_viewshed | same app without the plugin | tutorial baseline | speed-up |")
-        print("|---|---:|---:|---:|---:|")
-        kinds = {"moving": 0, "door": 1, "idle": 2}
-        for group in sorted(plugin, key=lambda g: (kinds.get(g.split("/")[0], 3), int(g.split("/")[1]))):
-            times = plugin[group]
-            ours, base = times.get(OURS), times.get("tutorial_baseline")
-            if ours is None:
-                continue
-            kind, viewers = group.split("/")
-            what = f"{int(viewers):,} viewers " + {
-                "moving": "all moving",
-                "door": "one door toggling",
-                "idle": "idle",
-            }.get(kind, kind)
-            bare = times.get("no_plugin")
-            extra = [fmt(base), f"{base / ours:.1f}x"] if base else ["-", "-"]
-            print("| " + " | ".join([what, fmt(ours), fmt(bare) if bare else "-"] + extra) + " |")
-        variants = [g for g in plugin if any(k in plugin[g] for k in ("bevy_viewshed_cones", "bevy_viewshed_teams"))]
-        if variants:
-            print()
-            print("| frame, all moving (256x256 dungeon, radius 8) | plain | 120-degree cones | 4 teams + fog |")
-            print("|---|---:|---:|---:|")
-            for group in sorted(variants, key=lambda g: int(g.split("/")[1])):
-                times = plugin[group]
-                cells = [fmt(times[k]) if k in times else "-" for k in (OURS, "bevy_viewshed_cones", "bevy_viewshed_teams")]
-                print(f"| {int(group.split('/')[1]):,} viewers | " + " | ".join(cells) + " |")
+        print("\n".join(plugin_tables(plugin)))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", metavar="PATH", help="write the performance page (docs/performance.md) to PATH")
+    parser.add_argument("criterion_dir", nargs="?", help="criterion's output directory")
+    args = parser.parse_args()
+    default = Path(os.environ.get("CARGO_TARGET_DIR", "target")) / "criterion"
+    root = Path(args.criterion_dir) if args.criterion_dir else default
+    if args.write:
+        Path(args.write).write_text(page(root))
+        print(f"wrote {args.write}")
+    else:
+        print_tables(root)
 
 
 if __name__ == "__main__":
