@@ -14,7 +14,9 @@
 //! all moving with 120-degree vision cones, `teams`: all moving with four teams and fog), the
 //! number of viewers and of frames. It prints the wall time per frame of the measured part (to
 //! compare two builds outside callgrind, where setup would blur a whole-process `time`), and
-//! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. Bevy's task pool runs the parallel recompute on both
+//! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. `game-views`,
+//! `game-fog` and `game-full` play the game scene of `benches/game.rs` (`benches/scene/game.rs`)
+//! with that many units. Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -24,10 +26,11 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
+use scene::game::{Level, game_app, game_map};
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -52,7 +55,9 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
+    let game = scene.strip_prefix("game-").and_then(Level::parse);
     let (scene, variant) = match scene.as_str() {
+        _ if game.is_some() => (Scene::Moving, Variant::Plain),
         "idle" => (Scene::Idle, Variant::Plain),
         "bare" => (Scene::Idle, Variant::NoPlugin),
         "door" => (Scene::Door, Variant::Plain),
@@ -68,8 +73,15 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
-    let mut app = plugin_app(&grid, viewers, scene, variant);
+    let mut app = match game {
+        Some(level) => game_app(&game_map(), viewers, level),
+        None => plugin_app(
+            &MapKind::Dungeon.generate(SIZE, SIZE, 7),
+            viewers,
+            scene,
+            variant,
+        ),
+    };
     let phases = std::env::var_os("FRAME_PHASES").is_some() && variant != Variant::NoPlugin;
     if phases {
         time_phases(&mut app);

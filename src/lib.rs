@@ -59,6 +59,7 @@ pub mod layers;
 pub mod ldtk;
 pub mod light;
 pub mod opacity;
+pub mod placed;
 mod placement;
 pub mod plugin;
 #[cfg(feature = "replicon")]

@@ -14,9 +14,9 @@ use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::fog::fade::{FadingTiles, advance_fades};
-use crate::fog::ghosts::remember_seen;
+use crate::fog::ghosts::{DisabledRemembered, on_remembered_disabled, remember_seen};
 use crate::fog::hide::hide_outside_view;
-use crate::fog::systems::{style_new_tiles, track_fog, update_fog};
+use crate::fog::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
 use crate::fog::team::rebuild_team_views;
 use crate::fog::union::TeamUnion;
 use crate::fog::{
@@ -35,12 +35,16 @@ use crate::opacity::{
     MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement,
     sync_opaque, track_maps,
 };
+use crate::placed::{
+    PlaceAgain, Placed, PlacedIndex, on_placed_discarded, on_placed_inserted, place_again,
+    place_entities,
+};
 use crate::sightings::{
-    LostSight, RecheckTargets, ReplacedSightings, Spottable, Spotted, notify_sightings,
-    on_target_back, on_target_gone, on_viewer_back, on_viewer_gone, on_viewshed_inserted,
-    on_viewshed_replaced,
+    LostSight, ReplacedSightings, Spottable, Spotted, TargetsJudged, notify_sightings,
+    on_target_gone, on_viewer_back, on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
 };
 use crate::viewshed::Viewshed;
+use crate::viewshed::reach_index::ReachOf;
 use crate::viewshed::recompute::{ViewshedUpdated, recompute_viewsheds};
 
 /// Adds field of view to an app: every entity with a [`Viewshed`] sees, [`Opaque`] entities
@@ -181,12 +185,19 @@ fn add_resources_and_types(app: &mut App) {
         .init_resource::<LayerEpoch>()
         .init_resource::<LayerWarnings>()
         .init_resource::<GroupsDirty>()
-        .init_resource::<RecheckTargets>()
+        .init_resource::<PlacedIndex>()
+        .init_resource::<PlaceAgain>()
+        .init_resource::<ReachOf<Viewshed>>()
+        .init_resource::<ReachOf<LightSource>>()
+        .init_resource::<TargetsJudged>()
+        .init_resource::<FogChanges>()
+        .init_resource::<DisabledRemembered>()
         .init_resource::<ReplacedSightings>()
         .init_resource::<FogDirty>()
         .init_resource::<TeamUnion>()
         .init_resource::<FogTeam>()
         .register_type::<Viewshed>()
+        .register_type::<Placed>()
         .register_type::<LightSource>()
         .register_type::<NeedsLight>()
         .register_type::<Team>()
@@ -249,6 +260,7 @@ fn add_phase_systems(app: &mut App) {
             check_layers.run_if(
                 any_match_filter::<(With<LayerOf>, Or<(Changed<LayerOf>, Changed<TilemapSize>)>)>,
             ),
+            place_entities,
             track_maps,
             follow_map_types.run_if(
                 any_match_filter::<(
@@ -319,12 +331,20 @@ fn add_observers(app: &mut App) {
         .add_observer(on_opaque_gone::<Add, Disabled>)
         .add_observer(queue_placement::<Remove, Disabled>)
         .add_observer(queue_placement::<Insert, Opaque>);
-    // Sightings: targets and viewers that stop (or start again) standing anywhere.
+    // Placement: entities that others look for, filed where they stand, placed again when
+    // re-enabled or when they lose their tile or tilemap.
+    app.add_observer(on_placed_inserted)
+        .add_observer(on_placed_discarded)
+        .add_observer(place_again::<Remove, Disabled>)
+        .add_observer(place_again::<Remove, TilePos>)
+        .add_observer(place_again::<Remove, TilemapId>);
+    // Ghosts: a remembered entity disabled vanishes.
+    app.add_observer(on_remembered_disabled);
+    // Sightings: targets and viewers that stop standing anywhere.
     app.add_observer(on_target_gone::<Remove, Spottable>)
         .add_observer(on_target_gone::<Remove, TilePos>)
         .add_observer(on_target_gone::<Remove, TilemapId>)
         .add_observer(on_target_gone::<Add, Disabled>)
-        .add_observer(on_target_back::<Remove, Disabled>)
         .add_observer(on_viewer_gone::<Remove, Viewshed>)
         .add_observer(on_viewer_gone::<Add, Disabled>)
         .add_observer(on_viewer_back)

@@ -11,14 +11,12 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::layers::LayerEpoch;
-use crate::placement::Placement;
+use crate::placed::{Placed, PlacedIndex};
 use crate::viewshed::Viewshed;
+use crate::viewshed::reach_index::ReachOf;
 use crate::viewshed::recompute::ViewshedUpdated;
 
 /// Opts an entity on the map (a monster, the player, an item) into [`Spotted`] and
@@ -26,6 +24,7 @@ use crate::viewshed::recompute::ViewshedUpdated;
 /// `Transform` on its `TilemapId`, as viewers do.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
+#[require(crate::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Spottable;
 
@@ -76,101 +75,66 @@ impl Announce<'_, '_> {
     }
 }
 
-/// Where the spottable targets are: by (map, tile).
-type TargetIndex = HashMap<(Entity, u32, u32), Vec<Entity>>;
-
 /// A change to announce: (seen, viewer, target).
 type Change = (bool, Entity, Entity);
 
-type TargetItem = (
-    Entity,
-    Option<&'static TilePos>,
-    Option<&'static TilemapId>,
-    Option<&'static GlobalTransform>,
-);
-
-/// Targets that must be checked against every viewer at the next notify (re-enabled ones,
-/// or all of them after a layer change), and the [`LayerEpoch`] last seen.
+/// Where each target stood when the sightings last judged it: the viewers that see it are
+/// found from there when it moves.
 #[derive(Resource, Default)]
-pub(crate) struct RecheckTargets {
-    targets: EntityHashSet,
-    epoch: u64,
-}
+pub(crate) struct TargetsJudged(EntityHashMap<(Entity, TilePos)>);
 
 /// The seen targets of viewers whose `Viewshed` is being replaced (inserted again), so that
 /// the new component keeps them and no sighting is announced twice.
 #[derive(Resource, Default)]
 pub(crate) struct ReplacedSightings(EntityHashMap<EntityHashSet>);
 
-/// Brings every viewer's set of seen targets up to date and announces the differences.
+/// Brings every viewer's set of seen targets up to date and announces the differences: each
+/// recomputed view against the targets near it, each moved target against the viewers whose
+/// reach holds the tile it left or the tile it reached. Nothing else is looked at.
 pub(crate) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
-    mut viewers: Query<(Entity, &mut Viewshed)>,
-    targets: Query<TargetItem, With<Spottable>>,
-    moved: Query<
-        Entity,
-        (
-            With<Spottable>,
-            Or<(
-                Added<Spottable>,
-                Changed<TilePos>,
-                Changed<TilemapId>,
-                Changed<GlobalTransform>,
-            )>,
-        ),
-    >,
-    (mut recheck, epoch): (ResMut<RecheckTargets>, Res<LayerEpoch>),
-    placement: Placement,
+    mut viewers: Query<&mut Viewshed>,
+    targets: Query<&Placed, With<Spottable>>,
+    moved: Query<(Entity, &Placed), (With<Spottable>, Or<(Changed<Placed>, Added<Spottable>)>)>,
+    (reach, placed): (Res<ReachOf<Viewshed>>, Res<PlacedIndex>),
+    mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,
 ) {
-    let recheck = &mut *recheck;
     if targets.is_empty() {
         // Nothing to see, and no viewer holds a target (each target that went took itself
         // out of every viewer, `on_target_gone`; an inserted `Viewshed` starts with none):
-        // the views need not be read (10,000 of them, one by one, cost 0.3 ms). A target that
-        // comes back is checked against every viewer then.
+        // the views need not be read.
         updated.clear();
-        recheck.targets.clear();
-        epoch.changed_since(&mut recheck.epoch);
+        judged.0.clear();
         return;
     }
-    let recomputed = recomputed_in_order(&mut updated);
-    let moved: Vec<Entity> = if epoch.changed_since(&mut recheck.epoch) {
-        recheck.targets.clear();
-        targets.iter().map(|(target, ..)| target).collect()
-    } else {
-        moved.iter().chain(recheck.targets.drain()).collect()
-    };
-    if recomputed.is_empty() && moved.is_empty() {
-        return;
-    }
-    let place = |entity: Entity| {
-        let (_, tile, tilemap, transform) = targets.get(entity).ok()?;
-        let (map, tile) = placement.locate(tile, tilemap, transform).ok()?;
-        Some((map, tile.x, tile.y))
-    };
+    let recomputed: Vec<Entity> = updated.read().map(|m| m.viewer).collect();
     let mut changes = Vec::new();
-    if !recomputed.is_empty() {
-        let mut index = TargetIndex::default();
-        for (target, ..) in &targets {
-            if let Some(at) = place(target) {
-                index.entry(at).or_default().push(target);
-            }
-        }
-        for &viewer in &recomputed {
-            if let Ok((_, viewshed)) = viewers.get_mut(viewer) {
-                compare_view(viewer, viewshed, &index, &mut changes);
-            }
+    for &viewer in &recomputed {
+        if let Ok(viewshed) = viewers.get_mut(viewer) {
+            compare_view(viewer, viewshed, (&targets, &placed), &mut changes);
         }
     }
-    if !moved.is_empty() {
-        let recomputed: EntityHashSet = recomputed.into_iter().collect();
-        for target in moved {
-            let at = place(target);
-            for (viewer, viewshed) in &mut viewers {
-                if viewer != target && !recomputed.contains(&viewer) {
-                    recheck_target(viewer, viewshed, target, at, &mut changes);
-                }
+    let recomputed: EntityHashSet = recomputed.into_iter().collect();
+    let mut near = Vec::new();
+    for (target, placed) in &moved {
+        let at = placed.get();
+        let before = match at {
+            Some(at) => judged.0.insert(target, at),
+            None => judged.0.remove(&target),
+        };
+        near.clear();
+        for (map, tile) in [before, at].into_iter().flatten() {
+            near.extend(reach.reaching(map, (tile.x, tile.y)));
+        }
+        near.sort_unstable();
+        near.dedup();
+        for &viewer in &near {
+            if viewer == target || recomputed.contains(&viewer) {
+                continue;
+            }
+            if let Ok(viewshed) = viewers.get_mut(viewer) {
+                recheck_target(viewer, viewshed, target, at, &mut changes);
             }
         }
     }
@@ -179,38 +143,25 @@ pub(crate) fn notify_sightings(
     }
 }
 
-/// The viewers whose view was recomputed, in the order of their messages (a viewer named
-/// twice is compared twice: the second time finds nothing new to announce).
-fn recomputed_in_order(updated: &mut MessageReader<ViewshedUpdated>) -> Vec<Entity> {
-    updated.read().map(|m| m.viewer).collect()
-}
-
-/// A viewer with a new view: which targets it sees now, against what it saw.
+/// A viewer with a new view: which targets it sees now (those filed near its view), against
+/// what it saw.
 fn compare_view(
     viewer: Entity,
     mut viewshed: Mut<Viewshed>,
-    index: &TargetIndex,
+    (targets, index): (&Query<&Placed, With<Spottable>>, &PlacedIndex),
     changes: &mut Vec<Change>,
 ) {
-    if index.is_empty() && viewshed.spotted.is_empty() {
-        // Nothing to see, nothing seen before: read only, so the view stays unchanged.
-        return;
-    }
     let mut now = EntityHashSet::default();
     if let Some(map) = viewshed.map() {
-        if index.len() <= viewshed.count() {
-            for (&(target_map, x, y), entities) in index {
-                if target_map == map && viewshed.visible.contains(x, y) {
-                    now.extend(entities.iter().copied());
-                }
-            }
-        } else {
-            for tile in viewshed.iter() {
-                if let Some(entities) = index.get(&(map, tile.x, tile.y)) {
-                    now.extend(entities.iter().copied());
-                }
-            }
-        }
+        let view = &viewshed.visible;
+        let seen = |target: &Entity| {
+            targets.get(*target).is_ok_and(|placed| {
+                placed
+                    .get()
+                    .is_some_and(|(on, tile)| on == map && view.contains(tile.x, tile.y))
+            })
+        };
+        now.extend(index.near(map, view.window()).filter(seen));
     }
     now.remove(&viewer);
     if now == viewshed.spotted {
@@ -235,11 +186,12 @@ fn recheck_target(
     viewer: Entity,
     mut viewshed: Mut<Viewshed>,
     target: Entity,
-    at: Option<(Entity, u32, u32)>,
+    at: Option<(Entity, TilePos)>,
     changes: &mut Vec<Change>,
 ) {
-    let sees = at
-        .is_some_and(|(map, x, y)| viewshed.map() == Some(map) && viewshed.visible.contains(x, y));
+    let sees = at.is_some_and(|(map, tile)| {
+        viewshed.map() == Some(map) && viewshed.visible.contains(tile.x, tile.y)
+    });
     if sees != viewshed.spotted.contains(&target) {
         if sees {
             viewshed.spotted.insert(target);
@@ -257,26 +209,20 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     targets: Query<(), (With<Spottable>, Allow<Disabled>)>,
     mut viewers: Query<(Entity, &mut Viewshed)>,
+    mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,
 ) {
     let target = event.event_target();
     if !targets.contains(target) {
         return;
     }
+    judged.0.remove(&target);
     for (viewer, mut viewshed) in &mut viewers {
         if viewshed.spotted.contains(&target) {
             viewshed.bypass_change_detection().spotted.remove(&target);
             announce.send(false, viewer, target);
         }
     }
-}
-
-/// A target was re-enabled or got back a `TilePos`/`TilemapId`: check it at the next notify.
-pub(crate) fn on_target_back<E: EntityEvent, C: Component>(
-    event: On<E, C>,
-    mut recheck: ResMut<RecheckTargets>,
-) {
-    recheck.targets.insert(event.event_target());
 }
 
 /// A viewer lost its viewshed, was disabled or despawned: it no longer sees what it saw.

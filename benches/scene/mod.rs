@@ -7,6 +7,8 @@
 #[path = "../../crates/viewshed_core/benches/support/mod.rs"]
 pub mod support;
 
+pub mod game;
+
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;

@@ -6,13 +6,16 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bevy::ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::Allow;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::{TilemapId, TilemapType};
+use bevy_ecs_tilemap::map::TilemapType;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::bits::BitRows;
 use crate::fog::edge::Neighbourhood;
 use crate::fog::{FogOfWar, Team, TeamFog};
-use crate::placement::Placement;
+use crate::placed::{Placed, PlacedIndex};
 
 /// An entity on the map (a monster, an item) whose last known place each team remembers: when
 /// a team stops seeing it, the map's [`LastSeen`] gets a [`Ghost`] of it for that team, which
@@ -31,6 +34,7 @@ use crate::placement::Placement;
 /// - A despawned entity keeps its ghosts until their tiles are seen: the team does not know.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
+#[require(crate::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RememberWhenSeen;
 
@@ -135,55 +139,70 @@ impl LastSeen {
         self.teams.clear();
     }
 
-    /// Brings `team`'s knowledge up to date with what `fog` sees, the remembered entities on
-    /// this map standing at `positions`. Returns whether a ghost appeared, moved or went.
-    fn update_team(
+    /// Brings `team`'s knowledge of `entity` up to date with what `fog` sees, the entity
+    /// standing at `now_at` on this map (`None`: nowhere on it). `before` is when the team
+    /// last looked (the update before this one). Returns whether a ghost appeared, moved or
+    /// went.
+    fn judge(
         &mut self,
         team: Team,
-        fog: &TeamFog,
-        positions: &EntityHashMap<TilePos>,
-        around: &Neighbourhood,
-        now: Duration,
+        entity: Entity,
+        now_at: Option<TilePos>,
+        (fog, around): (&TeamFog, &Neighbourhood),
+        (now, before): (Duration, Duration),
     ) -> bool {
         let sightings = self.teams.entry(team).or_default();
-        let mut changed = false;
-        for (&entity, &tile) in positions {
-            if fog.is_visible(tile) {
-                let seen = Sighting {
-                    tile,
-                    seen_at: now,
-                    in_view: true,
-                };
-                changed |= sightings
-                    .insert(entity, seen)
-                    .is_some_and(|before| !before.in_view);
-            }
-        }
-        sightings.retain(|entity, sighting| {
-            let now_at = positions.get(entity).copied();
-            if now_at.is_some_and(|tile| fog.is_visible(tile)) {
-                return true;
-            }
-            let tile_seen = fog.is_visible(sighting.tile);
-            if !sighting.in_view {
-                // A ghost: cleared when its tile is seen without the entity.
-                changed |= tile_seen;
-                return !tile_seen;
-            }
-            // It has just left the view.
-            sighting.in_view = false;
-            let kept = match now_at {
-                _ if !tile_seen => true,
-                Some(to) if around.are_neighbours(sighting.tile, to) => {
-                    sighting.tile = to;
-                    true
-                }
-                _ => false,
+        if let Some(tile) = now_at.filter(|&tile| fog.is_visible(tile)) {
+            let seen = Sighting {
+                tile,
+                seen_at: now,
+                in_view: true,
             };
-            changed |= kept;
-            kept
-        });
-        changed
+            return sightings
+                .insert(entity, seen)
+                .is_some_and(|before| !before.in_view);
+        }
+        let Some(sighting) = sightings.get_mut(&entity) else {
+            return false;
+        };
+        let tile_seen = fog.is_visible(sighting.tile);
+        if !sighting.in_view {
+            // A ghost: cleared when its tile is seen without the entity.
+            if tile_seen {
+                sightings.remove(&entity);
+            }
+            return tile_seen;
+        }
+        // It has just left the view: it was last seen at the update before this one.
+        sighting.in_view = false;
+        sighting.seen_at = before;
+        let kept = match now_at {
+            _ if !tile_seen => true,
+            Some(to) if around.are_neighbours(sighting.tile, to) => {
+                sighting.tile = to;
+                true
+            }
+            _ => false,
+        };
+        if !kept {
+            sightings.remove(&entity);
+        }
+        kept
+    }
+
+    /// The entities `team` knows of (seen now or ghosts) whose tile is set in `tiles`, or all
+    /// of them.
+    fn known_on(&self, team: Team, tiles: Option<&BitRows>) -> Vec<Entity> {
+        let Some(sightings) = self.teams.get(&team) else {
+            return Vec::new();
+        };
+        let on =
+            |sighting: &Sighting| tiles.is_none_or(|t| t.get(sighting.tile.y, sighting.tile.x));
+        sightings
+            .iter()
+            .filter(|(_, sighting)| on(sighting))
+            .map(|(&entity, _)| entity)
+            .collect()
     }
 }
 
@@ -198,50 +217,100 @@ impl MapEntities for LastSeen {
     }
 }
 
-/// Keeps every map's [`LastSeen`] up to date with what each team sees now.
+/// What each team's view of each map was when the ghosts last looked, so that only the tiles
+/// whose visibility changed since are looked at again.
+#[derive(Default)]
+pub(crate) struct Looked {
+    maps: EntityHashMap<BTreeMap<Team, BitRows>>,
+    /// `Time::elapsed` of the last update.
+    at: Duration,
+}
+
+/// Remembered entities disabled since the last update: to each team that saw one, it has
+/// vanished (it is judged again when it is enabled, as a moved entity).
+#[derive(Resource, Default)]
+pub(crate) struct DisabledRemembered(Vec<Entity>);
+
+/// A remembered entity was disabled: the ghosts judge it at the next update.
+pub(crate) fn on_remembered_disabled(
+    event: On<Add, Disabled>,
+    remembered: Query<(), (With<RememberWhenSeen>, Allow<Disabled>)>,
+    mut disabled: ResMut<DisabledRemembered>,
+) {
+    if remembered.contains(event.entity) {
+        disabled.0.push(event.entity);
+    }
+}
+
+/// Keeps every map's [`LastSeen`] up to date with what each team sees now, looking only at
+/// the remembered entities that moved or went, those near tiles whose visibility changed for
+/// a team, and what the team knew of those tiles.
 pub(crate) fn remember_seen(
-    entities: Query<
+    entities: Query<&Placed, With<RememberWhenSeen>>,
+    moved: Query<
+        Entity,
         (
-            Entity,
-            Option<&TilePos>,
-            Option<&TilemapId>,
-            Option<&GlobalTransform>,
+            With<RememberWhenSeen>,
+            Or<(Changed<Placed>, Added<RememberWhenSeen>)>,
         ),
-        With<RememberWhenSeen>,
     >,
-    placement: Placement,
+    (mut gone, mut disabled): (
+        RemovedComponents<RememberWhenSeen>,
+        ResMut<DisabledRemembered>,
+    ),
+    index: Res<PlacedIndex>,
     mut maps: Query<(Entity, &FogOfWar, &mut LastSeen, Option<&TilemapType>)>,
     time: Option<Res<Time>>,
-    mut located: Local<EntityHashMap<EntityHashMap<TilePos>>>,
+    mut looked: Local<Looked>,
 ) {
     let now = time.map_or(Duration::ZERO, |time| time.elapsed());
-    for positions in located.values_mut() {
-        positions.clear();
-    }
-    for (entity, tile, tilemap, transform) in &entities {
-        if let Ok((map, tile)) = placement.locate(tile, tilemap, transform) {
-            located.entry(map).or_default().insert(entity, tile);
-        }
-    }
-    let nobody = EntityHashMap::default();
+    let before = std::mem::replace(&mut looked.at, now);
+    let mut changed_entities: Vec<Entity> = moved.iter().collect();
+    changed_entities.extend(gone.read());
+    changed_entities.append(&mut disabled.0);
+    let mut diff = BitRows::default();
     for (map, fog, mut last_seen, map_type) in &mut maps {
-        let positions = located.get(&map).unwrap_or(&nobody);
-        if positions.is_empty() && last_seen.teams.values().all(BTreeMap::is_empty) {
-            continue;
-        }
+        // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
+        let everything = last_seen.is_changed();
         let around = Neighbourhood::of(map_type, fog.size());
+        let map_looked = looked.maps.entry(map).or_default();
         let mut changed = false;
         for (team, team_fog) in fog.teams() {
-            changed |= last_seen
-                .bypass_change_detection()
-                .update_team(team, team_fog, positions, &around, now);
+            let seen = map_looked.entry(team).or_default();
+            let whole = everything || seen.words().len() != team_fog.visible.words().len();
+            diff.reset(team_fog.visible.rows(), team_fog.visible.bits_per_row());
+            for ((d, &now), &was) in diff
+                .words_mut()
+                .iter_mut()
+                .zip(team_fog.visible.words())
+                .zip(seen.words())
+            {
+                *d = now ^ was;
+            }
+            let tiles = (!whole).then_some(&diff);
+            let mut look_at = changed_entities.clone();
+            match tiles {
+                Some(tiles) => look_at.extend(index.touched_by(map, tiles)),
+                None => look_at.extend(index.on_map(map)),
+            }
+            look_at.extend(last_seen.known_on(team, tiles));
+            look_at.sort_unstable();
+            look_at.dedup();
+            let last_seen = last_seen.bypass_change_detection();
+            for entity in look_at {
+                let at = entities.get(entity).ok().and_then(Placed::get);
+                let now_at = at.filter(|&(on, _)| on == map).map(|(_, tile)| tile);
+                changed |=
+                    last_seen.judge(team, entity, now_at, (team_fog, &around), (now, before));
+            }
+            seen.clone_from(&team_fog.visible);
         }
         if changed {
             last_seen.set_changed();
         }
     }
     // Maps that are gone.
-    located.retain(|_, positions| !positions.is_empty());
+    looked.maps.retain(|&map, _| maps.contains(map));
 }
 
 /// What a save keeps of a [`LastSeen`]: each team's ghosts (not what it sees now: the viewers

@@ -2,11 +2,11 @@
 
 use bevy::camera::visibility::Visibility;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapId;
-use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::FogOfWar;
-use crate::placement::Placement;
+use crate::fog::model::TilesToWrite;
+use crate::fog::systems::FogChanges;
+use crate::placed::{Placed, PlacedIndex};
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the
 /// revealed view: its `Visibility` is set to `Hidden` outside it and `Inherited` inside. It
@@ -14,28 +14,41 @@ use crate::placement::Placement;
 /// viewers do; an entity that stands on no tile of a map is hidden.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Visibility)]
+#[require(Visibility, crate::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HideOutsideView;
 
-/// Shows [`HideOutsideView`] entities on revealed tiles and hides the others.
+/// Shows [`HideOutsideView`] entities on revealed tiles and hides the others. Only the
+/// entities that moved, stand near a tile whose look the fog just changed, or stood on a map
+/// whose fog went are looked at.
 pub(crate) fn hide_outside_view(
-    mut entities: Query<
+    mut entities: Query<(&Placed, &mut Visibility), With<HideOutsideView>>,
+    moved: Query<
+        Entity,
         (
-            Option<&TilePos>,
-            Option<&TilemapId>,
-            Option<&GlobalTransform>,
-            &mut Visibility,
+            With<HideOutsideView>,
+            Or<(Changed<Placed>, Added<HideOutsideView>)>,
         ),
-        With<HideOutsideView>,
     >,
-    placement: Placement,
     fogs: Query<&FogOfWar>,
+    (changes, index): (Res<FogChanges>, Res<PlacedIndex>),
+    mut gone: RemovedComponents<FogOfWar>,
 ) {
-    for (tile, tilemap, transform, mut visibility) in &mut entities {
-        let seen = placement
-            .locate(tile, tilemap, transform)
-            .is_ok_and(|(map, tile)| fogs.get(map).is_ok_and(|fog| fog.is_visible(tile)));
+    let mut look_at: Vec<Entity> = moved.iter().collect();
+    for (&map, tiles) in changes.maps() {
+        match tiles {
+            TilesToWrite::All { .. } => look_at.extend(index.on_map(map)),
+            TilesToWrite::Changed(tiles) => look_at.extend(index.touched_by(map, tiles)),
+        }
+    }
+    for map in gone.read() {
+        look_at.extend(index.on_map(map));
+    }
+    let mut found = entities.iter_many_mut(&look_at);
+    while let Some((placed, mut visibility)) = found.fetch_next() {
+        let seen = placed
+            .get()
+            .is_some_and(|(map, tile)| fogs.get(map).is_ok_and(|fog| fog.is_visible(tile)));
         visibility.set_if_neq(if seen {
             Visibility::Inherited
         } else {

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
@@ -66,6 +67,19 @@ pub(crate) fn track_fog(
     }
 }
 
+/// The maps whose fog the last update changed, and for each the tiles whose look (state or
+/// edge, for the team drawn) changed: written by [`update_fog`] every frame, read by the later
+/// systems of the fog (hiding entities).
+#[derive(Resource, Default)]
+pub(crate) struct FogChanges(EntityHashMap<TilesToWrite>);
+
+impl FogChanges {
+    /// Each changed map and its changed tiles.
+    pub(crate) fn maps(&self) -> impl Iterator<Item = (&Entity, &TilesToWrite)> {
+        self.0.iter()
+    }
+}
+
 /// A fog layer: its tiles, its style and its tiles in transition.
 type FogLayer<'a> = (
     Ref<'a, TileStorage>,
@@ -84,7 +98,9 @@ pub(crate) fn update_fog(
     mut tiles: TileWriter,
     (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
     mut union: ResMut<TeamUnion>,
+    mut changes: ResMut<FogChanges>,
 ) {
+    changes.0.clear();
     let layers_changed = epoch.changed_since(&mut seen_epoch);
     let now = time.map(|time| time.elapsed());
     let mut gathered = dirty.finish_gathered();
@@ -131,6 +147,7 @@ pub(crate) fn update_fog(
             }
         });
         fog.mark_shown();
+        changes.0.insert(map, changed);
     }
     // Maps that no longer exist. (What was gathered for maps that needed no rebuild is
     // cleared by the next recompute, before it gathers again.)

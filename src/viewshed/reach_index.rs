@@ -12,6 +12,8 @@
 //! retyped, replaced, or more changes than the log keeps) makes the recompute visit every
 //! view, as it would without it.
 
+use std::marker::PhantomData;
+
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
@@ -23,6 +25,31 @@ use crate::viewshed::ViewKey;
 
 /// The side of a bucket, in tiles.
 const BUCKET: u32 = 16;
+
+/// The reach index of the views of kind `C` (viewers or lights): kept by the recompute, read
+/// by later steps (the sightings find the viewers that can see a tile with it).
+#[derive(Resource)]
+pub(crate) struct ReachOf<C>(pub ReachIndex, PhantomData<fn() -> C>);
+
+impl<C> Default for ReachOf<C> {
+    fn default() -> Self {
+        Self(ReachIndex::default(), PhantomData)
+    }
+}
+
+impl<C> std::ops::Deref for ReachOf<C> {
+    type Target = ReachIndex;
+
+    fn deref(&self) -> &ReachIndex {
+        &self.0
+    }
+}
+
+impl<C> std::ops::DerefMut for ReachOf<C> {
+    fn deref_mut(&mut self) -> &mut ReachIndex {
+        &mut self.0
+    }
+}
 
 /// The views of every map, by bucket.
 #[derive(Default)]
@@ -174,6 +201,22 @@ impl ReachIndex {
         let map = maps.entry(new.map).or_default();
         new.area
             .for_each_bucket(map, |bucket| bucket.push(view, stamp, filed));
+    }
+
+    /// The views of `map` whose reach holds `tile` (and perhaps a few more around it: callers
+    /// check the view itself).
+    pub(crate) fn reaching(
+        &self,
+        map: Entity,
+        (x, y): (u32, u32),
+    ) -> impl Iterator<Item = Entity> + '_ {
+        let views = self.maps.get(&map);
+        let bucket = views.and_then(|views| views.buckets.get(&(x / BUCKET, y / BUCKET)));
+        let everywhere = views.map(|views| &views.everywhere);
+        bucket
+            .into_iter()
+            .chain(everywhere)
+            .flat_map(|bucket| bucket.current(&self.filed))
     }
 
     /// Forgets `view` (despawned, or no longer a view).

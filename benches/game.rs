@@ -1,0 +1,41 @@
+//! Frame time of a game scene in a headless Bevy app (`benches/scene/game.rs`): units of four
+//! teams on a 256x256 map of rooms, corridors and rock, every unit a radius-8 viewer, a
+//! quarter of them stepping somewhere new every frame.
+//!
+//! ```text
+//! cargo bench --bench game
+//! ```
+//!
+//! One group, `game`, ids `LEVEL/UNITS`:
+//! - `views`: the units carry a `Viewshed` only;
+//! - `fog`: + `RevealsFog` and a `Team`, fog written into the map's tiles;
+//! - `full`: + `Spottable`, `HideOutsideView` and `RememberWhenSeen` (every unit a target too).
+//!
+//! `benches/report.py` prints the table with `full / fog` and `10,000 / 2,000` ratios. Each
+//! iteration is one `app.update()`.
+
+mod scene;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use scene::game::{Level, game_app, game_map};
+
+fn game(c: &mut Criterion) {
+    let grid = game_map();
+    let mut group = c.benchmark_group("game");
+    for units in [2_000, 10_000] {
+        for level in Level::ALL {
+            let mut app = game_app(&grid, units, level);
+            group.bench_function(BenchmarkId::new(level.name(), units), |b| {
+                b.iter(|| app.update());
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = scene::criterion_config();
+    targets = game
+}
+criterion_main!(benches);

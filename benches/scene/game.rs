@@ -1,0 +1,150 @@
+//! The game scene: units of four teams on a 256x256 map of rooms, corridors and rock, each a
+//! radius-8 viewer; every frame a quarter of them take a step to a random neighbouring floor
+//! tile, never straight back to the tile they came from unless it is the only way, so the
+//! walks go somewhere. Three levels of the same units: `Views` (a `Viewshed` only), `Fog`
+//! (+ `RevealsFog` + `Team` on a fog-styled map), `Full` (+ `Spottable` + `HideOutsideView` +
+//! `RememberWhenSeen`): every unit is a viewer and a target, as in a tactics game.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+use super::support::{MapKind, Rng};
+use super::{RADIUS, SIZE, minimal_plugins, spawn_dungeon};
+
+/// What the units carry besides their `Viewshed`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Level {
+    /// A radius-8 `Viewshed` only.
+    Views,
+    /// + `RevealsFog` + `Team` (four teams), fog written into the map's tiles for team 0.
+    Fog,
+    /// + `Spottable` + `HideOutsideView` + `RememberWhenSeen`.
+    Full,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Views, Level::Fog, Level::Full];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Views => "views",
+            Level::Fog => "fog",
+            Level::Full => "full",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|level| level.name() == name)
+    }
+}
+
+/// The map's floor, for the walks.
+#[derive(Resource)]
+struct Floor(OpacityGrid);
+
+/// A unit's walk: its number (which frames it moves in), the tile it came from, its dice.
+#[derive(Component)]
+struct Wander {
+    number: u64,
+    came_from: TilePos,
+    rng: Rng,
+}
+
+/// The frames played so far.
+#[derive(Resource, Default)]
+struct Turn(u64);
+
+/// The game's map: the dungeon's rooms and corridors with 4% rock on the floor.
+pub fn game_map() -> OpacityGrid {
+    let rooms = MapKind::Dungeon.generate(SIZE, SIZE, 7);
+    let mut rng = Rng(2024);
+    OpacityGrid::from_fn(SIZE, SIZE, |x, y| {
+        rooms.is_opaque(x, y) || rng.below(100) < 4
+    })
+}
+
+/// A headless app playing the game scene with `units` units at `level`, its first frames
+/// played (every view computed).
+pub fn game_app(grid: &OpacityGrid, units: usize, level: Level) -> App {
+    let mut app = App::new();
+    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    let map = spawn_dungeon(app.world_mut(), grid);
+    if level != Level::Views {
+        app.world_mut().entity_mut(map).insert(FogStyle::default());
+    }
+    let mut rng = Rng(31);
+    for number in 0..units as u64 {
+        let tile = loop {
+            let (x, y) = (rng.below(SIZE), rng.below(SIZE));
+            if !grid.is_opaque(x, y) {
+                break TilePos { x, y };
+            }
+        };
+        let wander = Wander {
+            number,
+            came_from: tile,
+            rng: Rng(number.wrapping_mul(7919) + 1),
+        };
+        let mut unit = app
+            .world_mut()
+            .spawn((Viewshed::new(RADIUS), tile, TilemapId(map), wander));
+        if level != Level::Views {
+            unit.insert((RevealsFog, Team(number as u32 % 4)));
+        }
+        if level == Level::Full {
+            unit.insert((Spottable, HideOutsideView, RememberWhenSeen));
+        }
+    }
+    app.insert_resource(Floor(grid.clone()))
+        .init_resource::<Turn>()
+        .add_systems(Update, wander);
+    app.update();
+    app.update();
+    app
+}
+
+/// A quarter of the units (a different quarter each frame) step to a floor neighbour.
+fn wander(
+    floor: Res<Floor>,
+    mut turn: ResMut<Turn>,
+    mut units: Query<(&mut Wander, &mut TilePos)>,
+) {
+    turn.0 += 1;
+    for (mut wander, mut tile) in &mut units {
+        if (wander.number + turn.0) % 4 != 0 {
+            continue;
+        }
+        let here = *tile;
+        let mut ways = [here; 8];
+        let mut count = 0;
+        for (dx, dy) in [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ] {
+            let (x, y) = (here.x as i32 + dx, here.y as i32 + dy);
+            let to = TilePos::new(x as u32, y as u32);
+            let on_floor = x >= 0
+                && y >= 0
+                && (x as u32) < SIZE
+                && (y as u32) < SIZE
+                && !floor.0.is_opaque(to.x, to.y);
+            if on_floor && to != wander.came_from {
+                ways[count] = to;
+                count += 1;
+            }
+        }
+        let to = match count {
+            0 => wander.came_from,
+            n => ways[wander.rng.below(n as u32) as usize],
+        };
+        wander.came_from = here;
+        *tile = to;
+    }
+}
