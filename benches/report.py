@@ -6,11 +6,12 @@ usage: python3 benches/report.py [CRITERION_DIR]
        python3 benches/report.py --write docs/performance.md [CRITERION_DIR]
 (CRITERION_DIR defaults to $CARGO_TARGET_DIR/criterion, else target/criterion)
 
-Without --write it prints the tables of `cargo bench -p viewshed_core --bench fov` and
-`cargo bench --bench plugin`. With --write PATH it writes the page: how to reproduce the
-numbers, then a table per bench found under CRITERION_DIR (fov, hex, plugin, lights,
-replicon), each with its ratios against the peers or the baseline in the same criterion
-group. A bench with no results gets a line saying how to run it.
+Without --write it prints the tables of `cargo bench -p viewshed_core --bench fov`,
+`cargo bench --bench plugin` and, when it has run, `cargo bench --bench game`. With
+--write PATH it writes the page: how to reproduce the numbers, then a table per bench
+found under CRITERION_DIR (fov, hex, plugin, game, lights, replicon), each with its ratios
+against the peers or the baseline in the same criterion group. A bench with no results gets
+a line saying how to run it.
 """
 import argparse
 import json
@@ -36,6 +37,18 @@ def load(root, prefix):
         name = meta.get("function_id") or meta.get("value_str")
         estimates = json.loads((bench.parent / "estimates.json").read_text())
         results.setdefault(group[len(prefix):], {})[name] = estimates["median"]["point_estimate"]
+    return results
+
+
+def load_game(root):
+    """{units: {level: median}} from the game bench (group `game`, ids `LEVEL/UNITS`)."""
+    results = {}
+    for bench in root.glob("**/new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        if meta["group_id"] != "game" or not meta.get("value_str"):
+            continue
+        estimates = json.loads((bench.parent / "estimates.json").read_text())
+        results.setdefault(int(meta["value_str"]), {})[meta["function_id"]] = estimates["median"]["point_estimate"]
     return results
 
 
@@ -126,6 +139,27 @@ def plugin_tables(plugin):
             times = plugin[group]
             cells = [fmt(times[k]) if k in times else "-" for k in (OURS, "bevy_viewshed_cones", "bevy_viewshed_teams")]
             lines.append(f"| {int(group.split('/')[1]):,} viewers | " + " | ".join(cells) + " |")
+    return lines
+
+
+GAME_LEVELS = ("views", "fog", "full")
+
+
+def game_table(game):
+    lines = [
+        "| frame (256x256 map of rooms, radius 8, a quarter of the units moving) | views | fog | full | full ÷ fog |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for units in sorted(game):
+        times = game[units]
+        cells = [fmt(times[k]) if k in times else "-" for k in GAME_LEVELS]
+        ratio = f"{times['full'] / times['fog']:.2f}" if "full" in times and "fog" in times else "-"
+        lines.append(f"| {units:,} units | " + " | ".join(cells) + f" | {ratio} |")
+    if 2000 in game and 10000 in game:
+        small, big = game[2000], game[10000]
+        ratios = [f"{k} {big[k] / small[k]:.2f}" for k in GAME_LEVELS if k in small and k in big]
+        lines.append("")
+        lines.append("10,000 ÷ 2,000 units: " + ", ".join(ratios))
     return lines
 
 
@@ -233,6 +267,7 @@ Machine: {{machine}}.
 cargo bench -p viewshed_core --bench fov       # one field of view against the Rust FOV crates
 cargo bench -p viewshed_core --bench hex       # one hexagonal field of view against hexx
 cargo bench --bench plugin                     # the plugin's frame against the tutorial way
+cargo bench --bench game                       # a game scene: views, fog, sightings
 cargo bench --bench lights                     # light and darkness
 cargo bench --features replicon --bench replicon   # the multiplayer server's frame
 python3 benches/report.py --write docs/performance.md
@@ -243,7 +278,7 @@ directory as the script's last argument. Times swing between runs on a busy mach
 instruction counts repeat exactly: `crates/viewshed_core/benches/count_instructions.sh`
 counts one field of view per map and radius with callgrind, and
 `benches/frame_instructions.rs` runs one plugin scene for a number of frames
-(`frame_instructions idle|bare|door|moving|cones|teams VIEWERS FRAMES`) to count under
+(`frame_instructions SCENE VIEWERS FRAMES`; it prints the scenes) to count under
 callgrind or time with `FRAME_PHASES=1`.
 
 How the scan and the plugin reach these numbers: [core.md](core.md#how-the-scan-is-fast)
@@ -320,6 +355,17 @@ plugin's fixed cost for 2,000 entities); a game with a few carried lights among 
 pays for the carried ones.
 """
 
+GAME_TEXT = f"""\
+## A game scene
+
+[`benches/game.rs`]({REPO}/benches/game.rs), its world in
+[`benches/scene/game.rs`]({REPO}/benches/scene/game.rs): units of four teams on a 256x256
+map of rooms, corridors and rock, every unit a radius-8 viewer, a quarter of them stepping
+somewhere new every frame. `views`: the units carry a `Viewshed` only; `fog`: with
+`RevealsFog` and a `Team`, the fog written into the map's tiles; `full`: with `Spottable`,
+`HideOutsideView` and `RememberWhenSeen` too (every unit a target).
+"""
+
 REPLICON_TEXT = f"""\
 ## The multiplayer server
 
@@ -336,6 +382,7 @@ def page(root):
     results, cells = load(root, "fov/"), load_cells(root)
     hexes, plugin = load(root, "hex/"), load(root, "plugin/")
     lights, replicon = load(root, "lights/"), load(root, "replicon/")
+    game = load_game(root)
     out = [HEADER.format(machine=machine()), FOV_TEXT]
     if results:
         lines, ratios = fov_table(results, cells)
@@ -351,6 +398,8 @@ def page(root):
     out.append("\n".join(hex_table(hexes) if hexes else missing("cargo bench -p viewshed_core --bench hex")) + "\n")
     out.append(PLUGIN_TEXT)
     out.append("\n".join(plugin_tables(plugin) if plugin else missing("cargo bench --bench plugin")) + "\n")
+    out.append(GAME_TEXT)
+    out.append("\n".join(game_table(game) if game else missing("cargo bench --bench game")) + "\n")
     out.append(LIGHTS_TEXT)
     out.append("\n".join(lights_table(lights) if lights else missing("cargo bench --bench lights")) + "\n")
     out.append(REPLICON_TEXT)
@@ -370,6 +419,10 @@ def print_tables(root):
     if plugin:
         print()
         print("\n".join(plugin_tables(plugin)))
+    game = load_game(root)
+    if game:
+        print()
+        print("\n".join(game_table(game)))
 
 
 def main():
