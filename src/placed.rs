@@ -22,7 +22,7 @@ use crate::placement::Placement;
 use crate::visible::Window;
 
 /// The side of a bucket of the [`PlacedIndex`], in tiles.
-const BUCKET: u32 = 16;
+const BUCKET: u32 = 8;
 
 /// Where an entity stands: its map (the root tilemap of its `TilemapId`) and tile, from its
 /// `TilePos` or, failing that, its `GlobalTransform` and the tilemap's geometry. The plugin
@@ -68,11 +68,11 @@ impl Placed {
     }
 }
 
-/// Every [`Placed`] entity by map and 16x16-tile bucket, so that later steps visit the entities
+/// Every [`Placed`] entity by map and 8x8-tile bucket, so that later steps visit the entities
 /// near a view or a changed tile, not every entity.
 #[derive(Resource, Default)]
 pub(crate) struct PlacedIndex {
-    buckets: HashMap<(Entity, u32, u32), Vec<Entity>>,
+    buckets: HashMap<(Entity, u32, u32), Vec<(Entity, TilePos)>>,
 }
 
 impl PlacedIndex {
@@ -87,28 +87,32 @@ impl PlacedIndex {
         from: Option<(Entity, TilePos)>,
         to: Option<(Entity, TilePos)>,
     ) {
-        let (from, to) = (Self::bucket(from), Self::bucket(to));
-        if from == to {
-            return;
-        }
-        if let Some(from) = from
-            && let Some(entities) = self.buckets.get_mut(&from)
+        let (from_bucket, to_bucket) = (Self::bucket(from), Self::bucket(to));
+        if let Some(key) = from_bucket
+            && let Some(entities) = self.buckets.get_mut(&key)
+            && let Some(at) = entities.iter().position(|&(e, _)| e == entity)
         {
-            if let Some(at) = entities.iter().position(|&e| e == entity) {
-                entities.swap_remove(at);
+            if let (true, Some((_, tile))) = (from_bucket == to_bucket, to) {
+                entities[at].1 = tile;
+                return;
             }
+            entities.swap_remove(at);
             if entities.is_empty() {
-                self.buckets.remove(&from);
+                self.buckets.remove(&key);
             }
         }
-        if let Some(to) = to {
-            self.buckets.entry(to).or_default().push(entity);
+        if let (Some(key), Some((_, tile))) = (to_bucket, to) {
+            self.buckets.entry(key).or_default().push((entity, tile));
         }
     }
 
-    /// The entities filed under the buckets of `map` that overlap `window` (some may stand
-    /// outside it: callers check their [`Placed`]).
-    pub(crate) fn near(&self, map: Entity, window: Window) -> impl Iterator<Item = Entity> + '_ {
+    /// The entities filed under the buckets of `map` that overlap `window`, with their tiles
+    /// (some may stand outside the window).
+    pub(crate) fn near(
+        &self,
+        map: Entity,
+        window: Window,
+    ) -> impl Iterator<Item = (Entity, TilePos)> + '_ {
         let (x0, y0) = (window.x / BUCKET, window.y / BUCKET);
         let last = |from: u32, side: u32| from.saturating_add(side.max(1) - 1) / BUCKET;
         let (x1, y1) = (last(window.x, window.width), last(window.y, window.height));
@@ -126,7 +130,7 @@ impl PlacedIndex {
         self.buckets
             .iter()
             .filter(move |((m, ..), _)| *m == map)
-            .flat_map(|(_, entities)| entities.iter().copied())
+            .flat_map(|(_, entities)| entities.iter().map(|&(entity, _)| entity))
     }
 }
 
@@ -250,7 +254,7 @@ impl PlacedIndex {
             .into_iter()
             .filter_map(|(bx, by)| self.buckets.get(&(map, bx, by)))
             .flatten()
-            .copied()
+            .map(|&(entity, _)| entity)
             .collect()
     }
 }
@@ -280,20 +284,20 @@ mod tests {
             height,
         };
         let near = |index: &PlacedIndex, w| {
-            let mut found: Vec<Entity> = index.near(map, w).collect();
+            let mut found: Vec<Entity> = index.near(map, w).map(|(e, _)| e).collect();
             found.sort();
             found
         };
         assert_eq!(near(&index, window(0, 0, 17, 17)), vec![a]);
         let mut both = vec![a, b];
         both.sort();
-        assert_eq!(near(&index, window(10, 0, 30, 5)), both);
+        assert_eq!(near(&index, window(0, 0, 41, 6)), both);
         assert!(near(&index, window(0, 0, 0, 0)).is_empty());
         assert!(index.near(other, window(0, 0, 64, 64)).next().is_none());
         let mut tiles = BitRows::new(64, 64);
         tiles.set(2, 47);
         assert_eq!(index.touched_by(map, &tiles), vec![b]);
-        tiles.set(15, 15);
+        tiles.set(7, 7);
         let mut touched = index.touched_by(map, &tiles);
         touched.sort();
         assert_eq!(touched, both);

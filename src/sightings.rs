@@ -108,33 +108,36 @@ pub(crate) fn notify_sightings(
         judged.0.clear();
         return;
     }
-    let recomputed: Vec<Entity> = updated.read().map(|m| m.viewer).collect();
     let mut changes = Vec::new();
-    for &viewer in &recomputed {
+    for viewer in updated.read().map(|m| m.viewer) {
         if let Ok(viewshed) = viewers.get_mut(viewer) {
             compare_view(viewer, viewshed, (&targets, &placed), &mut changes);
         }
     }
-    let recomputed: EntityHashSet = recomputed.into_iter().collect();
-    let mut near = Vec::new();
+    // A viewer met twice (filed under both tiles' buckets, or recomputed above) finds nothing
+    // new the second time: each check is exact against its current view.
     for (target, placed) in &moved {
         let at = placed.get();
         let before = match at {
             Some(at) => judged.0.insert(target, at),
             None => judged.0.remove(&target),
         };
-        near.clear();
-        for (map, tile) in [before, at].into_iter().flatten() {
-            near.extend(reach.reaching(map, (tile.x, tile.y)));
-        }
-        near.sort_unstable();
-        near.dedup();
-        for &viewer in &near {
-            if viewer == target || recomputed.contains(&viewer) {
-                continue;
+        // The viewers that may see the tile it left or the tile it reached, map by map.
+        let other_map = before.filter(|left| at.is_none_or(|now| now.0 != left.0));
+        for (map, _) in at.into_iter().chain(other_map) {
+            let (mut tiles, mut count) = ([(0, 0); 2], 0);
+            for (_, tile) in [before, at]
+                .into_iter()
+                .flatten()
+                .filter(|&(on, _)| on == map)
+            {
+                tiles[count] = (tile.x, tile.y);
+                count += 1;
             }
-            if let Ok(viewshed) = viewers.get_mut(viewer) {
-                recheck_target(viewer, viewshed, target, at, &mut changes);
+            for viewer in reach.filed_near(map, &tiles[..count]) {
+                if viewer != target {
+                    recheck_target(&mut viewers, viewer, (target, at), &mut changes);
+                }
             }
         }
     }
@@ -143,56 +146,60 @@ pub(crate) fn notify_sightings(
     }
 }
 
-/// A viewer with a new view: which targets it sees now (those filed near its view), against
-/// what it saw.
+/// A viewer with a new view: the targets filed near it that it sees now and did not see,
+/// then those it saw that no longer stand in its view. Its `Viewshed` is written (and so
+/// marked changed) only if something changed.
 fn compare_view(
     viewer: Entity,
     mut viewshed: Mut<Viewshed>,
     (targets, index): (&Query<&Placed, With<Spottable>>, &PlacedIndex),
     changes: &mut Vec<Change>,
 ) {
-    let mut now = EntityHashSet::default();
-    if let Some(map) = viewshed.map() {
-        let view = &viewshed.visible;
-        let seen = |target: &Entity| {
-            targets.get(*target).is_ok_and(|placed| {
-                placed
-                    .get()
-                    .is_some_and(|(on, tile)| on == map && view.contains(tile.x, tile.y))
-            })
-        };
-        now.extend(index.near(map, view.window()).filter(seen));
+    let map = viewshed.map();
+    if let Some(map) = map {
+        for (target, tile) in index.near(map, viewshed.visible.window()) {
+            if target != viewer
+                && viewshed.visible.contains(tile.x, tile.y)
+                && !viewshed.spotted.contains(&target)
+                && targets.contains(target)
+            {
+                viewshed.spotted.insert(target);
+                changes.push((true, viewer, target));
+            }
+        }
     }
-    now.remove(&viewer);
-    if now == viewshed.spotted {
-        // Left unchanged, so that the recompute does not visit it again.
-        return;
+    let lost_from = changes.len();
+    for &target in &viewshed.spotted {
+        let at = targets.get(target).ok().and_then(Placed::get);
+        let sees = at
+            .is_some_and(|(on, tile)| Some(on) == map && viewshed.visible.contains(tile.x, tile.y));
+        if !sees {
+            changes.push((false, viewer, target));
+        }
     }
-    changes.extend(
-        now.difference(&viewshed.spotted)
-            .map(|&t| (true, viewer, t)),
-    );
-    changes.extend(
-        viewshed
-            .spotted
-            .difference(&now)
-            .map(|&t| (false, viewer, t)),
-    );
-    viewshed.spotted = now;
+    for &(_, _, target) in &changes[lost_from..] {
+        viewshed.spotted.remove(&target);
+    }
 }
 
 /// A target that moved to `at` (or onto no tile): whether this viewer's view holds it now.
+/// The viewer is read first, and written only if that changed.
 fn recheck_target(
+    viewers: &mut Query<&mut Viewshed>,
     viewer: Entity,
-    mut viewshed: Mut<Viewshed>,
-    target: Entity,
-    at: Option<(Entity, TilePos)>,
+    (target, at): (Entity, Option<(Entity, TilePos)>),
     changes: &mut Vec<Change>,
 ) {
+    let Ok(viewshed) = viewers.get(viewer) else {
+        return;
+    };
     let sees = at.is_some_and(|(map, tile)| {
         viewshed.map() == Some(map) && viewshed.visible.contains(tile.x, tile.y)
     });
-    if sees != viewshed.spotted.contains(&target) {
+    if sees == viewshed.spotted.contains(&target) {
+        return;
+    }
+    if let Ok(mut viewshed) = viewers.get_mut(viewer) {
         if sees {
             viewshed.spotted.insert(target);
         } else {

@@ -288,16 +288,14 @@ pub(crate) fn remember_seen(
                 *d = now ^ was;
             }
             let tiles = (!whole).then_some(&diff);
-            let mut look_at = changed_entities.clone();
-            match tiles {
-                Some(tiles) => look_at.extend(index.touched_by(map, tiles)),
-                None => look_at.extend(index.on_map(map)),
-            }
-            look_at.extend(last_seen.known_on(team, tiles));
-            look_at.sort_unstable();
-            look_at.dedup();
+            let near = match tiles {
+                Some(tiles) => index.touched_by(map, tiles),
+                None => index.on_map(map).collect(),
+            };
+            let known = last_seen.known_on(team, tiles);
             let last_seen = last_seen.bypass_change_detection();
-            for entity in look_at {
+            // An entity met twice is judged twice: the second time changes nothing.
+            for &entity in changed_entities.iter().chain(&near).chain(&known) {
                 let at = entities.get(entity).ok().and_then(Placed::get);
                 let now_at = at.filter(|&(on, _)| on == map).map(|(_, tile)| tile);
                 changed |=
