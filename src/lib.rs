@@ -102,3 +102,24 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The docs pages' Rust examples, compiled and run as doc tests like the README's.
+#[cfg(doctest)]
+mod docs_pages {
+    #[doc = include_str!("../docs/core.md")]
+    struct Core;
+    #[doc = include_str!("../docs/fog.md")]
+    struct Fog;
+    #[doc = include_str!("../docs/light.md")]
+    struct Light;
+    #[doc = include_str!("../docs/plugin.md")]
+    struct Plugin;
+    #[doc = include_str!("../docs/rules.md")]
+    struct Rules;
+    #[cfg(feature = "ldtk")]
+    #[doc = include_str!("../docs/ldtk.md")]
+    struct Ldtk;
+    #[cfg(feature = "replicon")]
+    #[doc = include_str!("../docs/multiplayer.md")]
+    struct Multiplayer;
+}

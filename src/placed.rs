@@ -235,27 +235,21 @@ impl PlacedIndex {
     /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
     /// `tiles` (some may stand on a tile whose bit is clear: callers check).
     pub(crate) fn touched_by(&self, map: Entity, tiles: &BitRows) -> Vec<Entity> {
-        let mut buckets = Vec::new();
-        let stride = tiles.stride().max(1);
-        for (at, &word) in tiles.words().iter().enumerate() {
-            if word == 0 {
-                continue;
-            }
-            let (y, first) = ((at / stride) as u32, (at % stride) as u32 * 64);
-            for part in 0..64 / BUCKET {
-                if (word >> (part * BUCKET)) & low_bits(BUCKET) != 0 {
-                    buckets.push(((first + part * BUCKET) / BUCKET, y / BUCKET));
-                }
+        let mut found = Vec::new();
+        for (&(on, bx, by), entities) in &self.buckets {
+            let (x0, y0) = (bx * BUCKET, by * BUCKET);
+            // A bucket lies within one word of each row (BUCKET divides 64).
+            let (word, shift) = ((x0 / 64) as usize, x0 % 64);
+            let touched = |y| {
+                let row = tiles.row(y);
+                row.get(word)
+                    .is_some_and(|w| (w >> shift) & low_bits(BUCKET) != 0)
+            };
+            if on == map && (y0..(y0 + BUCKET).min(tiles.rows())).any(touched) {
+                found.extend(entities.iter().map(|&(entity, _)| entity));
             }
         }
-        buckets.sort_unstable();
-        buckets.dedup();
-        buckets
-            .into_iter()
-            .filter_map(|(bx, by)| self.buckets.get(&(map, bx, by)))
-            .flatten()
-            .map(|&(entity, _)| entity)
-            .collect()
+        found
     }
 }
 

@@ -112,7 +112,7 @@ fn wander(
 ) {
     turn.0 += 1;
     for (mut wander, mut tile) in &mut units {
-        if (wander.number + turn.0) % 4 != 0 {
+        if !(wander.number + turn.0).is_multiple_of(4) {
             continue;
         }
         let here = *tile;

@@ -268,6 +268,18 @@ pub(crate) fn remember_seen(
     let mut changed_entities: Vec<Entity> = moved.iter().collect();
     changed_entities.extend(gone.read());
     changed_entities.append(&mut disabled.0);
+    let remembered = |(.., last_seen, _): (Entity, &FogOfWar, &LastSeen, Option<&TilemapType>)| {
+        last_seen
+            .teams
+            .values()
+            .any(|sightings| !sightings.is_empty())
+    };
+    if entities.is_empty() && changed_entities.is_empty() && !maps.iter().any(remembered) {
+        // Nothing to remember, nothing remembered: what the teams see is looked at afresh
+        // when something is.
+        looked.maps.clear();
+        return;
+    }
     let mut diff = BitRows::default();
     for (map, fog, mut last_seen, map_type) in &mut maps {
         // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.

@@ -76,24 +76,19 @@ struct MapViews {
 /// dropped now and then.
 #[derive(Default)]
 struct Bucket {
-    /// Each view, the stamp of its filing, and the tiles its reach spans then.
-    views: Vec<(Entity, u64, Span)>,
+    views: Vec<(Entity, u64)>,
     /// The length at which the stale entries are dropped next.
     tidy_at: usize,
 }
 
 impl Bucket {
-    fn push(
-        &mut self,
-        (view, stamp, span): (Entity, u64, Span),
-        filed: &EntityHashMap<(Filed, u64)>,
-    ) {
+    fn push(&mut self, view: Entity, stamp: u64, filed: &EntityHashMap<(Filed, u64)>) {
         if self.views.len() >= self.tidy_at {
             self.views
-                .retain(|&(view, stamp, _)| is_current(filed, view, stamp));
+                .retain(|&(view, stamp)| is_current(filed, view, stamp));
             self.tidy_at = (2 * self.views.len()).max(16);
         }
-        self.views.push((view, stamp, span));
+        self.views.push((view, stamp));
     }
 
     /// The views currently filed here.
@@ -103,8 +98,8 @@ impl Bucket {
     ) -> impl Iterator<Item = Entity> + 'a {
         self.views
             .iter()
-            .filter(|&&(view, stamp, _)| is_current(filed, view, stamp))
-            .map(|&(view, ..)| view)
+            .filter(|&&(view, stamp)| is_current(filed, view, stamp))
+            .map(|&(view, _)| view)
     }
 }
 
@@ -115,45 +110,19 @@ fn is_current(filed: &EntityHashMap<(Filed, u64)>, view: Entity, stamp: u64) -> 
         .is_some_and(|&(_, current)| current == stamp)
 }
 
-/// Where one view is filed: its map, the buckets its reach overlaps and the tiles it spans.
+/// Where one view is filed: its map and the buckets its reach overlaps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Filed {
     map: Entity,
     area: Area,
-    span: Span,
-}
-
-/// The tiles `x0..=x1` by `y0..=y1` that a view's reach spans, so that the sightings skip
-/// the views of a bucket that cannot see a tile without looking them up.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Span {
-    x0: u32,
-    y0: u32,
-    x1: u32,
-    y1: u32,
-}
-
-impl Span {
-    const EVERYWHERE: Span = Span {
-        x0: 0,
-        y0: 0,
-        x1: u32::MAX,
-        y1: u32::MAX,
-    };
-
-    fn holds(self, (x, y): (u32, u32)) -> bool {
-        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
-    }
 }
 
 impl Filed {
     /// Where a view computed from `key`, on a map of `size` tiles, is filed.
     pub(crate) fn new(key: &ViewKey, size: (u32, u32)) -> Self {
-        let (area, span) = Area::of(key, size);
         Filed {
             map: key.map,
-            area,
-            span,
+            area: Area::of(key, size),
         }
     }
 }
@@ -173,9 +142,9 @@ enum Area {
 impl Area {
     /// The buckets a view computed from `key` can be changed from (a square of tiles that
     /// holds its reach on every grid, cut to the map's `size` in tiles).
-    fn of(key: &ViewKey, (width, height): (u32, u32)) -> (Self, Span) {
+    fn of(key: &ViewKey, (width, height): (u32, u32)) -> Self {
         let Radius::Limited(r) = key.options.radius else {
-            return (Area::Everywhere, Span::EVERYWHERE);
+            return Area::Everywhere;
         };
         // A staggered map's reach is measured on its diamond grid, (x, x + y): `y` spans twice
         // the radius each way.
@@ -186,19 +155,12 @@ impl Area {
         let (x, y) = key.origin;
         let last =
             |from: u32, half: u32, side: u32| from.saturating_add(half).min(side.saturating_sub(1));
-        let span = Span {
-            x0: x.saturating_sub(half_x),
-            y0: y.saturating_sub(half_y),
-            x1: last(x, half_x, width),
-            y1: last(y, half_y, height),
-        };
-        let area = Area::Buckets {
-            x0: span.x0 / BUCKET,
-            y0: span.y0 / BUCKET,
-            x1: span.x1 / BUCKET,
-            y1: span.y1 / BUCKET,
-        };
-        (area, span)
+        Area::Buckets {
+            x0: x.saturating_sub(half_x) / BUCKET,
+            y0: y.saturating_sub(half_y) / BUCKET,
+            x1: last(x, half_x, width) / BUCKET,
+            y1: last(y, half_y, height) / BUCKET,
+        }
     }
 
     /// Calls `f` with each bucket (or the everywhere bucket) of `map`.
@@ -237,13 +199,12 @@ impl ReachIndex {
         let (maps, filed) = (&mut self.maps, &self.filed);
         let map = maps.entry(new.map).or_default();
         new.area
-            .for_each_bucket(map, |bucket| bucket.push((view, stamp, new.span), filed));
+            .for_each_bucket(map, |bucket| bucket.push(view, stamp, filed));
     }
 
-    /// The views of `map` filed under the buckets of `tiles` (or everywhere) whose reach
-    /// spanned one of them when they were filed: every view whose reach holds one of `tiles`,
-    /// and perhaps views filed there before or twice (callers check the view itself; skipping
-    /// the stamps saves a lookup per entry).
+    /// The views of `map` filed under the buckets of `tiles` or everywhere: every view whose
+    /// reach holds one of `tiles`, and perhaps views filed there before or twice (callers
+    /// check the view itself; skipping the stamps saves a lookup per entry).
     pub(crate) fn filed_near<'a>(
         &'a self,
         map: Entity,
@@ -261,9 +222,7 @@ impl ReachIndex {
         let everywhere = views.map(|views| &views.everywhere);
         buckets
             .chain(everywhere)
-            .flat_map(|bucket| bucket.views.iter())
-            .filter(move |&&(_, _, span)| tiles.iter().any(|&tile| span.holds(tile)))
-            .map(|&(view, ..)| view)
+            .flat_map(|bucket| bucket.views.iter().map(|&(view, _)| view))
     }
 
     /// Forgets `view` (despawned, or no longer a view).
