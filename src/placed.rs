@@ -1,8 +1,8 @@
 //! The first step of a frame: where every entity that others look for stands. A
 //! [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView) or
 //! [`RememberWhenSeen`](crate::RememberWhenSeen) entity gets a [`Placed`], written by
-//! [`place_entities`] only when its map or tile changes, so later steps find what moved with
-//! `Changed<Placed>` and what stands near a tile in the [`PlacedIndex`], and never work out a
+//! `place_entities` only when its map or tile changes, so later steps find what moved with
+//! `Changed<Placed>` and what stands near a tile in the `PlacedIndex`, and never work out a
 //! placement themselves.
 
 use bevy::ecs::entity::EntityHashSet;
