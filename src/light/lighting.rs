@@ -10,7 +10,6 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::changes::ChangeLog;
 use crate::hex::hex_distance;
-use crate::light::source::LightSource;
 use crate::opacity::MapOpacity;
 use crate::placement::Grid;
 use crate::staggered;
@@ -27,7 +26,7 @@ static EPOCHS: AtomicU64 = AtomicU64::new(1);
 const MOST: f32 = (1 << 20) as f32;
 
 /// The light on one map, kept by the plugin on its root tilemap (next to
-/// [`MapOpacity`]): for each tile, how many [`LightSource`]s light it and the sum of their
+/// [`MapOpacity`]): for each tile, how many [`LightSource`](crate::LightSource)s light it and the sum of their
 /// colours.
 ///
 /// A tile is *lit* when at least one light's lit set holds it, whatever that light's colour
@@ -220,20 +219,24 @@ pub(crate) struct Contribution {
 }
 
 impl Contribution {
-    /// What `light` should add now (nothing while it lights nothing); its lit set is copied
-    /// when it is added.
-    pub(crate) fn of(light: &LightSource) -> Option<Self> {
-        let key = light.computed?;
-        let [red, green, blue, _] = light.color.to_linear().to_f32_array();
-        Some(Self {
+    /// What a light of this `color` and `intensity`, whose view was computed from `key`
+    /// (its `generation`-th), adds within `radius`; its lit set is copied when it is added.
+    pub(crate) fn new(
+        key: ViewKey,
+        generation: u64,
+        radius: u32,
+        (color, intensity): (Color, f32),
+    ) -> Self {
+        let [red, green, blue, _] = color.to_linear().to_f32_array();
+        Self {
             map: key.map,
             epoch: 0,
-            generation: light.generation,
+            generation,
             key,
-            radius: light.radius,
-            base: [red, green, blue].map(|c| c * light.intensity),
+            radius,
+            base: [red, green, blue].map(|c| c * intensity),
             lit: VisibleSet::new(),
-        })
+        }
     }
 
     /// What makes two contributions the same light on the same map.

@@ -74,6 +74,13 @@ impl Default for LightSource {
 }
 
 impl LightSource {
+    /// What this light should add to its map now (nothing while it lights nothing).
+    fn contribution(&self) -> Option<Contribution> {
+        let key = self.computed?;
+        let look = (self.color, self.intensity);
+        Some(Contribution::new(key, self.generation, self.radius, look))
+    }
+
     /// A white light of intensity 1 lighting `radius` tiles around it.
     pub fn new(radius: u32) -> Self {
         Self {
@@ -179,7 +186,7 @@ pub(crate) fn apply_lights(
     mut maps: Query<&mut Lighting>,
 ) {
     for mut light in &mut lights {
-        let wanted = Contribution::of(&light);
+        let wanted = light.contribution();
         let light = light.bypass_change_detection();
         let current = |applied: &Contribution| {
             maps.get(applied.map)

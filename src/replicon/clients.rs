@@ -11,17 +11,12 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
-use super::sight::{FogLookup, SightChange, Standing, TeamSight};
+use super::sight::{FogLookup, SightBit, SightChange, Standing, TeamSight};
 use super::team_view::TeamViews;
 use super::{ClientTeam, ReplicateWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::layers::LayerEpoch;
 use crate::placement::Placement;
-
-/// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
-/// hidden entity is despawned on the client).
-#[derive(Resource, Clone, Copy, Debug)]
-pub(crate) struct SightBit(pub(crate) FilterBit);
 
 /// What places a marked entity and names its team.
 type MarkedItem = (

@@ -82,10 +82,10 @@ use bevy_replicon::shared::replication::visibility::ScopeLifetime;
 use crate::fog::{RevealsFog, Team};
 use crate::plugin::ViewshedSystems;
 use clients::{
-    SightBit, on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
+    on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
     update_client_sight,
 };
-use sight::TeamSight;
+use sight::{SightBit, TeamSight};
 pub use team_view::{TeamView, TeamViewProtocolPlugin};
 use team_view::{TeamViews, update_team_views};
 

@@ -10,9 +10,15 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
+use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
 use crate::bits::{BitRows, WORD_BITS, for_each_one};
 use crate::fog::{FogOfWar, Team};
+
+/// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
+/// hidden entity is despawned on the client).
+#[derive(Resource, Clone, Copy, Debug)]
+pub(crate) struct SightBit(pub(crate) FilterBit);
 
 /// Where a marked entity stands (its root map and tile, if any) and the team it belongs to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use bevy_replicon::server::visibility::filters_mask::FilterBit;
 use serde::{Deserialize, Serialize};
 
 use super::ClientTeam;
-use super::clients::SightBit;
+use super::sight::SightBit;
 use crate::bits::{WORD_BITS, words_for};
 use crate::fog::{FogOfWar, FogState, Team, TeamFog};
 
