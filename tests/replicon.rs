@@ -380,6 +380,31 @@ fn a_client_without_a_team_receives_no_marked_entity() {
 }
 
 #[test]
+fn a_client_whose_team_is_changed_in_place_gets_its_new_teams_view_and_fog_only() {
+    let mut net = Net::new();
+    let ours = net.spawn_unit(Team(0), 2, 2);
+    let theirs = net.spawn_unit(Team(1), 17, 2);
+    net.step();
+    assert!(net.received(0).contains(&ours) && !net.received(0).contains(&theirs));
+    // A charmed player: the game writes the client's team in place, no insert.
+    let client = **net.clients[0].world().resource::<TestClientEntity>();
+    net.server
+        .world_mut()
+        .get_mut::<ClientTeam>(client)
+        .unwrap()
+        .0 = Team(1);
+    net.teams[0] = Team(1);
+    net.step();
+    assert!(
+        net.received(0).contains(&theirs) && !net.received(0).contains(&ours),
+        "client 0 holds team 1's units and no longer team 0's"
+    );
+    net.assert_clients_match_teams();
+    let teams: Vec<Team> = net.team_views(0).iter().map(|view| view.team()).collect();
+    assert_eq!(teams, vec![Team(1)], "client 0 holds team 1's fog only");
+}
+
+#[test]
 fn a_reconnected_client_gets_exactly_what_its_team_sees() {
     let mut net = Net::new();
     let scout0 = net.spawn_unit(Team(0), 2, 2);
@@ -442,8 +467,9 @@ enum Op {
     Spawn(u32, u32),
     /// Marked entity `index` is despawned.
     Despawn(usize),
-    /// Client `i` switches to the other team.
-    SwitchTeam(usize),
+    /// Client `i` switches to the other team: a new `ClientTeam` inserted, or (`true`) the
+    /// one it has changed in place.
+    SwitchTeam(usize, bool),
     /// Client `i` leaves, or comes back.
     Reconnect(usize),
     /// The wall tile at (10, y) opens or closes.
@@ -455,7 +481,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => (0..16usize, 0..20u32, 0..5u32).prop_map(|(i, x, y)| Op::Move(i, x, y)),
         1 => (0..20u32, 0..5u32).prop_map(|(x, y)| Op::Spawn(x, y)),
         1 => (0..16usize).prop_map(Op::Despawn),
-        1 => (0..2usize).prop_map(Op::SwitchTeam),
+        1 => (0..2usize, any::<bool>()).prop_map(|(i, in_place)| Op::SwitchTeam(i, in_place)),
         1 => (0..2usize).prop_map(Op::Reconnect),
         1 => (0..5u32).prop_map(Op::ToggleWall),
     ]
@@ -487,21 +513,24 @@ impl Net {
                     self.server.world_mut().despawn(entity);
                 }
             }
-            Op::SwitchTeam(i) => self.switch_team(i),
+            Op::SwitchTeam(i, in_place) => self.switch_team(i, in_place),
             Op::Reconnect(i) if self.connected(i) => self.disconnect(i),
             Op::Reconnect(i) => self.connect(i),
             Op::ToggleWall(y) => self.toggle_wall(y),
         }
     }
 
-    fn switch_team(&mut self, i: usize) {
+    fn switch_team(&mut self, i: usize, in_place: bool) {
         self.teams[i] = Team(1 - self.teams[i].0);
         if self.connected(i) {
             let client = **self.clients[i].world().resource::<TestClientEntity>();
-            self.server
-                .world_mut()
-                .entity_mut(client)
-                .insert(ClientTeam(self.teams[i]));
+            let mut client = self.server.world_mut().entity_mut(client);
+            match client.get_mut::<ClientTeam>() {
+                Some(mut team) if in_place => team.0 = self.teams[i],
+                _ => {
+                    client.insert(ClientTeam(self.teams[i]));
+                }
+            }
         }
     }
 

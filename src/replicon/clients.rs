@@ -148,6 +148,19 @@ pub(crate) fn on_client_changed<C: Component>(
     }
 }
 
+/// A client whose team the game changed in place (`client_team.0 = Team(1)`, no insert) sees
+/// what its new team sees, and that team's fog, from this update on. (An inserted `ClientTeam`
+/// is dealt with at once by [`on_client_changed`]; meeting it here again changes nothing.)
+pub(crate) fn resync_changed_teams(
+    mut clients: Query<(&mut ClientVisibility, &ClientTeam), Changed<ClientTeam>>,
+    (sight, views): (Res<TeamSight>, Res<TeamViews>),
+    bit: Res<SightBit>,
+) {
+    for (mut visibility, &ClientTeam(team)) in &mut clients {
+        resync(&mut visibility, Some(team), (&sight, &views), bit.0);
+    }
+}
+
 /// A client lost its team: it sees no marked entity.
 pub(crate) fn on_client_team_removed(
     event: On<Remove, ClientTeam>,

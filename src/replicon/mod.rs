@@ -9,8 +9,9 @@
 //! - **Binding clients to teams.** Each client's entity on the server (the one with
 //!   replicon's `ConnectedClient`) gets a [`ClientTeam`], e.g. in an observer on
 //!   `Add<ConnectedClient>` or when the client asks to join a team. A client without one sees
-//!   no marked entity; a client whose `ClientTeam` changes sees what its new team sees from the
-//!   next replication on.
+//!   no marked entity; a client whose `ClientTeam` changes (inserted anew or changed in place)
+//!   sees what its new team sees, and no longer what its old team sees, from the next
+//!   replication on.
 //! - **What a team sees.** A team sees a marked entity when the entity stands on a tile of its
 //!   view ([`FogOfWar::team`](crate::FogOfWar::team)`(team).is_visible(tile)`, the union of its
 //!   [`RevealsFog`] members' viewsheds) on the root map of its tilemap. Entities stand where the
@@ -83,7 +84,7 @@ use crate::fog::{RevealsFog, Team};
 use crate::plugin::ViewshedSystems;
 use clients::{
     on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
-    update_client_sight,
+    resync_changed_teams, update_client_sight,
 };
 use sight::{SightBit, TeamSight};
 pub use team_view::{TeamView, TeamViewProtocolPlugin};
@@ -149,7 +150,14 @@ impl Plugin for ViewshedReplicationPlugin {
             .init_resource::<TeamViews>()
             .add_systems(
                 PostUpdate,
-                (update_client_sight, update_team_views).in_set(ClientSightSystems),
+                (
+                    update_client_sight,
+                    update_team_views,
+                    resync_changed_teams
+                        .after(update_client_sight)
+                        .after(update_team_views),
+                )
+                    .in_set(ClientSightSystems),
             )
             .configure_sets(
                 PostUpdate,
