@@ -40,11 +40,10 @@ use crate::placed::{
     place_entities,
 };
 use crate::sightings::{
-    LostSight, ReplacedSightings, Spottable, Spotted, TargetsJudged, notify_sightings,
+    LostSight, ReplacedSightings, Spottable, Spotted, TargetsJudged, ViewerIndex, notify_sightings,
     on_target_gone, on_viewer_back, on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
 };
 use crate::viewshed::Viewshed;
-use crate::viewshed::reach_index::ReachOf;
 use crate::viewshed::recompute::{ViewshedUpdated, recompute_viewsheds};
 
 /// Adds field of view to an app: every entity with a [`Viewshed`] sees, [`Opaque`] entities
@@ -187,8 +186,7 @@ fn add_resources_and_types(app: &mut App) {
         .init_resource::<GroupsDirty>()
         .init_resource::<PlacedIndex>()
         .init_resource::<PlaceAgain>()
-        .init_resource::<ReachOf<Viewshed>>()
-        .init_resource::<ReachOf<LightSource>>()
+        .init_resource::<ViewerIndex>()
         .init_resource::<TargetsJudged>()
         .init_resource::<FogChanges>()
         .init_resource::<DisabledRemembered>()

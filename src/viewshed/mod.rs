@@ -2,7 +2,7 @@
 //! last recomputation) and the system that keeps it up to date ([`recompute`]).
 
 mod map_lookup;
-pub(crate) mod reach_index;
+mod reach_index;
 pub mod recompute;
 #[cfg(feature = "serde")]
 mod save;

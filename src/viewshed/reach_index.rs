@@ -12,8 +12,6 @@
 //! retyped, replaced, or more changes than the log keeps) makes the recompute visit every
 //! view, as it would without it.
 
-use std::marker::PhantomData;
-
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
@@ -25,31 +23,6 @@ use crate::viewshed::ViewKey;
 
 /// The side of a bucket, in tiles.
 const BUCKET: u32 = 16;
-
-/// The reach index of the views of kind `C` (viewers or lights): kept by the recompute, read
-/// by later steps (the sightings find the viewers that can see a tile with it).
-#[derive(Resource)]
-pub(crate) struct ReachOf<C>(pub ReachIndex, PhantomData<fn() -> C>);
-
-impl<C> Default for ReachOf<C> {
-    fn default() -> Self {
-        Self(ReachIndex::default(), PhantomData)
-    }
-}
-
-impl<C> std::ops::Deref for ReachOf<C> {
-    type Target = ReachIndex;
-
-    fn deref(&self) -> &ReachIndex {
-        &self.0
-    }
-}
-
-impl<C> std::ops::DerefMut for ReachOf<C> {
-    fn deref_mut(&mut self) -> &mut ReachIndex {
-        &mut self.0
-    }
-}
 
 /// The views of every map, by bucket.
 #[derive(Default)]
@@ -200,29 +173,6 @@ impl ReachIndex {
         let map = maps.entry(new.map).or_default();
         new.area
             .for_each_bucket(map, |bucket| bucket.push(view, stamp, filed));
-    }
-
-    /// The views of `map` filed under the buckets of `tiles` or everywhere: every view whose
-    /// reach holds one of `tiles`, and perhaps views filed there before or twice (callers
-    /// check the view itself; skipping the stamps saves a lookup per entry).
-    pub(crate) fn filed_near<'a>(
-        &'a self,
-        map: Entity,
-        tiles: &'a [(u32, u32)],
-    ) -> impl Iterator<Item = Entity> + 'a {
-        let views = self.maps.get(&map);
-        let bucket_of = |&(x, y): &(u32, u32)| (x / BUCKET, y / BUCKET);
-        let buckets = tiles.iter().enumerate().filter_map(move |(i, tile)| {
-            // Each bucket once.
-            let first = !tiles[..i]
-                .iter()
-                .any(|other| bucket_of(other) == bucket_of(tile));
-            first.then(|| views.and_then(|views| views.buckets.get(&bucket_of(tile))))?
-        });
-        let everywhere = views.map(|views| &views.everywhere);
-        buckets
-            .chain(everywhere)
-            .flat_map(|bucket| bucket.views.iter().map(|&(view, _)| view))
     }
 
     /// Forgets `view` (despawned, or no longer a view).

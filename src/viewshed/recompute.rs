@@ -32,7 +32,7 @@ use crate::placement::{Grid, PlaceProblem, Placement};
 use crate::shadowcast::Fov;
 use crate::staggered;
 use crate::viewshed::map_lookup::MapLookup;
-use crate::viewshed::reach_index::{Filed, ReachIndex, ReachOf};
+use crate::viewshed::reach_index::{Filed, ReachIndex};
 use crate::viewshed::{ViewKey, Viewshed};
 use crate::visible::VisibleSet;
 
@@ -167,8 +167,7 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
     placement: Placement<'w, 's>,
     map_changes: MapChanges<'w, 's>,
     removed: RemovedComponents<'w, 's, C>,
-    /// The views by the buckets they reach, also read by the sightings.
-    index: ResMut<'w, ReachOf<C>>,
+    index: Local<'s, ReachIndex>,
     updates: Local<'s, Parallel<Vec<Update>>>,
     /// Views filed elsewhere than their reach now asks for: to file again.
     refile: Local<'s, Parallel<Vec<(Entity, Option<Filed>)>>>,
@@ -188,7 +187,7 @@ impl<C: KeptView> Views<'_, '_, C> {
     ) -> (bool, impl Iterator<Item = Update> + '_) {
         let (layers_changed, listed) = self.viewers_to_visit(moved);
         let (updates, refile) = (&*self.updates, &*self.refile);
-        let (maps, placement, index) = (&self.maps, &self.placement, &self.index.0);
+        let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
         let visit = |task: Task<'_, '_, '_, '_>, item: ViewItemMut<C>| {
             visit_item(task, item, layers_changed, (index, refile));
         };
@@ -230,7 +229,7 @@ impl<C: KeptView> Views<'_, '_, C> {
         for view in self.removed.read() {
             self.index.unfile(view);
         }
-        match self.map_changes.read(&mut self.index.0) {
+        match self.map_changes.read(&mut self.index) {
             Visit::All { layers } => (layers, None),
             Visit::Near(mut near) => {
                 let few = near.len() + moved.len() <= FEW;

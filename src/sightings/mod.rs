@@ -14,10 +14,12 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+mod viewers;
+
 use crate::placed::{Placed, PlacedIndex};
 use crate::viewshed::Viewshed;
-use crate::viewshed::reach_index::ReachOf;
 use crate::viewshed::recompute::ViewshedUpdated;
+pub(crate) use viewers::ViewerIndex;
 
 /// Opts an entity on the map (a monster, the player, an item) into [`Spotted`] and
 /// [`LostSight`] notifications. It stands on its `TilePos` + `TilemapId`, or under its
@@ -93,10 +95,10 @@ pub(crate) struct ReplacedSightings(EntityHashMap<EntityHashSet>);
 /// reach holds the tile it left or the tile it reached. Nothing else is looked at.
 pub(crate) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
-    mut viewers: Query<&mut Viewshed>,
+    mut viewers: Query<(Entity, &mut Viewshed)>,
     targets: Query<&Placed, With<Spottable>>,
     moved: Query<(Entity, &Placed), (With<Spottable>, Or<(Changed<Placed>, Added<Spottable>)>)>,
-    (reach, placed): (Res<ReachOf<Viewshed>>, Res<PlacedIndex>),
+    (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
     mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,
 ) {
@@ -106,11 +108,22 @@ pub(crate) fn notify_sightings(
         // the views need not be read.
         updated.clear();
         judged.0.clear();
+        if index.complete {
+            index.clear();
+        }
         return;
+    }
+    if !index.complete {
+        // The first target since there were none: every view is filed.
+        for (viewer, viewshed) in viewers.iter() {
+            index.file(viewer, filing(viewshed));
+        }
+        index.complete = true;
     }
     let mut changes = Vec::new();
     for viewer in updated.read().map(|m| m.viewer) {
-        if let Ok(viewshed) = viewers.get_mut(viewer) {
+        if let Ok((_, viewshed)) = viewers.get_mut(viewer) {
+            index.file(viewer, filing(&viewshed));
             compare_view(viewer, viewshed, (&targets, &placed), &mut changes);
         }
     }
@@ -134,7 +147,7 @@ pub(crate) fn notify_sightings(
                 tiles[count] = (tile.x, tile.y);
                 count += 1;
             }
-            for viewer in reach.filed_near(map, &tiles[..count]) {
+            for viewer in index.seeing(map, &tiles[..count]) {
                 if viewer != target {
                     recheck_target(&mut viewers, viewer, (target, at), &mut changes);
                 }
@@ -144,6 +157,11 @@ pub(crate) fn notify_sightings(
     for (seen, viewer, target) in changes {
         announce.send(seen, viewer, target);
     }
+}
+
+/// Where the viewer index files a view: its map and window.
+fn filing(viewshed: &Viewshed) -> Option<(Entity, crate::visible::Window)> {
+    viewshed.map().map(|map| (map, viewshed.visible.window()))
 }
 
 /// A viewer with a new view: the targets filed near it that it sees now and did not see,
@@ -185,12 +203,12 @@ fn compare_view(
 /// A target that moved to `at` (or onto no tile): whether this viewer's view holds it now.
 /// The viewer is read first, and written only if that changed.
 fn recheck_target(
-    viewers: &mut Query<&mut Viewshed>,
+    viewers: &mut Query<(Entity, &mut Viewshed)>,
     viewer: Entity,
     (target, at): (Entity, Option<(Entity, TilePos)>),
     changes: &mut Vec<Change>,
 ) {
-    let Ok(viewshed) = viewers.get(viewer) else {
+    let Ok((_, viewshed)) = viewers.get(viewer) else {
         return;
     };
     let sees = at.is_some_and(|(map, tile)| {
@@ -199,7 +217,7 @@ fn recheck_target(
     if sees == viewshed.spotted.contains(&target) {
         return;
     }
-    if let Ok(mut viewshed) = viewers.get_mut(viewer) {
+    if let Ok((_, mut viewshed)) = viewers.get_mut(viewer) {
         if sees {
             viewshed.spotted.insert(target);
         } else {
@@ -237,9 +255,11 @@ pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
     mut replaced: ResMut<ReplacedSightings>,
+    mut index: ResMut<ViewerIndex>,
     mut announce: Announce,
 ) {
     let viewer = event.event_target();
+    index.file(viewer, None);
     let mut lost = replaced.0.remove(&viewer).unwrap_or_default();
     if let Ok(mut viewshed) = viewers.get_mut(viewer) {
         lost.extend(std::mem::take(
