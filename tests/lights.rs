@@ -313,6 +313,68 @@ fn lighting_counts_and_colours_the_lit_tiles() {
     assert_eq!(lighting.lights_at(TilePos { x: 22, y: 3 }), 1);
 }
 
+/// A light's floats are taken as the lighting can use them, where they enter it: not-a-number
+/// is 0, below 0 is 0, above 1,024 (infinity included) is 1,024, channel by channel.
+#[test]
+fn odd_light_values_are_sanitized_where_they_enter() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 9, 3, |_, _| false);
+    let lights = [
+        (1, LightSource::new(0).with_intensity(f32::NAN)),
+        (
+            3,
+            LightSource::new(0).with_color(Color::linear_rgb(f32::INFINITY, 0.0, 0.0)),
+        ),
+        (5, LightSource::new(0).with_intensity(-3.0)),
+        (7, LightSource::new(0).with_intensity(f32::INFINITY)),
+    ];
+    for (x, light) in lights {
+        app.world_mut()
+            .spawn((light, TilePos { x, y: 1 }, TilemapId(map)));
+    }
+    app.update();
+    let lighting = lighting(&app, map);
+    let at = |x| lighting.light_at(TilePos { x, y: 1 });
+    let channels = |x| (at(x).red, at(x).green, at(x).blue);
+    assert_eq!(channels(1), (0.0, 0.0, 0.0), "a NaN intensity is 0");
+    assert_eq!(
+        channels(3),
+        (1024.0, 0.0, 0.0),
+        "an infinite red is the brightest red"
+    );
+    assert_eq!(channels(5), (0.0, 0.0, 0.0), "a negative intensity is 0");
+    assert_eq!(channels(7), (1024.0, 1024.0, 1024.0), "an infinite white");
+    assert_eq!(
+        lighting.lights_at(TilePos { x: 1, y: 1 }),
+        1,
+        "still a light"
+    );
+}
+
+/// 4,096 of the brightest lights on one tile sum to 2^32 in fixed point, past what a 32-bit
+/// sum holds; the sum neither wraps to darkness nor leaves anything behind when they go out.
+#[test]
+fn many_bright_lights_on_one_tile_add_up_and_go_out_exactly() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 3, 3, |_, _| false);
+    let tile = TilePos { x: 1, y: 1 };
+    let lights: Vec<Entity> = (0..4096)
+        .map(|_| {
+            let light = LightSource::new(0).with_intensity(1024.0);
+            app.world_mut().spawn((light, tile, TilemapId(map))).id()
+        })
+        .collect();
+    app.update();
+    assert_eq!(lighting(&app, map).brightness(tile), 4096.0 * 1024.0);
+    assert_eq!(lighting(&app, map).lights_at(tile), 4096);
+    for light in lights {
+        app.world_mut().despawn(light);
+    }
+    app.update();
+    assert_eq!(lighting(&app, map).brightness(tile), 0.0);
+    assert_eq!(lighting(&app, map).lights_at(tile), 0);
+}
+
 #[test]
 fn a_light_that_goes_out_leaves_the_room_dark() {
     let (mut app, map, torch, viewer) = rooms(0);

@@ -52,7 +52,7 @@ pub struct Lighting {
     /// How many lights light each tile, row by row (empty until a light is added).
     counts: Vec<u32>,
     /// The summed colour of each tile, fixed point (see [`SCALE`]).
-    sums: Vec<[u32; 3]>,
+    sums: Vec<[u64; 3]>,
     /// Which tiles became lit or dark, and when.
     changes: ChangeLog,
     /// Changed when everything is cleared (the map was resized): contributions made before
@@ -153,7 +153,7 @@ impl Lighting {
         contribution.lit.clone_from(lit);
         self.for_each_cell(contribution, |count, sum, amount| {
             *count += 1;
-            add_channels(sum, amount, u32::wrapping_add);
+            add_channels(sum, amount, u64::wrapping_add);
             *count == 1
         });
     }
@@ -166,7 +166,7 @@ impl Lighting {
         }
         self.for_each_cell(contribution, |count, sum, amount| {
             *count = count.saturating_sub(1);
-            add_channels(sum, amount, u32::wrapping_sub);
+            add_channels(sum, amount, u64::wrapping_sub);
             *count == 0
         });
     }
@@ -176,7 +176,7 @@ impl Lighting {
     fn for_each_cell(
         &mut self,
         contribution: &Contribution,
-        mut step: impl FnMut(&mut u32, &mut [u32; 3], [u32; 3]) -> bool,
+        mut step: impl FnMut(&mut u32, &mut [u64; 3], [u32; 3]) -> bool,
     ) {
         for cell in contribution.lit.iter() {
             let Some(i) = self.index(cell) else {
@@ -193,10 +193,12 @@ impl Lighting {
     }
 }
 
-/// `op` (exact wrapping addition or subtraction) on each channel.
-fn add_channels(sum: &mut [u32; 3], amount: [u32; 3], op: fn(u32, u32) -> u32) {
+/// `op` (exact wrapping addition or subtraction) on each channel. A channel is 64 bits and
+/// each light adds at most 2^20 to it, so the sum of fewer than 2^44 lights on one tile never
+/// wraps: every subtraction takes away exactly what was added.
+fn add_channels(sum: &mut [u64; 3], amount: [u32; 3], op: fn(u64, u64) -> u64) {
     for (channel, amount) in sum.iter_mut().zip(amount) {
-        *channel = op(*channel, amount);
+        *channel = op(*channel, u64::from(amount));
     }
 }
 
@@ -228,13 +230,14 @@ impl Contribution {
         (color, intensity): (Color, f32),
     ) -> Self {
         let [red, green, blue, _] = color.to_linear().to_f32_array();
+        let intensity = sanitize(intensity);
         Self {
             map: key.map,
             epoch: 0,
             generation,
             key,
             radius,
-            base: [red, green, blue].map(|c| c * intensity),
+            base: [red, green, blue].map(|c| sanitize(sanitize(c) * intensity)),
             lit: VisibleSet::new(),
         }
     }
@@ -256,6 +259,17 @@ impl Contribution {
         // `as` saturates: a negative or not-a-number amount is 0.
         self.base
             .map(|c| (c * falloff.max(0.0) * SCALE).round().min(MOST) as u32)
+    }
+}
+
+/// A colour channel or intensity as the lighting takes it, where a light's floats enter it:
+/// not-a-number is 0, below 0 is 0, above the brightest amount a light can add at a tile
+/// (1,024, infinity included) is that amount.
+fn sanitize(value: f32) -> f32 {
+    if value.is_nan() {
+        0.0
+    } else {
+        value.clamp(0.0, MOST / SCALE)
     }
 }
 

@@ -44,11 +44,14 @@ use crate::visible::VisibleSet;
 pub struct LightSource {
     /// How far it lights, in tiles (a disk, like [`Viewshed::new`](crate::Viewshed::new)).
     pub radius: u32,
-    /// Its colour (white by default): what [`Lighting::light_at`] adds up.
+    /// Its colour (white by default): what [`Lighting::light_at`] adds up. Each linear
+    /// channel, and each channel times the intensity, counts as 0 when it is not a number or
+    /// below 0, and as 1,024 above that (infinity included).
     #[cfg_attr(feature = "serde", serde(with = "crate::light::color_serde"))]
     pub color: Color,
     /// How strong it is at its own tile (1 by default); it fades linearly to
-    /// `intensity / (radius + 1)` at its radius.
+    /// `intensity / (radius + 1)` at its radius. Not a number or below 0 counts as 0, above
+    /// 1,024 (infinity included) as 1,024.
     pub intensity: f32,
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
