@@ -29,8 +29,9 @@ const BUCKET: u32 = 8;
 /// writes it in [`ViewshedSystems::SyncOpacity`](crate::ViewshedSystems::SyncOpacity), and only
 /// when it changes, so `Changed<Placed>` tells a game which of these entities moved this frame.
 ///
-/// It comes with [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView)
-/// and [`RememberWhenSeen`](crate::RememberWhenSeen).
+/// It comes with [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView),
+/// [`RememberWhenSeen`](crate::RememberWhenSeen) and, with the `replicon` feature,
+/// `ReplicateWhenSeen`.
 ///
 /// ```
 /// # use bevy::prelude::*;

@@ -404,6 +404,42 @@ fn a_client_whose_team_is_changed_in_place_gets_its_new_teams_view_and_fog_only(
     assert_eq!(teams, vec![Team(1)], "client 0 holds team 1's fog only");
 }
 
+/// A monster placed by `Transform` on a tilemap that moves: its own transform is unchanged, but
+/// the tile under it is another one, and the teams are judged again from that tile.
+#[test]
+fn an_entity_placed_by_transform_is_judged_again_when_its_map_moves() {
+    let mut net = Net::new();
+    net.spawn_unit(Team(0), 2, 2);
+    net.spawn_unit(Team(1), 17, 2);
+    // Tile (15, 2) of the map at the origin, in team 1's room.
+    let at = Vec3::new(15.0 * 16.0, 2.0 * 16.0, 0.0);
+    let monster = net
+        .server
+        .world_mut()
+        .spawn((
+            Transform::from_translation(at),
+            GlobalTransform::from_translation(at),
+            TilemapId(net.map),
+            ReplicateWhenSeen,
+        ))
+        .id();
+    net.step();
+    assert!(!net.received(0).contains(&monster));
+    assert!(net.received(1).contains(&monster));
+    // The map slides 12 tiles east: the monster now stands on tile (3, 2), in team 0's room.
+    let shift = Vec3::new(12.0 * 16.0, 0.0, 0.0);
+    net.server.world_mut().entity_mut(net.map).insert((
+        Transform::from_translation(shift),
+        GlobalTransform::from_translation(shift),
+    ));
+    net.step();
+    assert!(
+        net.received(0).contains(&monster),
+        "team 0 sees tile (3, 2)"
+    );
+    assert!(!net.received(1).contains(&monster), "team 1 does not");
+}
+
 #[test]
 fn a_reconnected_client_gets_exactly_what_its_team_sees() {
     let mut net = Net::new();

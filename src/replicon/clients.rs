@@ -6,8 +6,6 @@
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapId;
-use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
@@ -15,26 +13,18 @@ use super::sight::{FogLookup, SightBit, SightChange, Standing, TeamSight};
 use super::team_view::TeamViews;
 use super::{ClientTeam, ReplicateWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
-use crate::layers::LayerEpoch;
-use crate::placement::Placement;
+use crate::placed::Placed;
 
-/// What places a marked entity and names its team.
-type MarkedItem = (
-    Option<&'static TilePos>,
-    Option<&'static TilemapId>,
-    Option<&'static GlobalTransform>,
-    Option<&'static Team>,
-    Has<RevealsFog>,
-);
+/// Where a marked entity stands and what names its team.
+type MarkedItem = (&'static Placed, Option<&'static Team>, Has<RevealsFog>);
 
-/// Marked entities that may have moved, changed team or just been marked.
+/// Marked entities that may have moved (their `Placed` changed), changed team or just been
+/// marked.
 type MaybeMoved = (
     With<ReplicateWhenSeen>,
     Or<(
         Added<ReplicateWhenSeen>,
-        Changed<TilePos>,
-        Changed<TilemapId>,
-        Changed<GlobalTransform>,
+        Changed<Placed>,
         Changed<Team>,
         Added<RevealsFog>,
     )>,
@@ -53,20 +43,13 @@ pub(crate) fn update_client_sight(
     marked: Query<MarkedItem, With<ReplicateWhenSeen>>,
     fogs: Query<&FogOfWar>,
     maps: Query<Entity, With<FogOfWar>>,
-    placement: Placement,
-    (epoch, mut seen_epoch): (Res<LayerEpoch>, Local<u64>),
     mut sight: ResMut<TeamSight>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
     mut changes: Local<Vec<SightChange>>,
 ) {
     changes.clear();
-    let mut moved: Vec<Entity> = if epoch.changed_since(&mut seen_epoch) {
-        // Layers changed: every root lookup may have.
-        sight.entities().collect()
-    } else {
-        maybe_moved.iter().collect()
-    };
+    let mut moved: Vec<Entity> = maybe_moved.iter().collect();
     moved.extend(sight.recheck.drain());
     for entity in moved {
         if !sight.contains(entity) {
@@ -74,7 +57,7 @@ pub(crate) fn update_client_sight(
         }
         let standing = marked
             .get(entity)
-            .map_or_else(|_| Standing::default(), |item| stand(item, &placement));
+            .map_or_else(|_| Standing::default(), stand);
         sight.place(entity, standing, &fogs, &mut changes);
     }
     sight.compare_views(maps.iter(), &fogs, &mut changes);
@@ -83,19 +66,12 @@ pub(crate) fn update_client_sight(
 
 /// Where a marked entity stands and whose it is: its `Team`, or team 0 for a `RevealsFog`
 /// viewer without one (the fog's rule), or nobody's.
-fn stand(
-    (tile, tilemap, transform, team, reveals): (
-        Option<&TilePos>,
-        Option<&TilemapId>,
-        Option<&GlobalTransform>,
-        Option<&Team>,
-        bool,
-    ),
-    placement: &Placement,
-) -> Standing {
+fn stand((placed, team, reveals): (&Placed, Option<&Team>, bool)) -> Standing {
     let owner = team.copied().or(reveals.then_some(Team(0)));
-    let at = placement.locate(tile, tilemap, transform).ok();
-    Standing { at, owner }
+    Standing {
+        at: placed.get(),
+        owner,
+    }
 }
 
 /// Writes each change into the visibility of the clients of its team.

@@ -72,8 +72,6 @@ mod team_view;
 
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapId;
-use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::prelude::{Replicated, ServerSystems};
 use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::registry::FilterRegistry;
@@ -95,7 +93,7 @@ use team_view::{TeamViews, update_team_views};
 /// It requires replicon's `Replicated`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Replicated)]
+#[require(Replicated, crate::placed::Placed)]
 pub struct ReplicateWhenSeen;
 
 /// The team a connected client plays for: put it on replicon's client entity on the server
@@ -175,8 +173,6 @@ fn add_observers(app: &mut App) {
         .add_observer(on_client_team_removed)
         .add_observer(on_marked)
         .add_observer(on_unmarked)
-        .add_observer(recheck_marked::<Remove, TilePos>)
-        .add_observer(recheck_marked::<Remove, TilemapId>)
         .add_observer(recheck_marked::<Remove, Team>)
         .add_observer(recheck_marked::<Remove, RevealsFog>)
         .add_observer(recheck_marked::<Add, Disabled>)
