@@ -29,7 +29,9 @@ use crate::layer_groups::{
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::light::filter::{filter_by_light, on_needs_light_removed};
 use crate::light::lighting::track_lighting;
-use crate::light::source::{apply_lights, on_light_gone, on_light_moved, recompute_lights};
+use crate::light::source::{
+    apply_lights, on_light_gone, on_light_inserted, on_light_moved, recompute_lights,
+};
 use crate::light::{LightSource, NeedsLight};
 use crate::opacity::{
     MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement,
@@ -350,7 +352,8 @@ fn add_observers(app: &mut App) {
         .add_observer(on_viewshed_inserted);
     // Light: a light that goes out, comes back or loses its tilemap; a viewer that stops
     // needing light.
-    app.add_observer(on_light_gone::<Remove, LightSource>)
+    app.add_observer(on_light_gone::<Discard, LightSource>)
+        .add_observer(on_light_inserted)
         .add_observer(on_light_gone::<Add, Disabled>)
         .add_observer(on_light_moved::<Remove, Disabled>)
         .add_observer(on_light_moved::<Remove, TilemapId>)

@@ -313,6 +313,55 @@ fn lighting_counts_and_colours_the_lit_tiles() {
     assert_eq!(lighting.lights_at(TilePos { x: 22, y: 3 }), 1);
 }
 
+/// A torch whose `LightSource` is inserted again (a flicker system setting a smaller flame)
+/// lights with the new one only: the old light leaves the map.
+#[test]
+fn a_light_inserted_again_replaces_the_old_one() {
+    let (mut app, map, torch, _) = rooms(0);
+    app.world_mut()
+        .entity_mut(torch)
+        .insert(LightSource::new(1));
+    app.update();
+    let mut lit: Vec<_> = lighting(&app, map)
+        .lit_tiles()
+        .map(|t| (t.x, t.y))
+        .collect();
+    sort(&mut lit);
+    let mut model: Vec<_> = model_lit(&grid_of(&ROOMS), &[((22, 3), 1)])
+        .into_iter()
+        .collect();
+    sort(&mut model);
+    assert_eq!(lit, model, "only the new, smaller light");
+    assert_eq!(lighting(&app, map).lights_at(TilePos { x: 22, y: 3 }), 1);
+    assert!((lighting(&app, map).brightness(TilePos { x: 22, y: 3 }) - 1.0).abs() < 1e-3);
+}
+
+/// A lit torch's `LightSource` cloned onto another entity is a second light: the first keeps
+/// its light, and when it goes the second's stays exact.
+#[test]
+fn a_cloned_light_is_a_second_light() {
+    let (mut app, map, torch, _) = rooms(0);
+    let light = app.world().get::<LightSource>(torch).unwrap().clone();
+    let second = app
+        .world_mut()
+        .spawn((light, TilePos { x: 22, y: 3 }, TilemapId(map)))
+        .id();
+    app.update();
+    let at = |app: &App| lighting(app, map).brightness(TilePos { x: 22, y: 3 });
+    assert_eq!(lighting(&app, map).lights_at(TilePos { x: 22, y: 3 }), 2);
+    assert!(
+        (at(&app) - 2.0).abs() < 1e-3,
+        "two white lights of intensity 1"
+    );
+    app.world_mut().despawn(torch);
+    app.update();
+    assert_eq!(lighting(&app, map).lights_at(TilePos { x: 22, y: 3 }), 1);
+    assert!((at(&app) - 1.0).abs() < 1e-3, "the second light, exactly");
+    app.world_mut().despawn(second);
+    app.update();
+    assert_eq!(at(&app), 0.0);
+}
+
 /// A light's floats are taken as the lighting can use them, where they enter it: not-a-number
 /// is 0, below 0 is 0, above 1,024 (infinity included) is 1,024, channel by channel.
 #[test]

@@ -223,8 +223,9 @@ fn withdraw(light: &mut LightSource, maps: &mut Query<&mut Lighting>) {
     }
 }
 
-/// A light was removed, despawned or disabled (`C` is the component of the lifecycle event
-/// `E`): it lights nothing any more, and a re-enabled light is recomputed.
+/// A light was removed, replaced (its `LightSource` inserted again), despawned or disabled
+/// (`C` is the component of the lifecycle event `E`): it lights nothing any more, and a
+/// re-enabled light is recomputed.
 pub(crate) fn on_light_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut lights: Query<&mut LightSource, Allow<Disabled>>,
@@ -232,6 +233,21 @@ pub(crate) fn on_light_gone<E: EntityEvent, C: Component>(
 ) {
     if let Ok(mut light) = lights.get_mut(event.event_target()) {
         withdraw(light.bypass_change_detection(), &mut maps);
+    }
+}
+
+/// A `LightSource` was inserted (spawned, inserted again over the old one, or cloned from
+/// another light): what the crate kept in it belongs to no light on the map (the old value's
+/// light was taken away when it was discarded, `on_light_gone`; a clone's is its original's),
+/// so it starts afresh and is computed and applied at the next update.
+pub(crate) fn on_light_inserted(
+    event: On<Insert, LightSource>,
+    mut lights: Query<&mut LightSource, Allow<Disabled>>,
+) {
+    if let Ok(mut light) = lights.get_mut(event.entity) {
+        let light = light.bypass_change_detection();
+        light.applied = None;
+        light.computed = None;
     }
 }
 
