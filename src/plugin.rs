@@ -13,7 +13,7 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::fog::fade::{FadingTiles, advance_fades};
+use crate::fog::fade::{FadingTiles, advance_fades, on_fog_style_removed};
 use crate::fog::ghosts::{DisabledRemembered, on_remembered_disabled, remember_seen};
 use crate::fog::hide::hide_outside_view;
 use crate::fog::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
@@ -338,6 +338,8 @@ fn add_observers(app: &mut App) {
         .add_observer(place_again::<Remove, Disabled>)
         .add_observer(place_again::<Remove, TilePos>)
         .add_observer(place_again::<Remove, TilemapId>);
+    // Fades: a layer that loses its style stops fading.
+    app.add_observer(on_fog_style_removed);
     // Ghosts: a remembered entity disabled vanishes.
     app.add_observer(on_remembered_disabled);
     // Sightings: targets and viewers that stop standing anywhere.

@@ -129,6 +129,26 @@ fn a_tile_leaving_the_view_fades_to_its_remembered_look() {
     assert_eq!(look(&app, map, 1, 2), (true, dim), "400 ms later");
 }
 
+/// A layer whose `FogStyle` is removed mid-fade is the game's again: no fade repaints it.
+#[test]
+fn removing_a_fog_style_mid_fade_stops_its_fades() {
+    let mut app = timed_app();
+    let style = FogStyle::default().with_fade(fade());
+    let (map, player) = open_map(&mut app, 20, style, 3, 2);
+    move_to(&mut app, player, 10, 2);
+    app.update();
+    app.update();
+    app.update();
+    let mid = look(&app, map, 1, 2);
+    assert_ne!(mid.1, Color::WHITE, "the fade is under way");
+    app.world_mut().entity_mut(map).remove::<FogStyle>();
+    for _ in 0..10 {
+        app.update();
+        assert_eq!(look(&app, map, 1, 2), mid, "left where the fade was");
+        assert!(written(&app).colors.is_empty(), "no tile repainted");
+    }
+}
+
 #[test]
 fn a_hidden_tile_coming_into_view_is_shown_at_once_and_fades_in() {
     let mut app = timed_app();

@@ -166,6 +166,17 @@ impl FadingTiles {
     }
 }
 
+/// A layer lost its [`FogStyle`](crate::FogStyle): its tiles are the game's again, and the fades
+/// under way stop where they are (they are dropped, not finished).
+pub(crate) fn on_fog_style_removed(
+    event: On<Remove, crate::FogStyle>,
+    mut layers: Query<&mut FadingTiles, Allow<Disabled>>,
+) {
+    if let Ok(mut fades) = layers.get_mut(event.entity) {
+        fades.clear();
+    }
+}
+
 /// Moves the tiles in transition one frame on, and ends the fades that are over.
 pub(crate) fn advance_fades(
     time: Option<Res<Time>>,
