@@ -147,6 +147,46 @@ fn newly_seen_and_unseen_tiles() {
     assert_eq!(unseen, vec![(1, 1), (1, 2), (1, 3)]);
 }
 
+/// A charmed guard: its `Team` changed in place, standing still. The old team loses its view
+/// and the new team gains it at the next update, and a monster only the guard saw hides from
+/// the old team at once.
+#[test]
+fn a_team_changed_in_place_moves_the_view_to_the_new_team() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 30, 10, |x, _| x == 15);
+    app.world_mut().entity_mut(map).insert(FogStyle::default());
+    let guard = app
+        .world_mut()
+        .spawn((
+            Viewshed::new(4),
+            RevealsFog,
+            Team(0),
+            TilePos { x: 5, y: 5 },
+            TilemapId(map),
+        ))
+        .id();
+    let monster = app
+        .world_mut()
+        .spawn((HideOutsideView, TilePos { x: 6, y: 5 }, TilemapId(map)))
+        .id();
+    app.update();
+    let here = TilePos { x: 5, y: 5 };
+    let fog = app.world().get::<FogOfWar>(map).unwrap();
+    assert_eq!(fog.team(Team(0)).unwrap().state(here), FogState::Visible);
+    let shown = |app: &App| app.world().get::<Visibility>(monster).copied();
+    assert_eq!(shown(&app), Some(Visibility::Inherited));
+    app.world_mut().get_mut::<Team>(guard).unwrap().0 = 1;
+    app.update();
+    let fog = app.world().get::<FogOfWar>(map).unwrap();
+    assert_eq!(fog.team(Team(0)).unwrap().state(here), FogState::Remembered);
+    assert_eq!(fog.team(Team(1)).unwrap().state(here), FogState::Visible);
+    assert_eq!(
+        shown(&app),
+        Some(Visibility::Hidden),
+        "team 0, drawn, sees it no more"
+    );
+}
+
 #[test]
 fn teams_keep_their_own_views_and_the_fog_shows_one_team() {
     let mut app = app();

@@ -99,8 +99,14 @@ pub(crate) fn update_fog(
     (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
     mut union: ResMut<TeamUnion>,
     mut changes: ResMut<FogChanges>,
+    retinted: Query<&Viewshed, (With<RevealsFog>, Changed<Team>)>,
 ) {
     changes.0.clear();
+    // A member whose `Team` the game changed in place (an inserted one is marked by its
+    // observer): the teams of its map are gathered again.
+    for map in retinted.iter().filter_map(Viewshed::map) {
+        dirty.mark(map);
+    }
     let layers_changed = epoch.changed_since(&mut seen_epoch);
     let now = time.map(|time| time.elapsed());
     let mut gathered = dirty.finish_gathered();
