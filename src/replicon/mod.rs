@@ -148,13 +148,10 @@ impl Plugin for ViewshedReplicationPlugin {
             .init_resource::<TeamViews>()
             .add_systems(
                 PostUpdate,
-                (
-                    update_client_sight,
-                    update_team_views,
-                    resync_changed_teams
-                        .after(update_client_sight)
-                        .after(update_team_views),
-                )
+                // Chained: all three write replicon's `ClientVisibility`, and a client whose
+                // team changed in place is set from the others' results.
+                (update_client_sight, update_team_views, resync_changed_teams)
+                    .chain()
                     .in_set(ClientSightSystems),
             )
             .configure_sets(
