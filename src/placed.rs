@@ -174,6 +174,8 @@ pub(crate) fn place_entities(
     let maps_changed = !maps.is_empty() | (gone_maps.read().count() > 0);
     let all = layers || maps_changed;
     let again = std::mem::take(&mut again.0);
+    // Nearly always empty: no lookup per entity then.
+    let again = |entity: &Entity| !again.is_empty() && again.contains(entity);
     for (entity, tile, tilemap, transform, mut placed) in &mut entities {
         let by_transform = tile.is_none();
         let moved = all
@@ -181,7 +183,7 @@ pub(crate) fn place_entities(
             || tile.as_ref().is_some_and(DetectChanges::is_changed)
             || tilemap.as_ref().is_some_and(DetectChanges::is_changed)
             || (by_transform && transform.as_ref().is_some_and(DetectChanges::is_changed))
-            || again.contains(&entity);
+            || again(&entity);
         if !moved {
             continue;
         }
@@ -189,7 +191,7 @@ pub(crate) fn place_entities(
             .locate(tile.as_deref(), tilemap.as_deref(), transform.as_deref())
             .ok();
         let was = placed.0;
-        if placed.set_if_neq(Placed(now)) || again.contains(&entity) {
+        if placed.set_if_neq(Placed(now)) || again(&entity) {
             index.moved(entity, was, now);
             // A re-enabled entity counts as moved, wherever it stands.
             placed.set_changed();
