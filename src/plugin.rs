@@ -27,7 +27,7 @@ use crate::layer_groups::{
     GroupsDirty, LayerGroup, group_layers, groups_dirty, on_group_or_tilemap, on_reparented,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
-use crate::light::filter::{filter_by_light, on_needs_light_removed};
+use crate::light::filter::{filter_by_light, on_light_rule_inserted, on_needs_light_removed};
 use crate::light::lighting::track_lighting;
 use crate::light::source::{
     apply_lights, on_light_gone, on_light_inserted, on_light_moved, recompute_lights,
@@ -359,7 +359,9 @@ fn add_observers(app: &mut App) {
         .add_observer(on_light_gone::<Add, Disabled>)
         .add_observer(on_light_moved::<Remove, Disabled>)
         .add_observer(on_light_moved::<Remove, TilemapId>)
-        .add_observer(on_needs_light_removed);
+        .add_observer(on_needs_light_removed)
+        .add_observer(on_light_rule_inserted::<Viewshed>)
+        .add_observer(on_light_rule_inserted::<NeedsLight>);
     // Fog: team membership changes rebuild the team views of the map concerned.
     app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
         .add_observer(rebuild_team_views::<Discard, Viewshed, With<RevealsFog>>)

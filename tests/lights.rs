@@ -313,6 +313,27 @@ fn lighting_counts_and_colours_the_lit_tiles() {
     assert_eq!(lighting.lights_at(TilePos { x: 22, y: 3 }), 1);
 }
 
+/// A `Viewshed` inserted again on a viewer that needs light (new settings, a loaded save) still
+/// sees only what the light rule allows, and so does a `NeedsLight` inserted again.
+#[test]
+fn a_viewshed_or_needs_light_inserted_again_keeps_the_light_rule() {
+    let (mut app, _map, _torch, viewer) = rooms(0);
+    let dark = (4, 3);
+    assert!(!sees(&app, viewer, dark), "its dark room is not seen");
+    app.world_mut()
+        .entity_mut(viewer)
+        .insert(Viewshed::unlimited());
+    app.update();
+    assert!(!sees(&app, viewer, dark), "nor with a new Viewshed");
+    assert!(sees(&app, viewer, (22, 3)), "the torch's tile still is");
+    app.world_mut()
+        .entity_mut(viewer)
+        .insert(NeedsLight::new(0));
+    app.update();
+    assert!(!sees(&app, viewer, dark), "nor with a new NeedsLight");
+    assert!(sees(&app, viewer, (22, 3)));
+}
+
 /// A torch whose `LightSource` is inserted again (a flicker system setting a smaller flame)
 /// lights with the new one only: the old light leaves the map.
 #[test]

@@ -232,6 +232,21 @@ const NEIGHBOURS: [(i32, i32); 8] = [
     (1, 1),
 ];
 
+/// A `Viewshed` or a `NeedsLight` (`C`) was inserted on a viewer that needs light (anew,
+/// again, or cloned from another viewer): the generation the old value was filtered for means
+/// nothing for the new one, so the field of view is computed again at the next update and
+/// filtered afresh.
+pub(crate) fn on_light_rule_inserted<C: Component>(
+    event: On<Insert, C>,
+    mut viewers: Query<(&mut Viewshed, &mut NeedsLight), Allow<Disabled>>,
+) {
+    if let Ok((mut viewshed, mut needs)) = viewers.get_mut(event.entity) {
+        needs.bypass_change_detection().filtered = None;
+        // Changed, so that the recompute visits it.
+        viewshed.computed = None;
+    }
+}
+
 /// `NeedsLight` was removed from a viewer: its field of view is recomputed at the next update,
 /// unfiltered.
 pub(crate) fn on_needs_light_removed(
