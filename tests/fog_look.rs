@@ -397,6 +397,38 @@ fn soft_edges_on_a_hexagonal_map_follow_the_six_neighbours() {
     assert!(!look(&app, map, 3, 4).0);
 }
 
+/// A square map retyped as hexagonal: the soft edges follow the six neighbours at once, though
+/// the view (one tile) did not change.
+#[test]
+fn soft_edges_follow_a_map_that_changes_its_grid() {
+    let mut app = timed_app();
+    let map = spawn_map(&mut app, 12, 12, |_, _| false);
+    app.world_mut()
+        .entity_mut(map)
+        .insert(FogStyle::default().with_soft_edge(soft()));
+    spawn_player(&mut app, map, 5, 5, 0);
+    app.update();
+    app.update();
+    let edge = (true, soft().unexplored.color.unwrap());
+    assert_eq!(
+        look(&app, map, 6, 6),
+        edge,
+        "a diagonal neighbour on the square grid"
+    );
+    app.world_mut()
+        .entity_mut(map)
+        .insert(TilemapType::Hexagon(HexCoordSystem::Row));
+    app.update();
+    app.update();
+    assert!(fog(&app, map).is_visible(TilePos { x: 5, y: 5 }));
+    // On a Row hexagonal grid, (6, 4) and (4, 6) are neighbours of (5, 5); (6, 6) and (4, 4)
+    // are not.
+    assert_eq!(look(&app, map, 6, 4), edge);
+    assert_eq!(look(&app, map, 4, 6), edge);
+    assert!(!look(&app, map, 6, 6).0, "no longer at the edge");
+    assert!(!look(&app, map, 4, 4).0, "no longer at the edge");
+}
+
 fn spawn_monster(app: &mut App, map: Entity, x: u32, y: u32) -> Entity {
     app.world_mut()
         .spawn((RememberWhenSeen, TilePos { x, y }, TilemapId(map)))

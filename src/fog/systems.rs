@@ -90,7 +90,7 @@ type FogLayer<'a> = (
 /// Rebuilds the team views of the maps that need it and writes what changed into the fog
 /// layers, for the team drawn.
 pub(crate) fn update_fog(
-    mut fogs: Query<(Entity, &mut FogOfWar, Option<&TilemapType>)>,
+    mut fogs: Query<(Entity, &mut FogOfWar, Option<Ref<TilemapType>>)>,
     children: Query<&Layers>,
     members: Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
     mut styles: Query<(Ref<TileStorage>, Ref<FogStyle>, &mut FadingTiles)>,
@@ -115,7 +115,9 @@ pub(crate) fn update_fog(
     }
     for (map, mut fog, map_type) in &mut fogs {
         let rebuild = dirty.take(map);
-        let (mut restyled, mut soft) = (false, false);
+        // A new grid is a new neighbourhood: every edge is worked out again.
+        let retyped = map_type.as_ref().is_some_and(DetectChanges::is_changed);
+        let (mut restyled, mut soft) = (retyped, false);
         map_tilemaps(map, &children, |layer| {
             if let Ok((storage, style, _)) = styles.get(layer) {
                 restyled |= layers_changed || style.is_changed() || storage.is_added();
@@ -143,7 +145,10 @@ pub(crate) fn update_fog(
             team.explore_visible();
         }
         if soft {
-            fog.update_edges(restyled, &Neighbourhood::of(map_type, fog.size()));
+            fog.update_edges(
+                restyled,
+                &Neighbourhood::of(map_type.as_deref(), fog.size()),
+            );
         }
         // The same for every layer of the map that is not written as a whole.
         let changed = fog.tiles_to_write(false);
