@@ -84,6 +84,19 @@ pub(crate) fn on_reparented<E: EntityEvent>(
     }
 }
 
+/// A tilemap whose `LayerOf` a group keeps got another one, or lost it (by hand, `E` is
+/// `Insert` or `Remove`): the group puts it back at the next update. (The group's own writes
+/// come here too, and the next walk finds nothing to change.)
+pub(crate) fn on_grouped_layer_changed<E: EntityEvent>(
+    event: On<E, LayerOf>,
+    grouped: Query<(), With<GroupedBy>>,
+    mut dirty: ResMut<GroupsDirty>,
+) {
+    if grouped.contains(event.event_target()) {
+        dirty.0 = true;
+    }
+}
+
 /// What the walk below a group reads of each entity.
 type WalkItem = (
     Option<&'static Children>,

@@ -24,7 +24,8 @@ use crate::fog::{
     SoftEdge, Team, TileLook,
 };
 use crate::layer_groups::{
-    GroupsDirty, LayerGroup, group_layers, groups_dirty, on_group_or_tilemap, on_reparented,
+    GroupsDirty, LayerGroup, group_layers, groups_dirty, on_group_or_tilemap,
+    on_grouped_layer_changed, on_reparented,
 };
 use crate::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use crate::light::filter::{filter_by_light, on_light_rule_inserted, on_needs_light_removed};
@@ -320,7 +321,9 @@ fn add_observers(app: &mut App) {
         .add_observer(on_group_or_tilemap::<Add, TileStorage>)
         .add_observer(on_group_or_tilemap::<Remove, TileStorage>)
         .add_observer(on_reparented::<Insert>)
-        .add_observer(on_reparented::<Remove>);
+        .add_observer(on_reparented::<Remove>)
+        .add_observer(on_grouped_layer_changed::<Insert>)
+        .add_observer(on_grouped_layer_changed::<Remove>);
     // Layers: every root lookup may change.
     app.add_observer(on_layers_changed::<Insert>)
         .add_observer(on_layers_changed::<Remove>);

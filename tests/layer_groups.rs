@@ -54,6 +54,32 @@ fn walls_on_a_grouped_layer_block_a_viewer_on_another() {
     assert!(!viewshed(&app, viewer).is_visible(TilePos { x: 8, y: 2 }));
 }
 
+/// A `LayerOf` set by hand on a tilemap below a group, or taken from it, is put back as the
+/// group wants it (as `LayerGroup`'s docs say), and the walls still block the view.
+#[test]
+fn a_layer_of_set_or_removed_by_hand_below_a_group_is_put_back() {
+    let mut app = app();
+    let (level, floor, walls) = level(&mut app);
+    let elsewhere = spawn_map(&mut app, W, H, nothing);
+    let viewer = spawn_viewer(&mut app, floor, 2, 2, 10);
+    app.update();
+    assert_eq!(layer_of(&app, walls), Some(floor));
+    app.world_mut().entity_mut(walls).insert(LayerOf(elsewhere));
+    app.update();
+    assert_eq!(layer_of(&app, walls), Some(floor), "put back");
+    assert_eq!(group_root(&app, level), Some(floor));
+    assert_eq!(seen(&app, viewer), core_seen(W, H, wall, (2, 2), 10));
+    app.world_mut().entity_mut(walls).remove::<LayerOf>();
+    app.update();
+    assert_eq!(
+        layer_of(&app, walls),
+        Some(floor),
+        "put back after a removal"
+    );
+    app.update();
+    assert_eq!(seen(&app, viewer), core_seen(W, H, wall, (2, 2), 10));
+}
+
 #[test]
 fn the_root_is_the_first_tilemap_depth_first_in_children_order() {
     let mut app = app();
