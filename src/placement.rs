@@ -118,16 +118,24 @@ impl Placement<'_, '_> {
         root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
     }
 
-    /// The root map and tile of an entity with these components. The tile is checked to lie
-    /// on the tilemap it was found on only for `Transform`-placed entities; callers check a
-    /// `TilePos` against their map.
+    /// The root map and tile of an entity with these components, if that tile lies on the
+    /// tilemap it was found on.
     pub(crate) fn locate(
         &self,
         tile: Option<&TilePos>,
         tilemap: Option<&TilemapId>,
         transform: Option<&GlobalTransform>,
     ) -> Result<(Entity, TilePos), PlaceProblem> {
-        self.locate_via(tile, tilemap, transform, |tilemap| self.root(tilemap))
+        let (root, at) = self.locate_via(tile, tilemap, transform, |tilemap| self.root(tilemap))?;
+        // A `TilePos` beyond its tilemap (one that shrank, or a bad position) stands nowhere.
+        let inside = tilemap
+            .and_then(|&TilemapId(map)| self.sizes.get(map).ok())
+            .is_some_and(|size| at.x < size.x && at.y < size.y);
+        if inside {
+            Ok((root, at))
+        } else {
+            Err(PlaceProblem::OffMap(root))
+        }
     }
 
     /// [`locate`](Self::locate), with the tilemap's root found by `root`.

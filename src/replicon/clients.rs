@@ -163,7 +163,9 @@ pub(crate) fn on_marked(
 }
 
 /// An entity lost its mark: it is replicated to every client again (like any entity without
-/// a visibility filter), unless it is being despawned (replicon forgets it then).
+/// a visibility filter). A despawned one is shown too: replicon then sends its despawn to
+/// every client that holds it, even one it was hidden from in this same frame (replicon skips
+/// the despawn of an entity hidden at the time, and would leave it on that client for good).
 pub(crate) fn on_unmarked(
     event: On<Remove, ReplicateWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
@@ -171,9 +173,6 @@ pub(crate) fn on_unmarked(
     bit: Res<SightBit>,
 ) {
     sight.forget(event.entity);
-    if event.trigger().new_archetype.is_none() {
-        return;
-    }
     for mut visibility in &mut clients {
         visibility.set(event.entity, bit.0, true);
     }

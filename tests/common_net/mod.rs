@@ -1,0 +1,489 @@
+//! A server and two clients for the multiplayer tests, over bevy_replicon's test helpers (the
+//! server's messages handed to each client in the same process) or over loopback TCP sockets
+//! (`bevy_replicon_example_backend`, as the multiplayer example talks), and the secrecy rule
+//! written plainly: what a client may hold is worked out here from the viewers' own viewsheds
+//! and the entities' own components, not from the plugin's index.
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::Ipv4Addr;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon::shared::backend::connected_client::NetworkId;
+use bevy_replicon::shared::server_entity_map::ServerEntityMap;
+use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
+use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampleBackendPlugins};
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::replicon::{
+    ClientTeam, ReplicateWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
+};
+
+use crate::common_app::spawn_map;
+
+/// Spotted (true) / LostSight (false) as (viewer, target), on the server.
+#[derive(Resource, Default)]
+pub struct Sightings(pub Vec<(bool, Entity, Entity)>);
+
+/// How the server's messages reach the clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    /// replicon's test helpers: every message of a server frame is read by the next client
+    /// frame, in the same process.
+    Test,
+    /// TCP on 127.0.0.1 through `bevy_replicon_example_backend`.
+    Loopback,
+}
+
+fn server_app(transport: Transport) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        StatesPlugin,
+        RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+        ViewshedPlugin::default(),
+        ViewshedReplicationPlugin,
+    ))
+    .init_resource::<Sightings>()
+    .add_observer(|s: On<Spotted>, mut log: ResMut<Sightings>| {
+        log.0.push((true, s.viewer, s.target))
+    })
+    .add_observer(|s: On<LostSight>, mut log: ResMut<Sightings>| {
+        log.0.push((false, s.viewer, s.target))
+    });
+    if transport == Transport::Loopback {
+        app.add_plugins(RepliconExampleBackendPlugins);
+    }
+    app.finish();
+    if transport == Transport::Loopback {
+        let server = ExampleServer::new(0).expect("a loopback port");
+        app.insert_resource(server);
+    }
+    app
+}
+
+/// A client as a game writes one: replicated entities are despawned when it disconnects.
+fn client_app(transport: Transport) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        StatesPlugin,
+        RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+        TeamViewProtocolPlugin,
+    ))
+    .add_systems(
+        OnExit(ClientState::Connected),
+        |mut commands: Commands, remote: Query<Entity, With<Remote>>| {
+            for entity in &remote {
+                commands.entity(entity).despawn();
+            }
+        },
+    );
+    if transport == Transport::Loopback {
+        app.add_plugins(RepliconExampleBackendPlugins);
+    }
+    app.finish();
+    app
+}
+
+/// A server, two clients and the teams they play for (`None`: the client has no team).
+pub struct Net {
+    pub server: App,
+    pub clients: [App; 2],
+    pub teams: [Option<Team>; 2],
+    /// The first map: 20x5 with a wall at x = 10, two rooms that cannot see each other.
+    pub map: Entity,
+    pub transport: Transport,
+}
+
+/// The first map's wall.
+pub fn wall(x: u32, _y: u32) -> bool {
+    x == 10
+}
+
+impl Net {
+    /// Two clients on teams 0 and 1, over replicon's test helpers.
+    pub fn new() -> Self {
+        Self::with_transport(Transport::Test)
+    }
+
+    pub fn with_transport(transport: Transport) -> Self {
+        let mut server = server_app(transport);
+        let map = spawn_map(&mut server, 20, 5, wall);
+        let mut net = Self {
+            server,
+            clients: [client_app(transport), client_app(transport)],
+            teams: [Some(Team(0)), Some(Team(1))],
+            map,
+            transport,
+        };
+        for i in 0..2 {
+            net.connect(i);
+        }
+        net
+    }
+
+    /// Connects client `i` and binds it to its team, as a game does at connection.
+    pub fn connect(&mut self, i: usize) {
+        match self.transport {
+            Transport::Test => self.server.connect_client(&mut self.clients[i]),
+            Transport::Loopback => self.connect_socket(i),
+        }
+        if let Some(team) = self.teams[i] {
+            let client = self.client_entity(i).expect("a connected client");
+            self.server
+                .world_mut()
+                .entity_mut(client)
+                .insert(ClientTeam(team));
+        }
+    }
+
+    /// Opens a socket to the server and runs both sides until the server has authorized it.
+    fn connect_socket(&mut self, i: usize) {
+        let addr = self.server.world().resource::<ExampleServer>();
+        let port = addr.local_addr().expect("the server's address").port();
+        let client = ExampleClient::new((Ipv4Addr::LOCALHOST, port)).expect("a loopback client");
+        self.clients[i].insert_resource(client);
+        self.pump(|net| {
+            net.client_entity(i)
+                .is_some_and(|client| net.server.world().get::<AuthorizedClient>(client).is_some())
+        });
+    }
+
+    pub fn disconnect(&mut self, i: usize) {
+        match self.transport {
+            Transport::Test => self.server.disconnect_client(&mut self.clients[i]),
+            Transport::Loopback => {
+                let client = self.client_entity(i);
+                self.clients[i]
+                    .world_mut()
+                    .remove_resource::<ExampleClient>();
+                self.clients[i].update();
+                self.pump(|net| {
+                    client.is_none_or(|client| net.server.world().get_entity(client).is_err())
+                });
+            }
+        }
+    }
+
+    pub fn connected(&self, i: usize) -> bool {
+        let world = self.clients[i].world();
+        match self.transport {
+            Transport::Test => world.contains_resource::<TestClientEntity>(),
+            Transport::Loopback => world.contains_resource::<ExampleClient>(),
+        }
+    }
+
+    /// Client `i`'s entity on the server, while it is connected.
+    pub fn client_entity(&self, i: usize) -> Option<Entity> {
+        let world = self.clients[i].world();
+        match self.transport {
+            Transport::Test => world.get_resource::<TestClientEntity>().map(|c| **c),
+            Transport::Loopback => {
+                let port = world
+                    .get_resource::<ExampleClient>()?
+                    .local_addr()
+                    .ok()?
+                    .port();
+                let server = self.server.world();
+                let mut clients = server.try_query::<(Entity, &NetworkId)>()?;
+                clients
+                    .iter(server)
+                    .find(|(_, id)| id.get() == u64::from(port))
+                    .map(|(entity, _)| entity)
+            }
+        }
+    }
+
+    /// Runs the server and the clients until `done` holds (loopback: the sockets need time).
+    fn pump(&mut self, done: impl Fn(&Self) -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !done(self) {
+            assert!(
+                Instant::now() < deadline,
+                "the loopback game did not settle"
+            );
+            self.server.update();
+            for client in &mut self.clients {
+                client.update();
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// A unit of `team` on the first map: a radius-8 viewer that reveals its team's fog.
+    pub fn spawn_unit(&mut self, team: Team, x: u32, y: u32) -> Entity {
+        self.server
+            .world_mut()
+            .spawn((
+                Viewshed::new(8),
+                RevealsFog,
+                team,
+                TilePos { x, y },
+                TilemapId(self.map),
+                ReplicateWhenSeen,
+            ))
+            .id()
+    }
+
+    /// A monster on the first map, seen by whoever sees its tile.
+    pub fn spawn_monster(&mut self, x: u32, y: u32) -> Entity {
+        self.server
+            .world_mut()
+            .spawn((
+                TilePos { x, y },
+                TilemapId(self.map),
+                Spottable,
+                ReplicateWhenSeen,
+            ))
+            .id()
+    }
+
+    pub fn move_to(&mut self, entity: Entity, x: u32, y: u32) {
+        *self.server.world_mut().get_mut::<TilePos>(entity).unwrap() = TilePos { x, y };
+    }
+
+    /// One server frame, its messages delivered, one frame of each connected client.
+    pub fn step(&mut self) {
+        self.server.update();
+        self.deliver();
+    }
+
+    /// The messages of the last server frame delivered and read by the connected clients.
+    pub fn deliver(&mut self) {
+        match self.transport {
+            Transport::Test => {
+                for i in 0..2 {
+                    if self.connected(i) {
+                        self.server.exchange_with_client(&mut self.clients[i]);
+                    }
+                    self.clients[i].update();
+                }
+            }
+            Transport::Loopback => self.deliver_over_sockets(),
+        }
+    }
+
+    /// Reads the sockets until every client holds what its team sees now. While the messages
+    /// are on their way a client may still hold what its team saw before the frame, never
+    /// anything else.
+    fn deliver_over_sockets(&mut self) {
+        let expected: Vec<BTreeSet<Entity>> = (0..2).map(|i| self.may_hold(i)).collect();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let before: Vec<BTreeSet<Entity>> = (0..2).map(|i| self.received(i)).collect();
+        loop {
+            for client in &mut self.clients {
+                client.update();
+            }
+            let now: Vec<BTreeSet<Entity>> = (0..2).map(|i| self.received(i)).collect();
+            for i in 0..2 {
+                let allowed: BTreeSet<Entity> = expected[i].union(&before[i]).copied().collect();
+                assert!(
+                    now[i].is_subset(&allowed),
+                    "client {i} holds {:?}, which its team neither sees nor saw",
+                    now[i].difference(&allowed).collect::<Vec<_>>()
+                );
+            }
+            let settled = (0..2).all(|i| !self.connected(i) || now[i] == expected[i]);
+            if settled || Instant::now() > deadline {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The server entities client `i` has in its world, team views aside.
+    pub fn received(&self, i: usize) -> BTreeSet<Entity> {
+        let world = self.clients[i].world();
+        let map = world.resource::<ServerEntityMap>();
+        let mut remote = world.try_query_filtered::<Entity, With<Remote>>().unwrap();
+        assert_eq!(
+            remote.iter(world).count(),
+            map.to_client().len(),
+            "every replicated entity on client {i} is mapped to a server entity"
+        );
+        map.to_client()
+            .iter()
+            .filter(|&(_, &local)| !world.entity(local).contains::<TeamView>())
+            .map(|(&server, _)| server)
+            .collect()
+    }
+
+    /// The team views client `i` has.
+    pub fn team_views(&self, i: usize) -> Vec<TeamView> {
+        let world = self.clients[i].world();
+        let mut views = world.try_query::<&TeamView>().unwrap();
+        views.iter(world).cloned().collect()
+    }
+
+    /// What client `i` may hold: the unmarked replicated entities, and the marked ones its
+    /// team sees (none without a team).
+    pub fn may_hold(&self, i: usize) -> BTreeSet<Entity> {
+        let world = self.server.world();
+        let mut sees = self.teams[i]
+            .map(|t| team_sees(world, t))
+            .unwrap_or_default();
+        let mut unmarked = world
+            .try_query_filtered::<Entity, (With<Replicated>, Without<ReplicateWhenSeen>)>()
+            .unwrap();
+        sees.extend(
+            unmarked
+                .iter(world)
+                .filter(|&e| !world.entity(e).contains::<TeamView>()),
+        );
+        sees
+    }
+
+    /// Each connected client holds exactly what it may hold, and its own team's fog on every
+    /// map, tile for tile, and no other team's.
+    pub fn assert_clients_hold_what_they_may(&self) {
+        for i in 0..2 {
+            if !self.connected(i) {
+                continue;
+            }
+            assert_eq!(
+                self.received(i),
+                self.may_hold(i),
+                "client {i} ({:?}) holds what its team sees",
+                self.teams[i]
+            );
+            self.assert_own_fog_only(i);
+        }
+    }
+
+    fn assert_own_fog_only(&self, i: usize) {
+        let world = self.server.world();
+        let mut fogs = world.try_query::<&FogOfWar>().unwrap();
+        let mut expected: Vec<Vec<u8>> = match self.teams[i] {
+            Some(team) => fogs
+                .iter(world)
+                .filter_map(|fog| fog.team(team))
+                .map(|fog| states(fog.size(), |tile| fog.state(tile)))
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut got: Vec<Vec<u8>> = self
+            .team_views(i)
+            .iter()
+            .inspect(|view| {
+                assert_eq!(
+                    Some(view.team()),
+                    self.teams[i],
+                    "client {i}: another team's fog"
+                )
+            })
+            .map(|view| states(view.size(), |tile| view.state(tile)))
+            .collect();
+        expected.sort();
+        got.sort();
+        assert_eq!(
+            got, expected,
+            "client {i} holds its team's fog on every map"
+        );
+    }
+
+    /// The server's sightings since the last call.
+    pub fn sightings(&mut self) -> BTreeSet<(bool, Entity, Entity)> {
+        let log = &mut self.server.world_mut().resource_mut::<Sightings>().0;
+        log.drain(..).collect()
+    }
+
+    /// Client `i` plays for another team from now on: a new `ClientTeam` inserted, or the
+    /// one it has changed in place (`in_place`).
+    pub fn set_team(&mut self, i: usize, team: Option<Team>, in_place: bool) {
+        self.teams[i] = team;
+        let Some(client) = self.client_entity(i) else {
+            return;
+        };
+        let mut client = self.server.world_mut().entity_mut(client);
+        match (client.get_mut::<ClientTeam>(), team) {
+            (Some(mut now), Some(team)) if in_place => now.0 = team,
+            (_, Some(team)) => {
+                client.insert(ClientTeam(team));
+            }
+            (_, None) => {
+                client.remove::<ClientTeam>();
+            }
+        }
+    }
+}
+
+/// The fog states of a map, row after row, as numbers (a plain value to sort and compare).
+fn states(size: TilemapSize, state: impl Fn(TilePos) -> FogState) -> Vec<u8> {
+    let mut all = Vec::with_capacity((size.x * size.y) as usize + 2);
+    all.extend([size.x as u8, size.y as u8]);
+    for y in 0..size.y {
+        for x in 0..size.x {
+            all.push(match state(TilePos { x, y }) {
+                FogState::Unexplored => 0,
+                FogState::Remembered => 1,
+                FogState::Visible => 2,
+            });
+        }
+    }
+    all
+}
+
+/// Where an entity stands by the documented rule: its `TilePos` on its `TilemapId`, or the tile
+/// under its `GlobalTransform` when it has no `TilePos`; inside that tilemap; on the tilemap's
+/// root (its `LayerOf`, or itself). Square maps with 16-pixel tiles and no anchor, as the tests
+/// spawn them, without rotation or scale.
+pub fn stands(world: &World, entity: Entity) -> Option<(Entity, (u32, u32))> {
+    let entity = world.get_entity(entity).ok()?;
+    let map = world.get_entity(entity.get::<TilemapId>()?.0).ok()?;
+    let size = map.get::<TilemapSize>()?;
+    let (x, y) = match entity.get::<TilePos>() {
+        Some(tile) => (i64::from(tile.x), i64::from(tile.y)),
+        None => {
+            let at = entity.get::<GlobalTransform>()?.translation();
+            let origin = map.get::<GlobalTransform>()?.translation();
+            let grid = map.get::<TilemapGridSize>()?;
+            let tile = |d: f32, g: f32| (d / g + 0.5).floor() as i64;
+            (tile(at.x - origin.x, grid.x), tile(at.y - origin.y, grid.y))
+        }
+    };
+    let inside = (0..i64::from(size.x)).contains(&x) && (0..i64::from(size.y)).contains(&y);
+    let root = map.get::<LayerOf>().map_or(map.id(), |layer| layer.0);
+    inside.then_some((root, (x as u32, y as u32)))
+}
+
+/// What `team` sees by the rules, from the viewers' own viewsheds: its own marked entities
+/// (its `Team`, or team 0 for a `RevealsFog` viewer without one), and the marked entities
+/// standing on a tile one of its revealing viewers sees, on the viewer's map.
+pub fn team_sees(world: &World, team: Team) -> BTreeSet<Entity> {
+    let mut viewers = world
+        .try_query_filtered::<(&Viewshed, Option<&Team>), With<RevealsFog>>()
+        .unwrap();
+    let mut views: BTreeMap<Entity, BTreeSet<(u32, u32)>> = BTreeMap::new();
+    for (viewshed, _) in viewers
+        .iter(world)
+        .filter(|(_, t)| t.copied().unwrap_or_default() == team)
+    {
+        if let Some((map, _)) = viewshed.origin() {
+            views
+                .entry(map)
+                .or_default()
+                .extend(viewshed.iter().map(|t| (t.x, t.y)));
+        }
+    }
+    let mut marked = world
+        .try_query_filtered::<(Entity, Option<&Team>, Has<RevealsFog>), With<ReplicateWhenSeen>>()
+        .unwrap();
+    marked
+        .iter(world)
+        .filter(|&(entity, owner, reveals)| {
+            let owner = owner.copied().or(reveals.then_some(Team(0)));
+            let seen = stands(world, entity)
+                .is_some_and(|(map, tile)| views.get(&map).is_some_and(|v| v.contains(&tile)));
+            owner == Some(team) || seen
+        })
+        .map(|(entity, ..)| entity)
+        .collect()
+}
+
+pub fn set(entities: &[Entity]) -> BTreeSet<Entity> {
+    entities.iter().copied().collect()
+}
