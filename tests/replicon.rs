@@ -355,3 +355,40 @@ fn a_seen_monster_whose_tile_falls_off_a_shrinking_map_is_hidden() {
     assert!(net.received(0).contains(&monster));
     net.assert_clients_hold_what_they_may();
 }
+
+/// A map that grows by two columns keeps the same words per row: its team views still take
+/// the new size.
+#[test]
+fn a_teams_fog_follows_its_map_when_it_grows_within_a_word() {
+    let mut net = Net::new();
+    net.spawn_unit(Team(0), 2, 2);
+    net.step();
+    *net.server
+        .world_mut()
+        .get_mut::<TilemapSize>(net.map)
+        .unwrap() = TilemapSize::new(22, 5);
+    net.step();
+    let sizes: Vec<TilemapSize> = net.team_views(0).iter().map(|v| v.size()).collect();
+    assert_eq!(sizes, vec![TilemapSize::new(22, 5)]);
+    net.assert_clients_hold_what_they_may();
+}
+
+/// A client leaves its team in the frame a map (and so its team's fog there) goes: it gets
+/// the fog's despawn too, and holds no team's fog.
+#[test]
+fn a_client_that_leaves_its_team_as_a_map_goes_keeps_no_fog() {
+    let mut net = Net::new();
+    net.spawn_unit(Team(0), 2, 2);
+    net.step();
+    assert_eq!(net.team_views(0).len(), 1);
+    net.set_team(0, None, false);
+    net.server
+        .world_mut()
+        .entity_mut(net.map)
+        .remove::<TilemapSize>();
+    net.step();
+    assert!(
+        net.team_views(0).is_empty(),
+        "client 0 keeps a fog it no longer may see"
+    );
+}

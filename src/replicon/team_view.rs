@@ -74,13 +74,14 @@ impl TeamView {
             .is_some_and(|word| word >> (tile.x as usize % WORD_BITS) & 1 != 0)
     }
 
-    /// Copies the team's fog if it changed.
+    /// Copies the team's fog if it changed (its tiles, or only its size: a map that grows by a
+    /// column may keep the same words).
     fn follow(&mut self, fog: &TeamFog) -> bool {
+        let size = fog.size();
         let now = (fog.visible.words(), fog.explored.words());
-        if (self.visible.as_slice(), self.explored.as_slice()) == now {
+        if (self.visible.as_slice(), self.explored.as_slice()) == now && self.size() == size {
             return false;
         }
-        let size = fog.size();
         (self.width, self.height) = (size.x, size.y);
         self.visible.clear();
         self.visible.extend_from_slice(now.0);
@@ -156,6 +157,11 @@ pub(crate) fn update_team_views(
     index.0.retain(|&(map, team), &mut entity| {
         let kept = fogs.get(map).is_ok_and(|(_, fog)| fog.team(team).is_some());
         if !kept {
+            // Shown to all as it goes, so that replicon sends its despawn to every client that
+            // holds it, one hidden from it in this frame too (see `on_unmarked`).
+            for (mut visibility, _) in &mut clients {
+                visibility.set(entity, bit.0, true);
+            }
             commands.entity(entity).despawn();
         }
         kept
