@@ -7,7 +7,7 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::level::{Level, ZOOM};
+use crate::level::{Goblin, Level, Player, ZOOM};
 use crate::screenshot::save_and_exit;
 use crate::script::{Options, Settle};
 use crate::walk::Turns;
@@ -44,7 +44,7 @@ fn finish(
     mut settle: ResMut<Settle>,
     level: Option<Res<Level>>,
     fog: Query<&FogOfWar>,
-    figures: Query<(&EntityInstance, &TilePos, &Visibility)>,
+    figures: Query<(Has<Player>, Has<Goblin>, &TilePos, &Visibility)>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(limit) = options.autoplay else {
@@ -58,13 +58,11 @@ fn finish(
     }
     let player = figures
         .iter()
-        .find(|(instance, ..)| instance.identifier == "Player")
-        .map_or(TilePos::new(0, 0), |(_, &at, _)| at);
+        .find(|&(player, ..)| player)
+        .map_or(TilePos::new(0, 0), |(_, _, &at, _)| at);
     let goblins_shown = figures
         .iter()
-        .filter(|(instance, _, shown)| {
-            instance.identifier == "Goblin" && **shown != Visibility::Hidden
-        })
+        .filter(|&(_, goblin, _, shown)| goblin && *shown != Visibility::Hidden)
         .count();
     let origin = level.tile_pixel(TilePos::new(0, 0));
     println!(

@@ -4,7 +4,6 @@
 
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
-use bevy_ecs_ldtk::ldtk::{LayerInstance, TilesetDefinition};
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ldtk::{EntityVision, LdtkFog, LdtkOpacity, LdtkVision};
@@ -59,8 +58,8 @@ impl Plugin for LevelPlugin {
         app.insert_resource(opacity())
             .insert_resource(vision())
             .insert_resource(fog())
-            .register_ldtk_entity::<Figure>("Player")
-            .register_ldtk_entity::<Figure>("Goblin")
+            .register_ldtk_entity::<PlayerBundle>("Player")
+            .register_ldtk_entity::<GoblinBundle>("Goblin")
             .add_systems(Startup, setup)
             .add_systems(
                 Update,
@@ -116,47 +115,34 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     });
 }
 
-/// The player or a goblin: its LDtk data (which the plugin reads), its tile in the level and
-/// its sprite from the entity's tile.
-#[derive(Bundle)]
-pub struct Figure {
-    instance: EntityInstance,
-    grid: GridCoords,
+/// The player, as bevy_ecs_ldtk's derive macros build it: its tile (`GridCoords`) and its
+/// sprite from the entity's tile in the editor. The plugin reads its LDtk data itself.
+#[derive(Default, Bundle, LdtkEntity)]
+pub struct PlayerBundle {
+    player: Player,
+    #[sprite_sheet]
     sprite: Sprite,
+    #[grid_coords]
+    grid: GridCoords,
 }
 
-impl LdtkEntity for Figure {
-    fn bundle_entity(
-        instance: &EntityInstance,
-        layer: &LayerInstance,
-        tileset: Option<&Handle<Image>>,
-        tileset_definition: Option<&TilesetDefinition>,
-        _: &AssetServer,
-        layouts: &mut Assets<TextureAtlasLayout>,
-    ) -> Self {
-        let sprite = match (tileset, tileset_definition, &instance.tile) {
-            (Some(image), Some(definition), Some(tile)) if tile.w > 0 => {
-                let cell = UVec2::new(tile.w as u32, tile.h.max(1) as u32);
-                let columns = (definition.c_wid.max(1)) as u32;
-                let rows = (definition.c_hei.max(1)) as u32;
-                let layout = TextureAtlasLayout::from_grid(cell, columns, rows, None, None);
-                let index = (tile.y / tile.h.max(1)) as u32 * columns + (tile.x / tile.w) as u32;
-                let atlas = TextureAtlas {
-                    layout: layouts.add(layout),
-                    index: index as usize,
-                };
-                Sprite::from_atlas_image(image.clone(), atlas)
-            }
-            _ => Sprite::default(),
-        };
-        Self {
-            instance: instance.clone(),
-            // LDtk counts rows from the top, GridCoords (like TilePos) from the bottom.
-            grid: GridCoords::new(instance.grid.x, layer.c_hei - 1 - instance.grid.y),
-            sprite,
-        }
-    }
+/// The player's marker.
+#[derive(Default, Component)]
+pub struct Player;
+
+/// A goblin, built like the player.
+#[derive(Default, Bundle, LdtkEntity)]
+pub struct GoblinBundle {
+    goblin: Goblin,
+    #[sprite_sheet]
+    sprite: Sprite,
+    #[grid_coords]
+    grid: GridCoords,
 }
+
+/// A goblin's marker.
+#[derive(Default, Component)]
+pub struct Goblin;
 
 /// Keeps figures on their tiles (their `Transform` is relative to the level).
 fn place_figures(mut figures: Query<(&GridCoords, &mut Transform), Changed<GridCoords>>) {

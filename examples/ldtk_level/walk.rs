@@ -10,7 +10,7 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
-use crate::level::{CLOSED_DOOR, Level, OPEN_DOOR, OPEN_DOOR_TILE, WALL};
+use crate::level::{CLOSED_DOOR, Level, OPEN_DOOR, OPEN_DOOR_TILE, Player, WALL};
 use crate::script::Options;
 
 /// The step counter, the clock of the interactive walk and the goblins' dice.
@@ -139,7 +139,7 @@ fn step(
     storages: Query<&'static TileStorage>,
     mut cells: Query<(&'static mut IntGridCell, &'static mut TileTextureIndex)>,
     opaque: Query<(), With<Opaque>>,
-    mut figures: Query<(Entity, &EntityInstance, &mut GridCoords), With<Viewshed>>,
+    mut figures: Query<(Entity, &EntityIid, Has<Player>, &mut GridCoords), With<Viewshed>>,
 ) {
     let Some(explored) = fog.iter().find_map(|fog| fog.team(Team(0))) else {
         return;
@@ -161,7 +161,7 @@ fn step(
     for action in moves {
         match action {
             Move::Walk(entity, to) => {
-                if let Ok((_, _, mut grid)) = figures.get_mut(entity) {
+                if let Ok((_, _, _, mut grid)) = figures.get_mut(entity) {
                     *grid = GridCoords::from(to);
                 }
             }
@@ -186,14 +186,13 @@ fn plan(
     ground: &Ground,
     explored: &TeamFog,
     turns: &mut Turns,
-    figures: &Query<(Entity, &EntityInstance, &mut GridCoords), With<Viewshed>>,
+    figures: &Query<(Entity, &EntityIid, Has<Player>, &mut GridCoords), With<Viewshed>>,
 ) -> Vec<Move> {
     let mut order: Vec<_> = figures
         .iter()
-        .map(|(entity, instance, grid)| {
-            let player = instance.identifier == "Player";
+        .map(|(entity, iid, player, grid)| {
             (
-                (!player, instance.iid.clone()),
+                (!player, iid.as_str().to_owned()),
                 entity,
                 TilePos::from(*grid),
             )

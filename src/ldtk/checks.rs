@@ -5,7 +5,8 @@
 use bevy::asset::AssetEvent;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::assets::LdtkProject;
-use bevy_ecs_ldtk::ldtk::{Definitions, Type};
+use bevy_ecs_ldtk::ldtk::raw_level_accessor::RawLevelAccessor;
+use bevy_ecs_ldtk::ldtk::{Definitions, LdtkJson, Type};
 
 use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::{LdtkOpacity, LdtkVision};
@@ -24,7 +25,11 @@ pub(crate) fn check_config(
             continue;
         };
         if let Some(project) = projects.get(*id) {
-            for problem in problems(&project.json_data().defs, &opacity, &vision) {
+            let problems = problems(&project.json_data().defs, &opacity, &vision);
+            for problem in problems
+                .into_iter()
+                .chain(unplaced(project.json_data(), &vision))
+            {
                 warnings.once(problem);
             }
         }
@@ -71,4 +76,56 @@ pub(crate) fn problems(
         }
     }
     problems
+}
+
+/// The entity identifiers [`LdtkVision`] names that the project defines but no level places
+/// (checked only when the project holds its levels' data: not with external levels).
+fn unplaced(project: &LdtkJson, vision: &LdtkVision) -> Vec<String> {
+    let levels: Vec<_> = project.iter_raw_levels().collect();
+    if levels.iter().any(|level| level.layer_instances.is_none()) {
+        return Vec::new();
+    }
+    let placed = |identifier: &str| {
+        levels
+            .iter()
+            .flat_map(|level| level.layer_instances.iter().flatten())
+            .flat_map(|layer| &layer.entity_instances)
+            .any(|instance| instance.identifier == identifier)
+    };
+    let defined = |identifier: &str| {
+        let defs = &project.defs.entities;
+        defs.iter().any(|e| e.identifier == identifier)
+    };
+    vision
+        .entities
+        .iter()
+        .filter(|(identifier, _)| defined(identifier) && !placed(identifier))
+        .map(|(identifier, _)| {
+            format!(
+                "LdtkVision names the entity {identifier}, which no level of the LDtk project \
+                 places; no entity gets its vision until one does"
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ldtk::config::EntityVision;
+
+    #[test]
+    fn an_entity_defined_but_placed_in_no_level_is_reported() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tutorial.ldtk");
+        let text = std::fs::read_to_string(path).unwrap();
+        let project: LdtkJson = serde_json::from_str(&text).unwrap();
+        let vision = LdtkVision::default()
+            .entity("Player", EntityVision::viewer(6))
+            .entity("Chest", EntityVision::viewer(1))
+            .entity("Dragon", EntityVision::viewer(1));
+        // Dragon is not defined at all: `problems` reports that one.
+        let unplaced = unplaced(&project, &vision);
+        assert_eq!(unplaced.len(), 1, "{unplaced:?}");
+        assert!(unplaced[0].contains("Chest"));
+    }
 }

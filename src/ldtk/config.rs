@@ -4,7 +4,6 @@
 //! your own before or after adding the plugin.
 
 use bevy::prelude::*;
-use bevy_ecs_ldtk::{IntGridCell, TileEnumTags};
 
 use crate::fog::FogStyle;
 
@@ -78,17 +77,6 @@ impl LdtkOpacity {
             })
         });
         by_value || tags.iter().any(|tag| self.enum_tags.contains(tag))
-    }
-
-    /// [`blocks`](Self::blocks) for a tile's bevy_ecs_ldtk components.
-    pub(crate) fn blocks_tile(
-        &self,
-        layer: &str,
-        cell: Option<&IntGridCell>,
-        tags: Option<&TileEnumTags>,
-    ) -> bool {
-        let tags = tags.map_or(&[][..], |tags| &tags.tags[..]);
-        self.blocks(layer, cell.map(|cell| cell.value), tags)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use bevy_ecs_ldtk::ldtk::FieldValue;
-use bevy_ecs_ldtk::{EntityInstance, GridCoords, LevelIid};
+use bevy_ecs_ldtk::{EntityIid, EntityInstance, GridCoords, LevelIid};
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
@@ -12,6 +12,7 @@ use crate::fog::{HideOutsideView, RevealsFog, Team};
 use crate::layer_groups::LayerGroup;
 use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::{EntityVision, LdtkVision};
+use crate::ldtk::project::ProjectData;
 use crate::sightings::Spottable;
 use crate::viewshed::Viewshed;
 
@@ -23,9 +24,6 @@ pub(crate) struct VisionRead;
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub(crate) struct PlacedOnLevel;
 
-/// How many parents are climbed from an entity to its level.
-const MAX_LEVEL_DEPTH: usize = 8;
-
 /// Where an entity's level map is.
 enum LevelMap {
     /// The root tilemap of its level.
@@ -36,22 +34,50 @@ enum LevelMap {
     NoLevel,
 }
 
+/// The LDtk entities not read yet: all carry an `EntityIid`; those of no registered bundle
+/// (or of a bundle with `#[from_entity_instance]`) also carry their `EntityInstance`.
+type NewLdtkEntity = (
+    Entity,
+    Option<&'static EntityInstance>,
+    Option<&'static EntityIid>,
+    Option<&'static GridCoords>,
+);
+
 /// Gives the LDtk entities spawned since the last update what [`LdtkVision`] says, and
-/// places them on their level's map.
+/// places them on their level's map. An entity's identifier and fields come from its
+/// `EntityInstance`, or from the project's data by its `EntityIid` when a registered bundle
+/// left the instance out.
 pub(crate) fn give_vision(
     vision: Res<LdtkVision>,
-    new: Query<(Entity, &EntityInstance, Option<&GridCoords>), Without<VisionRead>>,
-    parents: Query<&ChildOf>,
+    new: Query<
+        NewLdtkEntity,
+        (
+            Without<VisionRead>,
+            Or<(With<EntityInstance>, With<EntityIid>)>,
+        ),
+    >,
+    project: ProjectData,
     levels: Query<&LayerGroup, With<LevelIid>>,
     mut warnings: ResMut<LdtkWarnings>,
     mut commands: Commands,
 ) {
-    for (entity, instance, grid) in &new {
+    for (entity, instance, iid, grid) in &new {
+        let Some(instance) = instance.or_else(|| project.entity_instance(entity, iid?.as_str()))
+        else {
+            warnings.once(format!(
+                "entity {entity} has an EntityIid that no level of its LDtk project holds (or \
+                 its project is not loaded), so LdtkVision cannot tell what it is; give it an \
+                 EntityInstance (#[from_entity_instance] in its bundle) or its components \
+                 yourself"
+            ));
+            commands.entity(entity).try_insert(VisionRead);
+            continue;
+        };
         let Some(wanted) = vision_of(&vision, instance, &mut warnings) else {
             commands.entity(entity).try_insert(VisionRead);
             continue;
         };
-        let map = match level_map(entity, &parents, &levels) {
+        let map = match level_map(entity, &project, &levels) {
             LevelMap::Found(map) => map,
             LevelMap::NotYet => continue,
             LevelMap::NoLevel => {
@@ -139,20 +165,17 @@ fn int_field(instance: &EntityInstance, name: &str, warnings: &mut LdtkWarnings)
 /// The root tilemap of the level above `entity`.
 fn level_map(
     entity: Entity,
-    parents: &Query<&ChildOf>,
+    project: &ProjectData,
     levels: &Query<&LayerGroup, With<LevelIid>>,
 ) -> LevelMap {
-    let mut current = entity;
-    for _ in 0..MAX_LEVEL_DEPTH {
-        let Ok(parent) = parents.get(current) else {
-            break;
-        };
-        current = parent.parent();
-        if let Ok(group) = levels.get(current) {
-            return group.root().map_or(LevelMap::NotYet, LevelMap::Found);
-        }
-    }
-    LevelMap::NoLevel
+    let Some(level) = project.level_of(entity) else {
+        return LevelMap::NoLevel;
+    };
+    levels
+        .get(level)
+        .ok()
+        .and_then(LayerGroup::root)
+        .map_or(LevelMap::NotYet, LevelMap::Found)
 }
 
 /// Inserts the components of `vision` (a `Viewshed` the entity already has is kept).

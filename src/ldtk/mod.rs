@@ -46,6 +46,7 @@ mod checks;
 mod config;
 mod entities;
 mod levels;
+mod project;
 mod tiles;
 
 pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
@@ -86,6 +87,7 @@ impl Plugin for LdtkViewshedPlugin {
                 SYNC_OPACITY,
                 (
                     levels::style_level_layers,
+                    tiles::read_int_grid_values,
                     tiles::sync_tile_opacity,
                     entities::give_vision,
                     entities::follow_grid_coords,

@@ -25,6 +25,11 @@ pub const PROJECT: &str = "ldtk_level.ldtk";
 /// The app, with `configure` run before the level is loaded (insert the LDtk configuration
 /// there), updated until the level and its entities are placed.
 pub fn ldtk_app(configure: impl FnOnce(&mut App)) -> App {
+    project_app(PROJECT, configure)
+}
+
+/// [`ldtk_app`] with another project of `assets/`.
+pub fn project_app(project: &str, configure: impl FnOnce(&mut App)) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -42,7 +47,10 @@ pub fn ldtk_app(configure: impl FnOnce(&mut App)) -> App {
     configure(&mut app);
     app.finish();
     app.cleanup();
-    let project = app.world().resource::<AssetServer>().load(PROJECT);
+    let project = app
+        .world()
+        .resource::<AssetServer>()
+        .load(project.to_string());
     app.world_mut().spawn(LdtkWorldBundle {
         ldtk_handle: project.into(),
         ..default()
@@ -75,14 +83,14 @@ fn add_ldtk_systems(app: &mut App) {
         );
 }
 
-/// Updates until the player has a `Viewshed` (the project loaded, the level spawned, the
+/// Updates until an LDtk entity has a `Viewshed` (the project loaded, the level spawned, the
 /// entities placed), at most 5,000 updates of 1 ms each.
-fn update_until_loaded(app: &mut App) {
+pub fn update_until_loaded(app: &mut App) {
     for _ in 0..5_000 {
         app.update();
         let mut players = app
             .world_mut()
-            .query_filtered::<(), (With<Viewshed>, With<EntityInstance>)>();
+            .query_filtered::<(), (With<Viewshed>, With<EntityIid>)>();
         if players.iter(app.world()).next().is_some() {
             app.update();
             return;
