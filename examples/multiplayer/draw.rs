@@ -193,22 +193,23 @@ fn hud(pieces: Query<&Piece>, views: Query<&TeamView>, mut text: Single<&mut Tex
     );
 }
 
-/// After `--frames` frames with the team's fog received: screenshot and/or exit.
+/// After `--frames` frames with the team's fog received: the report (what the client holds),
+/// then screenshot and/or exit.
 fn finish(
     mut commands: Commands,
     options: Res<Options>,
-    views: Query<(), With<TeamView>>,
-    pieces: Query<&Piece>,
+    views: Query<&TeamView>,
+    pieces: Query<(&Piece, &Cell)>,
     mut frames: Local<u32>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(last) = options.frames else { return };
-    if views.is_empty() {
+    let Some(view) = views.iter().next() else {
         return;
-    }
+    };
     *frames += 1;
     if *frames == last {
-        println!("client: {} pieces received", pieces.iter().count());
+        println!("{}", report(view, &pieces));
         save_and_exit(
             &mut commands,
             options.screenshot.clone(),
@@ -216,4 +217,43 @@ fn finish(
             &mut exit,
         );
     }
+}
+
+/// `autoplay done: ...`: the team, where tile (0, 0) is in the window, how many tiles its fog
+/// shows as seen and remembered, the pieces received, and how many of those that are not the
+/// team's own stand outside its view (none, if the server kept its secrets).
+fn report(view: &TeamView, pieces: &Query<(&Piece, &Cell)>) -> String {
+    let tiles = (0..MAP_HEIGHT).flat_map(|y| (0..MAP_WIDTH).map(move |x| TilePos { x, y }));
+    let states: Vec<FogState> = tiles.map(|tile| view.state(tile)).collect();
+    let count = |state| states.iter().filter(|&&s| s == state).count();
+    let team = view.team().0;
+    let outside = pieces
+        .iter()
+        .filter(|(piece, _)| **piece != Piece::Unit(team))
+        .filter(|(_, cell)| {
+            view.state(TilePos {
+                x: cell.x,
+                y: cell.y,
+            }) != FogState::Visible
+        })
+        .count();
+    let tile_size = TilemapTileSize::new(TILE, TILE);
+    let corner = TilePos { x: 0, y: 0 }.center_in_world(
+        &MAP_SIZE,
+        &tile_size.into(),
+        &tile_size,
+        &TilemapType::Square,
+        &TilemapAnchor::Center,
+    );
+    // The camera is at (0, TILE) in a 1280x720 window.
+    let pixel = (640.0 + corner.x, 360.0 - (corner.y - TILE));
+    format!(
+        "autoplay done: team {team}, pixel ({:.1}, {:.1}), size {TILE}, map {MAP_WIDTH}x{MAP_HEIGHT}, \
+         sees {}, remembered {}, pieces {}, foreign pieces outside the view {outside}",
+        pixel.0,
+        pixel.1,
+        count(FogState::Visible),
+        count(FogState::Remembered),
+        pieces.iter().count(),
+    )
 }

@@ -1,0 +1,73 @@
+//! Plays the multiplayer example (a server in a child process and a windowed client, over
+//! replicon's example TCP transport) under Xvfb, lets the client save a screenshot, and checks
+//! the frame tile by tile: black unexplored tiles, remembered tiles dimmer than visible ones,
+//! and exactly as many bright tiles as the team's fog the client received says it sees; and
+//! that every piece the client received that is not its team's own stands in that view.
+//!
+//! Runs when `BEVY_VIEWSHED_SCREENSHOT_TEST=1` (see `tests/common_screenshot`).
+#![cfg(feature = "replicon")]
+
+mod common_screenshot;
+
+use common_screenshot::{Frame, build_example, enabled, field, luminance, pixel, play};
+
+/// Mean luminance of the inner square of the tile centred at pixel `(cx, cy)`.
+fn tile_mean(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64 {
+    let half = (size * 0.4).round() as i64;
+    let (cx, cy) = (cx.round() as i64, cy.round() as i64);
+    let (mut sum, mut n) = (0.0, 0.0);
+    for dy in -half..half {
+        for dx in -half..half {
+            sum += luminance(image.get_pixel((cx + dx) as u32, (cy + dy) as u32));
+            n += 1.0;
+        }
+    }
+    sum / n
+}
+
+#[test]
+fn the_multiplayer_client_draws_its_teams_fog_and_only_what_its_team_sees() {
+    if !enabled("multiplayer screenshot test") {
+        return;
+    }
+    let binary = build_example("multiplayer");
+    let path = common_screenshot::screenshot_dir().join("multiplayer.png");
+    // A port of its own, so that it does not meet a server left running elsewhere.
+    let args = ["--port", "5987", "--seed", "3", "--frames", "150"];
+    let (image, line) = play(&binary, &args, &path);
+    assert_eq!(image.dimensions(), (1280, 720));
+    let origin: (f64, f64) = pixel(&line);
+    let size: f64 = field(&line, "size ").parse().unwrap();
+    let width: u32 = field(&line, "map ")
+        .split('x')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let height: u32 = field(&line, "map ")
+        .split('x')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let means = (0..height).flat_map(|y| (0..width).map(move |x| (x, y)));
+    let means = means.map(|(x, y)| {
+        let centre = (
+            origin.0 + size * f64::from(x),
+            origin.1 - size * f64::from(y),
+        );
+        tile_mean(&image, centre, size)
+    });
+    let frame = Frame::of(means, 70.0);
+    println!("{frame:?}; screenshot in {}", path.display());
+    let tiles = (width * height) as usize;
+    let sees: usize = field(&line, " sees ").parse().unwrap();
+    frame.assert_fog_of_war(tiles, sees, tiles / 5, 20);
+    let pieces: usize = field(&line, "pieces ").parse().unwrap();
+    assert!(pieces > 0, "the client received its team's units");
+    let outside: usize = field(&line, "outside the view ").parse().unwrap();
+    assert_eq!(
+        outside, 0,
+        "every foreign piece received stands where the team sees"
+    );
+}
