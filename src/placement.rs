@@ -119,7 +119,7 @@ impl Placement<'_, '_> {
     }
 
     /// The root map and tile of an entity with these components, if that tile lies on the
-    /// tilemap it was found on.
+    /// root map.
     pub(crate) fn locate(
         &self,
         tile: Option<&TilePos>,
@@ -127,10 +127,11 @@ impl Placement<'_, '_> {
         transform: Option<&GlobalTransform>,
     ) -> Result<(Entity, TilePos), PlaceProblem> {
         let (root, at) = self.locate_via(tile, tilemap, transform, |tilemap| self.root(tilemap))?;
-        // A `TilePos` beyond its tilemap (one that shrank, or a bad position) stands nowhere.
-        let inside = tilemap
-            .and_then(|&TilemapId(map)| self.sizes.get(map).ok())
-            .is_some_and(|size| at.x < size.x && at.y < size.y);
+        // A tile beyond its root map (one that shrank, or a bad position) stands nowhere.
+        let inside = self
+            .sizes
+            .get(root)
+            .is_ok_and(|size| at.x < size.x && at.y < size.y);
         if inside {
             Ok((root, at))
         } else {

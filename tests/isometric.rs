@@ -192,3 +192,55 @@ fn the_fog_of_a_staggered_map_follows_its_view() {
     let lit = sorted(fog.visible_tiles().map(|t| (t.x, t.y)).collect());
     assert_eq!(lit, want);
 }
+
+/// A staggered map of odd width keeps its opacity on a diamond grid taller than the map; a
+/// viewer or a light moved onto one of those extra cells is off the map: it sees and lights
+/// nothing, and the target it saw is lost (`LostSight`), at every step further away too.
+#[test]
+fn a_viewer_or_light_moved_off_an_odd_staggered_map_sees_and_lights_nothing() {
+    let mut app = logging_app();
+    let map = spawn_map(&mut app, 5, 3, |_, _| false);
+    app.world_mut()
+        .entity_mut(map)
+        .insert(TilemapType::Isometric(IsoCoordSystem::Staggered));
+    let viewer = spawn_viewer(&mut app, map, 1, 1, 4);
+    let target = app
+        .world_mut()
+        .spawn((TilePos { x: 2, y: 1 }, TilemapId(map), Spottable))
+        .id();
+    let light = app
+        .world_mut()
+        .spawn((LightSource::new(3), TilePos { x: 1, y: 1 }, TilemapId(map)))
+        .id();
+    app.update();
+    assert!(viewshed(&app, viewer).count() > 0);
+    assert!(
+        app.world()
+            .get::<Lighting>(map)
+            .unwrap()
+            .lit_tiles()
+            .count()
+            > 0
+    );
+    assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
+    // (1, 4) and (1, 8): rows 4 and 8 of a 3-row map; the diamond grid (5x7) holds the first.
+    for y in [4, 8] {
+        *app.world_mut().get_mut::<TilePos>(viewer).unwrap() = TilePos { x: 1, y };
+        *app.world_mut().get_mut::<TilePos>(light).unwrap() = TilePos { x: 1, y };
+        app.update();
+        assert_eq!(viewshed(&app, viewer).count(), 0, "row {y}: off the map");
+        assert_eq!(viewshed(&app, viewer).origin(), None);
+        let lighting = app.world().get::<Lighting>(map).unwrap();
+        assert_eq!(
+            lighting.lit_tiles().count(),
+            0,
+            "row {y}: the light is off the map"
+        );
+        let log = take_log(&mut app);
+        if y == 4 {
+            assert_eq!(log, vec![(false, viewer, target)]);
+        } else {
+            assert!(log.is_empty());
+        }
+    }
+}

@@ -478,7 +478,10 @@ fn locate<'a>(
     let Some(opacity) = maps.opacity(map) else {
         return Err(PlaceProblem::NotATilemap(map));
     };
-    if !opacity.grid().contains(tile.x, tile.y) {
+    // Checked against the map's size, not its grid: a staggered map's diamond grid is taller
+    // than the map, and its extra cells are no tiles.
+    let size = opacity.size();
+    if tile.x >= size.x || tile.y >= size.y {
         return Err(PlaceProblem::OffMap(map));
     }
     let key = ViewKey {

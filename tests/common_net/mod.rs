@@ -428,8 +428,8 @@ fn states(size: TilemapSize, state: impl Fn(TilePos) -> FogState) -> Vec<u8> {
 }
 
 /// Where an entity stands by the documented rule: its `TilePos` on its `TilemapId`, or the tile
-/// under its `GlobalTransform` when it has no `TilePos`; inside that tilemap; on the tilemap's
-/// root (its `LayerOf`, or itself). Square maps with 16-pixel tiles and no anchor, as the tests
+/// under its `GlobalTransform` when it has no `TilePos` (inside its tilemap); inside the
+/// tilemap's root map (its `LayerOf`, or itself), which it stands on. Square maps with 16-pixel tiles and no anchor, as the tests
 /// spawn them, without rotation or scale.
 pub fn stands(world: &World, entity: Entity) -> Option<(Entity, (u32, u32))> {
     let entity = world.get_entity(entity).ok()?;
@@ -445,8 +445,13 @@ pub fn stands(world: &World, entity: Entity) -> Option<(Entity, (u32, u32))> {
             (tile(at.x - origin.x, grid.x), tile(at.y - origin.y, grid.y))
         }
     };
-    let inside = (0..i64::from(size.x)).contains(&x) && (0..i64::from(size.y)).contains(&y);
     let root = map.get::<LayerOf>().map_or(map.id(), |layer| layer.0);
+    let within = |size: &TilemapSize| {
+        (0..i64::from(size.x)).contains(&x) && (0..i64::from(size.y)).contains(&y)
+    };
+    // On the root map; a position under a `Transform` also on its own tilemap.
+    let by_transform = !entity.contains::<TilePos>();
+    let inside = within(world.get::<TilemapSize>(root)?) && (!by_transform || within(size));
     inside.then_some((root, (x as u32, y as u32)))
 }
 
