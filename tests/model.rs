@@ -174,6 +174,70 @@ impl StyleKind {
     }
 }
 
+/// A tilemap's grid: bevy_ecs_tilemap's `TilemapType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MapKind {
+    Square,
+    /// Diamond isometric: a square grid drawn turned.
+    Diamond,
+    /// Staggered isometric: a square grid in other coordinates.
+    Staggered,
+    Hex(HexCoordSystem),
+}
+
+impl MapKind {
+    fn tilemap_type(self) -> TilemapType {
+        match self {
+            MapKind::Square => TilemapType::Square,
+            MapKind::Diamond => TilemapType::Isometric(IsoCoordSystem::Diamond),
+            MapKind::Staggered => TilemapType::Isometric(IsoCoordSystem::Staggered),
+            MapKind::Hex(system) => TilemapType::Hexagon(system),
+        }
+    }
+
+    /// The rule: what a viewer at `at` with `options` sees on a map of this kind whose tiles'
+    /// opacity is `grid`. Square and diamond maps: the square field of view. Hexagonal maps:
+    /// the hexagonal one in the map's coordinate system. Staggered maps: tile `(x, y)` is cell
+    /// `(x, x + y)` of a diamond grid whose other cells are walls; the square field of view
+    /// there, its cells that are tiles read back.
+    fn view(self, grid: &OpacityGrid, at: (u32, u32), options: FovOptions) -> Vec<(u32, u32)> {
+        match self {
+            MapKind::Square | MapKind::Diamond => {
+                let view = field_of_view(grid, at, options).expect("origin on map");
+                view.iter().collect()
+            }
+            MapKind::Hex(system) => {
+                let view = hex_field_of_view(grid, hex_coords(system), at, options)
+                    .expect("origin on map");
+                view.iter().collect()
+            }
+            MapKind::Staggered => {
+                let (w, h) = (grid.width(), grid.height());
+                let diamond = OpacityGrid::from_fn(w, h + w.saturating_sub(1), |u, v| {
+                    v < u || v - u >= h || grid.is_opaque(u, v - u)
+                });
+                let view = field_of_view(&diamond, (at.0, at.0 + at.1), options)
+                    .expect("origin on the diamond grid");
+                view.iter()
+                    .filter(|&(u, v)| v >= u && v - u < h)
+                    .map(|(u, v)| (u, v - u))
+                    .collect()
+            }
+        }
+    }
+}
+
+fn hex_coords(system: HexCoordSystem) -> HexCoords {
+    match system {
+        HexCoordSystem::Row => HexCoords::Row,
+        HexCoordSystem::Column => HexCoords::Column,
+        HexCoordSystem::RowEven => HexCoords::RowEven,
+        HexCoordSystem::RowOdd => HexCoords::RowOdd,
+        HexCoordSystem::ColumnEven => HexCoords::ColumnEven,
+        HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
+    }
+}
+
 /// One step of a test case. Indices into the lists of viewers, props and targets are taken
 /// modulo their length (no-op when empty); map slots modulo [`SLOTS`] (no-op when empty).
 #[derive(Clone, Debug)]
@@ -199,7 +263,9 @@ enum Op {
     SetSight(usize, Sight),
     ToggleViewerDisabled(usize),
     SetRevealsFog(usize, bool),
-    SetTeam(usize, Option<u32>),
+    /// A viewer's team: a `Team` inserted or removed, or (`true`) the one it has changed in
+    /// place.
+    SetTeam(usize, Option<u32>, bool),
     SetFogTeam(u32),
     // Opacity.
     ToggleTileOpaque(usize, (u32, u32)),
@@ -237,6 +303,7 @@ enum Op {
     StripMap(usize, bool),
     SetLayerOf(usize, Option<usize>),
     SetFogStyle(usize, Option<StyleKind>),
+    SetMapType(usize, MapKind),
     // Saved memory.
     TakeMemory(usize, usize),
     RestoreMemory(usize, usize),
@@ -253,7 +320,7 @@ impl Op {
             | Op::SetSight(i, _)
             | Op::ToggleViewerDisabled(i)
             | Op::SetRevealsFog(i, _)
-            | Op::SetTeam(i, _)
+            | Op::SetTeam(i, ..)
             | Op::MoveProp(i, _)
             | Op::SetPropMap(i, _)
             | Op::TogglePropOpaque(i)
@@ -305,6 +372,7 @@ impl Op {
             Op::StripMap(..) => "StripMap",
             Op::SetLayerOf(..) => "SetLayerOf",
             Op::SetFogStyle(..) => "SetFogStyle",
+            Op::SetMapType(..) => "SetMapType",
             Op::TakeMemory(..) => "TakeMemory",
             Op::RestoreMemory(..) => "RestoreMemory",
         }
@@ -380,6 +448,23 @@ fn style() -> impl Strategy<Value = Option<StyleKind>> {
     )
 }
 
+fn map_kind() -> impl Strategy<Value = MapKind> {
+    let hex = prop_oneof![
+        Just(HexCoordSystem::Row),
+        Just(HexCoordSystem::Column),
+        Just(HexCoordSystem::RowEven),
+        Just(HexCoordSystem::RowOdd),
+        Just(HexCoordSystem::ColumnEven),
+        Just(HexCoordSystem::ColumnOdd),
+    ];
+    prop_oneof![
+        2 => Just(MapKind::Square),
+        1 => Just(MapKind::Diamond),
+        2 => Just(MapKind::Staggered),
+        3 => hex.prop_map(MapKind::Hex),
+    ]
+}
+
 fn spawn_viewer() -> impl Strategy<Value = Op> {
     (
         map_ref(),
@@ -442,7 +527,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (i(), sight()).prop_map(|(i, s)| Op::SetSight(i, s)),
         4 => i().prop_map(Op::ToggleViewerDisabled),
         2 => (i(), any::<bool>()).prop_map(|(i, on)| Op::SetRevealsFog(i, on)),
-        2 => (i(), team()).prop_map(|(i, t)| Op::SetTeam(i, t)),
+        2 => (i(), team(), any::<bool>()).prop_map(|(i, t, p)| Op::SetTeam(i, t, p)),
         1 => (0..TEAMS).prop_map(Op::SetFogTeam),
         5 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileOpaque(s, at)),
         2 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileDisabled(s, at)),
@@ -467,6 +552,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => (slot(), prop::option::weighted(0.6, slot()))
             .prop_map(|(s, of)| Op::SetLayerOf(s, of)),
         1 => (slot(), style()).prop_map(|(s, style)| Op::SetFogStyle(s, style)),
+        2 => (slot(), map_kind()).prop_map(|(s, kind)| Op::SetMapType(s, kind)),
         1 => (slot(), 0..MEMORIES).prop_map(|(s, m)| Op::TakeMemory(s, m)),
         1 => (slot(), 0..MEMORIES).prop_map(|(s, m)| Op::RestoreMemory(s, m)),
     ]
@@ -524,6 +610,7 @@ struct MapModel {
     has_storage: bool,
     layer_of: Option<Entity>,
     style: Option<StyleKind>,
+    kind: MapKind,
     tiles: HashMap<(u32, u32), Entity>,
 }
 
@@ -960,13 +1047,19 @@ impl Harness {
                     }
                 }
             }
-            Op::SetTeam(i, team) => {
+            Op::SetTeam(i, team, in_place) => {
                 if let Some(v) = viewer(self, i) {
                     self.entity(v).viewer.as_mut().unwrap().team = team;
-                    match team {
-                        Some(team) => self.world().entity_mut(v).insert(Team(team)),
-                        None => self.world().entity_mut(v).remove::<Team>(),
-                    };
+                    let mut entity = self.world().entity_mut(v);
+                    match (team, entity.get_mut::<Team>()) {
+                        (Some(team), Some(mut now)) if in_place => now.0 = team,
+                        (Some(team), _) => {
+                            entity.insert(Team(team));
+                        }
+                        (None, _) => {
+                            entity.remove::<Team>();
+                        }
+                    }
                 }
             }
             Op::SetFogTeam(team) => {
@@ -1141,6 +1234,7 @@ impl Harness {
                     has_storage: true,
                     layer_of,
                     style,
+                    kind: MapKind::Square,
                     tiles,
                 });
             }
@@ -1213,6 +1307,13 @@ impl Harness {
                     Some(style) => self.world().entity_mut(map).insert(style.style()),
                     None => self.world().entity_mut(map).remove::<FogStyle>(),
                 };
+            }
+            Op::SetMapType(slot, kind) => {
+                let Some(map) = self.live_map(slot) else {
+                    return Ok(());
+                };
+                self.model.maps[slot].as_mut().unwrap().kind = kind;
+                self.world().entity_mut(map).insert(kind.tilemap_type());
             }
             Op::TakeMemory(slot, memory) => {
                 let Some(map) = self.live_map(slot) else {
@@ -1327,7 +1428,7 @@ impl Harness {
         }
 
         // Views.
-        let mut views: HashMap<Entity, (Entity, VisibleSet)> = HashMap::new();
+        let mut views: HashMap<Entity, (Entity, HashSet<(u32, u32)>)> = HashMap::new();
         for &viewer in &model.viewers {
             let entity = &model.entities[&viewer];
             if entity.disabled {
@@ -1336,10 +1437,9 @@ impl Harness {
             let sight = entity.viewer.unwrap().sight;
             let expected = model.stands(entity).and_then(|(root, at)| {
                 let grid = grids.get(&root)?;
-                grid.contains(at.0, at.1).then(|| {
-                    let view = field_of_view(grid, at, sight.options()).expect("origin on map");
-                    (root, at, view)
-                })
+                let kind = model.map(root).map_or(MapKind::Square, |m| m.kind);
+                grid.contains(at.0, at.1)
+                    .then(|| (root, at, kind.view(grid, at, sight.options())))
             });
             let Some(actual) = world.get::<Viewshed>(viewer) else {
                 return Err(TestCaseError::fail(format!(
@@ -1348,7 +1448,7 @@ impl Harness {
             };
             let want: BTreeSet<(u32, u32)> = expected
                 .as_ref()
-                .map(|(_, _, view)| view.iter().collect())
+                .map(|(_, _, view)| view.iter().copied().collect())
                 .unwrap_or_default();
             let got: BTreeSet<(u32, u32)> = actual.iter().map(|t| (t.x, t.y)).collect();
             let place = expected.as_ref().map(|&(root, at, _)| (root, at));
@@ -1384,7 +1484,7 @@ impl Harness {
                 actual.origin()
             );
             if let Some((root, _, view)) = expected {
-                views.insert(viewer, (root, view));
+                views.insert(viewer, (root, view.into_iter().collect()));
             }
         }
 
@@ -1408,7 +1508,7 @@ impl Harness {
                 let viewer = model.entities[viewer].viewer.unwrap();
                 if *root == map.entity && viewer.reveals {
                     let team = fog.teams.entry(viewer.team.unwrap_or(0)).or_default();
-                    team.visible.extend(view.iter());
+                    team.visible.extend(view.iter().copied());
                 }
             }
             for team in fog.teams.values_mut() {
@@ -1530,7 +1630,7 @@ impl Harness {
                         && !t.disabled
                         && model
                             .stands(t)
-                            .is_some_and(|(r, (x, y))| r == *root && view.contains(x, y))
+                            .is_some_and(|(r, at)| r == *root && view.contains(&at))
                 })
                 .map(|(&target, _)| target)
                 .collect();
