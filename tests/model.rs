@@ -1,11 +1,18 @@
 //! Model-based test of the plugin: random sequences of operations on a headless app (maps
-//! spawned, resized, stripped, despawned and layered; viewers, walls, doors and spottable
+//! spawned, resized, stripped, despawned, layered by hand and by `LayerGroup` (two groups,
+//! nested or not, tilemaps re-parented, groups switched off), and retyped (square, diamond and
+//! staggered isometric, the six hexagonal systems); viewers, walls, doors and spottable
 //! targets spawned, moved, retargeted, disabled and despawned; teams, fog styles and saved
 //! memories switched), with `app.update()` between random batches. After every update the app
 //! is held to a plain model of the README's rules:
 //!
-//! - every enabled viewer's view is `field_of_view` on the model's opacity of its root map,
-//!   with its options (empty, and no `origin()`, when it stands on no tile of a tilemap);
+//! - every group's `LayerGroup::root()` and every tilemap's `LayerOf` are the model's (the
+//!   first tilemap below a group, depth first, is the root, the others its layers, whatever
+//!   was set by hand; a tilemap that leaves every group loses its `LayerOf`);
+//! - every enabled viewer's view is the field of view of its root map's grid (square, the
+//!   hexagonal one, or the square one on a staggered map's diamond grid) on the model's
+//!   opacity of that map, with its options (empty, and no `origin()`, when it stands on no
+//!   tile of a tilemap);
 //! - every root tilemap has a `FogOfWar` whose team states are the model's (visible: the union
 //!   of the team's enabled `RevealsFog` members' views there; explored: ever visible, kept
 //!   across a resize where it fits, as restored from a memory); other maps have none;
@@ -24,7 +31,7 @@
 //! are taken modulo the number of viewers, props or targets). `PROPTEST_CASES` sets the number
 //! of cases (256 by default). A failure is shrunk, then the ops it does not need are dropped,
 //! and the case is printed with its message, tagged with the check's class: `view`, `fog`,
-//! `fog-layer`, `hide`, `spotted`, `sightings`, `memory` or `panic`. `MODEL_SKIP`, a
+//! `fog-layer`, `hide`, `spotted`, `sightings`, `memory`, `groups` or `panic`. `MODEL_SKIP`, a
 //! comma-separated list of op kinds and check classes (e.g. `MODEL_SKIP=SetSight,fog-layer`),
 //! leaves those ops out and those checks off (`layers`: no map is spawned as a layer), to look
 //! past a known failure for the next one.
@@ -54,6 +61,8 @@ const COORD: u32 = 14;
 const TEAMS: u32 = 3;
 /// Saved memory slots.
 const MEMORIES: usize = 2;
+/// Group entities (the second may be a child of the first).
+const GROUPS: usize = 2;
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -304,6 +313,13 @@ enum Op {
     SetLayerOf(usize, Option<usize>),
     SetFogStyle(usize, Option<StyleKind>),
     SetMapType(usize, MapKind),
+    // Layer groups: two group entities, the second one possibly a child of the first.
+    /// The tilemap in a slot becomes the last child of group `g`, or (`None`) of nothing.
+    SetGroup(usize, Option<usize>),
+    /// Group `g` gets or loses its `LayerGroup`.
+    ToggleLayerGroup(usize),
+    /// The second group entity becomes a child of the first, or stops being one.
+    NestGroups(bool),
     // Saved memory.
     TakeMemory(usize, usize),
     RestoreMemory(usize, usize),
@@ -373,6 +389,9 @@ impl Op {
             Op::SetLayerOf(..) => "SetLayerOf",
             Op::SetFogStyle(..) => "SetFogStyle",
             Op::SetMapType(..) => "SetMapType",
+            Op::SetGroup(..) => "SetGroup",
+            Op::ToggleLayerGroup(..) => "ToggleLayerGroup",
+            Op::NestGroups(..) => "NestGroups",
             Op::TakeMemory(..) => "TakeMemory",
             Op::RestoreMemory(..) => "RestoreMemory",
         }
@@ -553,6 +572,10 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(s, of)| Op::SetLayerOf(s, of)),
         1 => (slot(), style()).prop_map(|(s, style)| Op::SetFogStyle(s, style)),
         2 => (slot(), map_kind()).prop_map(|(s, kind)| Op::SetMapType(s, kind)),
+        3 => (slot(), prop::option::weighted(0.7, 0..GROUPS))
+            .prop_map(|(s, g)| Op::SetGroup(s, g)),
+        1 => (0..GROUPS).prop_map(Op::ToggleLayerGroup),
+        1 => any::<bool>().prop_map(Op::NestGroups),
         1 => (slot(), 0..MEMORIES).prop_map(|(s, m)| Op::TakeMemory(s, m)),
         1 => (slot(), 0..MEMORIES).prop_map(|(s, m)| Op::RestoreMemory(s, m)),
     ]
@@ -686,6 +709,37 @@ struct Model {
     memories: [Option<Saved>; MEMORIES],
     /// Entities that stopped and started standing somewhere within this batch.
     blipped: HashSet<Entity>,
+    groups: GroupsModel,
+}
+
+/// The group entities, which of them has a `LayerGroup`, and the children of each (in their
+/// `Children` order: a new child goes last).
+#[derive(Default)]
+struct GroupsModel {
+    entities: [Option<Entity>; GROUPS],
+    on: [bool; GROUPS],
+    children: HashMap<Entity, Vec<Entity>>,
+    /// The tilemaps whose `LayerOf` a group kept as of the last update.
+    grouped: HashSet<Entity>,
+}
+
+impl GroupsModel {
+    fn detach(&mut self, entity: Entity) {
+        for children in self.children.values_mut() {
+            children.retain(|&c| c != entity);
+        }
+    }
+
+    fn attach(&mut self, entity: Entity, parent: Option<Entity>) {
+        self.detach(entity);
+        if let Some(parent) = parent {
+            self.children.entry(parent).or_default().push(entity);
+        }
+    }
+
+    fn is_group(&self, entity: Entity) -> bool {
+        (0..GROUPS).any(|g| self.entities[g] == Some(entity) && self.on[g])
+    }
 }
 
 impl Model {
@@ -712,6 +766,46 @@ impl Model {
     fn is_root_tilemap(&self, entity: Entity) -> bool {
         self.map(entity)
             .is_some_and(|m| m.has_size && m.has_storage && m.layer_of.is_none())
+    }
+
+    /// The rule of `LayerGroup`: the tilemaps below a group entity with a `LayerGroup` (its
+    /// descendants, depth first, children in their order, not into another group) are one
+    /// map: the first is the root, the others are `LayerOf` it, whatever `LayerOf` was set by
+    /// hand; a tilemap that leaves every group loses its `LayerOf`. Returns each group's root.
+    fn settle_groups(&mut self) -> [Option<Entity>; GROUPS] {
+        let mut roots = [None; GROUPS];
+        let mut wanted: HashMap<Entity, Option<Entity>> = HashMap::new();
+        for g in 0..GROUPS {
+            let Some(group) = self.groups.entities[g].filter(|_| self.groups.on[g]) else {
+                continue;
+            };
+            let mut found = Vec::new();
+            let mut stack = vec![group];
+            while let Some(entity) = stack.pop() {
+                if entity != group && self.groups.is_group(entity) {
+                    continue;
+                }
+                if self.map(entity).is_some_and(|m| m.has_storage) {
+                    found.push(entity);
+                }
+                if let Some(children) = self.groups.children.get(&entity) {
+                    stack.extend(children.iter().rev());
+                }
+            }
+            roots[g] = found.first().copied();
+            for &tilemap in &found {
+                wanted.insert(tilemap, roots[g].filter(|&root| root != tilemap));
+            }
+        }
+        for map in self.maps.iter_mut().flatten() {
+            if let Some(&layer_of) = wanted.get(&map.entity) {
+                map.layer_of = layer_of;
+            } else if self.groups.grouped.contains(&map.entity) {
+                map.layer_of = None;
+            }
+        }
+        self.groups.grouped = wanted.into_keys().collect();
+        roots
     }
 
     /// The root map and tile an entity stands on (whether or not the root is a tilemap).
@@ -801,11 +895,13 @@ impl Harness {
                 heard.events.push((false, e.viewer, e.target));
             });
         let rock = app.world_mut().spawn(Transform::default()).id();
-        Self {
-            app,
-            model: Model::default(),
-            rock,
+        let mut model = Model::default();
+        for g in 0..GROUPS {
+            let group = app.world_mut().spawn(LayerGroup::default()).id();
+            model.groups.entities[g] = Some(group);
+            model.groups.on[g] = true;
         }
+        Self { app, model, rock }
     }
 
     fn world(&mut self) -> &mut World {
@@ -939,6 +1035,8 @@ impl Harness {
             self.despawn(tile);
         }
         self.world().despawn(map.entity);
+        self.model.groups.detach(map.entity);
+        self.model.groups.grouped.remove(&map.entity);
         // Bevy removes `LayerOf` from the layers of a despawned tilemap.
         for other in self.model.maps.iter_mut().flatten() {
             if other.layer_of == Some(map.entity) {
@@ -1308,6 +1406,45 @@ impl Harness {
                     None => self.world().entity_mut(map).remove::<FogStyle>(),
                 };
             }
+            Op::SetGroup(slot, group) => {
+                let Some(map) = self.live_map(slot) else {
+                    return Ok(());
+                };
+                let parent = group.and_then(|g| self.model.groups.entities[g]);
+                self.model.groups.attach(map, parent);
+                match parent {
+                    Some(parent) => {
+                        self.world().entity_mut(map).insert(ChildOf(parent));
+                    }
+                    None => {
+                        self.world().entity_mut(map).remove::<ChildOf>();
+                    }
+                }
+            }
+            Op::ToggleLayerGroup(g) => {
+                let Some(group) = self.model.groups.entities[g] else {
+                    return Ok(());
+                };
+                self.model.groups.on[g] = !self.model.groups.on[g];
+                if self.model.groups.on[g] {
+                    self.world().entity_mut(group).insert(LayerGroup::default());
+                } else {
+                    self.world().entity_mut(group).remove::<LayerGroup>();
+                }
+            }
+            Op::NestGroups(nested) => {
+                let (Some(outer), Some(inner)) =
+                    (self.model.groups.entities[0], self.model.groups.entities[1])
+                else {
+                    return Ok(());
+                };
+                self.model.groups.attach(inner, nested.then_some(outer));
+                if nested {
+                    self.world().entity_mut(inner).insert(ChildOf(outer));
+                } else {
+                    self.world().entity_mut(inner).remove::<ChildOf>();
+                }
+            }
             Op::SetMapType(slot, kind) => {
                 let Some(map) = self.live_map(slot) else {
                     return Ok(());
@@ -1405,8 +1542,31 @@ impl Harness {
     fn update(&mut self) -> Result<(), TestCaseError> {
         self.app.update();
         let heard = std::mem::take(&mut *self.world().resource_mut::<Heard>());
+        let roots = self.model.settle_groups();
         let model = &self.model;
         let world = self.app.world();
+
+        // Layer groups: each group's root, and `LayerOf` on every tilemap.
+        for g in 0..GROUPS {
+            let group = model.groups.entities[g].unwrap();
+            let want = roots[g].filter(|_| model.groups.on[g]);
+            let got = world.get::<LayerGroup>(group).and_then(LayerGroup::root);
+            check!(
+                got == want,
+                "groups",
+                "group {g}: root() {got:?}, the model says {want:?}"
+            );
+        }
+        for map in model.maps.iter().flatten() {
+            let got = world.get::<LayerOf>(map.entity).map(|l| l.0);
+            check!(
+                got == map.layer_of,
+                "groups",
+                "tilemap {}: LayerOf {got:?}, the model says {:?}",
+                map.entity,
+                map.layer_of
+            );
+        }
 
         // Opacity of every root tilemap.
         let mut grids: HashMap<Entity, OpacityGrid> = HashMap::new();
