@@ -17,7 +17,11 @@
 //!   of the team's enabled `RevealsFog` members' views there; explored: ever visible, kept
 //!   across a resize where it fits, as restored from a memory); other maps have none;
 //! - the tiles of every fog layer (a tilemap with `FogStyle` whose root has a fog) look like
-//!   the `FogStyle` look of the model's state for the team in `FogTeam`, and
+//!   the `FogStyle` look of the model's state for the team in `FogTeam` (the soft-edge look
+//!   for a tile not seen with a neighbour seen, as bevy_ecs_tilemap counts neighbours on the
+//!   root's grid; with fades, once that look has held longer than the fade: each update is 20
+//!   ms of the app's clock), the tiles of a layer whose `FogStyle` was removed keep their
+//!   colour (even mid-fade), and
 //!   `HideOutsideView` entities are shown exactly on tiles that team sees;
 //! - every enabled viewer's `spotted()` is the set of enabled `Spottable` entities on its map
 //!   standing on a tile it sees, and the `Spotted` / `LostSight` messages (and entity events)
@@ -41,10 +45,14 @@ mod common_app;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
+use std::time::Duration;
 
 use bevy::camera::visibility::Visibility;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
+use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ExploredMemory;
 use bevy_viewshed::prelude::*;
@@ -160,6 +168,10 @@ enum MapRef {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum StyleKind {
     Default,
+    /// The default looks, with soft edges of their own colours.
+    Soft,
+    /// The default looks, fading in over 40 ms and out over 100 ms.
+    Fading,
     Overlay,
     /// Colours visible tiles red and remembered ones blue, leaves the rest alone.
     Partial,
@@ -170,6 +182,14 @@ impl StyleKind {
         match self {
             StyleKind::Default => FogStyle::default(),
             StyleKind::Overlay => FogStyle::overlay(),
+            StyleKind::Soft => FogStyle::default().with_soft_edge(SoftEdge {
+                remembered: TileLook::shown(Color::srgb(0.3, 0.3, 0.5)),
+                unexplored: TileLook::shown(Color::srgb(0.1, 0.1, 0.2)),
+            }),
+            StyleKind::Fading => FogStyle::default().with_fade(FogFade::new(
+                Duration::from_millis(40),
+                Duration::from_millis(100),
+            )),
             StyleKind::Partial => FogStyle {
                 visible: TileLook {
                     visible: None,
@@ -235,6 +255,39 @@ impl MapKind {
         }
     }
 }
+
+impl MapKind {
+    /// The neighbours of a tile, as bevy_ecs_tilemap counts them on a map of this kind: 8 on
+    /// square and isometric maps (in staggered coordinates on staggered ones), 6 on hexagonal
+    /// ones.
+    fn neighbours(self, size: (u32, u32), (x, y): (u32, u32)) -> Vec<(u32, u32)> {
+        let (tile, size) = (TilePos { x, y }, TilemapSize::new(size.0, size.1));
+        let found: Vec<TilePos> = match self {
+            MapKind::Hex(system) => HexNeighbors::get_neighboring_positions(&tile, &size, &system)
+                .iter()
+                .copied()
+                .collect(),
+            MapKind::Staggered => {
+                Neighbors::get_staggered_neighboring_positions(&tile, &size, true)
+                    .iter()
+                    .copied()
+                    .collect()
+            }
+            MapKind::Square | MapKind::Diamond => {
+                Neighbors::get_square_neighboring_positions(&tile, &size, true)
+                    .iter()
+                    .copied()
+                    .collect()
+            }
+        };
+        found.into_iter().map(|t| (t.x, t.y)).collect()
+    }
+}
+
+/// Each update advances the app's clock by this much.
+const FRAME: Duration = Duration::from_millis(20);
+/// Updates after which a look has held longer than the longest fade (100 ms).
+const SETTLED: u32 = 6;
 
 fn hex_coords(system: HexCoordSystem) -> HexCoords {
     match system {
@@ -463,6 +516,8 @@ fn style() -> impl Strategy<Value = Option<StyleKind>> {
             3 => Just(StyleKind::Default),
             2 => Just(StyleKind::Overlay),
             1 => Just(StyleKind::Partial),
+            2 => Just(StyleKind::Soft),
+            2 => Just(StyleKind::Fading),
         ],
     )
 }
@@ -840,6 +895,12 @@ struct Harness {
     model: Model,
     /// An entity that is not a tilemap.
     rock: Entity,
+    /// Per fog-layer tile: the look it should reach (state, soft edge, style) and for how
+    /// many updates that has held.
+    looks: HashMap<Entity, ((FogState, bool, StyleKind), u32)>,
+    /// The colours of the tiles of layers whose `FogStyle` was removed: nobody writes them
+    /// any more, even mid-fade.
+    frozen: HashMap<Entity, Option<Color>>,
 }
 
 fn wall(seed: u64, x: u32, y: u32) -> bool {
@@ -901,7 +962,14 @@ impl Harness {
             model.groups.entities[g] = Some(group);
             model.groups.on[g] = true;
         }
-        Self { app, model, rock }
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
+        Self {
+            app,
+            model,
+            rock,
+            looks: HashMap::new(),
+            frozen: HashMap::new(),
+        }
     }
 
     fn world(&mut self) -> &mut World {
@@ -1400,11 +1468,24 @@ impl Harness {
                 let Some(map) = self.live_map(slot) else {
                     return Ok(());
                 };
-                self.model.maps[slot].as_mut().unwrap().style = style;
+                let model = self.model.maps[slot].as_mut().unwrap();
+                model.style = style;
+                let tiles: Vec<Entity> = model.tiles.values().copied().collect();
+                for tile in &tiles {
+                    self.frozen.remove(tile);
+                }
                 match style {
-                    Some(style) => self.world().entity_mut(map).insert(style.style()),
-                    None => self.world().entity_mut(map).remove::<FogStyle>(),
-                };
+                    Some(style) => {
+                        self.world().entity_mut(map).insert(style.style());
+                    }
+                    None => {
+                        self.world().entity_mut(map).remove::<FogStyle>();
+                        for tile in tiles {
+                            let color = self.world().get::<TileColor>(tile).map(|c| c.0);
+                            self.frozen.insert(tile, color);
+                        }
+                    }
+                }
             }
             Op::SetGroup(slot, group) => {
                 let Some(map) = self.live_map(slot) else {
@@ -1736,22 +1817,53 @@ impl Harness {
             let Some(fog) = fogs.get(&root) else {
                 continue;
             };
+            let kind = model.map(root).map_or(MapKind::Square, |m| m.kind);
+            let style_kind = style;
             let style = style.style();
             for (&(x, y), &tile) in &layer.tiles {
                 if x >= fog.size.0 || y >= fog.size.1 || model.entities[&tile].disabled {
                     continue;
                 }
                 let state = fog.state(shown, (x, y));
-                let look = style.look(state);
+                // A soft edge: not seen now, with a neighbour seen now.
+                let edge = state != FogState::Visible
+                    && kind
+                        .neighbours(fog.size, (x, y))
+                        .into_iter()
+                        .any(|n| fog.visible(shown, n));
+                let look = style.look_at(state, edge);
+                // With fades, the look is exact once it has held longer than the fade.
+                let key = (state, edge, style_kind);
+                let held = match self.looks.get(&tile) {
+                    Some(&(was, held)) if was == key => held + 1,
+                    _ => 0,
+                };
+                self.looks.insert(tile, (key, held));
+                if style.fade.is_some() && held < SETTLED {
+                    continue;
+                }
                 let visible = world.get::<TileVisible>(tile).map(|v| v.0);
                 let color = world.get::<TileColor>(tile).map(|c| c.0);
                 check!(
                     look.visible.is_none_or(|v| visible == Some(v))
                         && look.color.is_none_or(|c| color == Some(c)),
                     "fog-layer",
-                    "tile ({x}, {y}) of fog layer {} (root {root}, team {shown} {state:?}): \
-                     TileVisible {visible:?}, TileColor {color:?}, expected {look:?}",
+                    "tile ({x}, {y}) of fog layer {} (root {root}, team {shown} {state:?}, \
+                     edge {edge}, held {held}): TileVisible {visible:?}, TileColor {color:?}, \
+                     expected {look:?}",
                     layer.entity
+                );
+            }
+        }
+        // Layers whose style was removed: their tiles keep the colour they had then.
+        for (&tile, &color) in &self.frozen {
+            if let Ok(entity) = world.get_entity(tile) {
+                let now = entity.get::<TileColor>().map(|c| c.0);
+                check!(
+                    now == color,
+                    "fog-layer",
+                    "tile {tile} of a layer without FogStyle: TileColor {now:?}, it was {color:?} \
+                     when the style was removed"
                 );
             }
         }
