@@ -20,7 +20,7 @@ use serde_json::Value;
 
 const PROJECT: &str = "tutorial.ldtk";
 
-// The tutorial's bundles, as its book writes them (the sprites left out: no GPU here).
+// The tutorial's bundles, as its book writes them.
 
 #[derive(Default, Component)]
 struct Player;
@@ -28,6 +28,8 @@ struct Player;
 #[derive(Default, Bundle, LdtkEntity)]
 struct PlayerBundle {
     player: Player,
+    #[sprite_sheet]
+    sprite_sheet: Sprite,
     #[grid_coords]
     grid_coords: GridCoords,
 }
@@ -38,6 +40,8 @@ struct Goal;
 #[derive(Default, Bundle, LdtkEntity)]
 struct GoalBundle {
     goal: Goal,
+    #[sprite_sheet]
+    sprite_sheet: Sprite,
     #[grid_coords]
     grid_coords: GridCoords,
 }
