@@ -43,6 +43,8 @@
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
+// docs.rs builds with every feature and `--cfg docsrs`: feature-gated items get a badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // ECS queries spell out their types, and systems take their data as parameters; naming or
 // bundling them would hide what a system reads.
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
@@ -56,6 +58,7 @@ pub mod fog;
 pub mod layer_groups;
 pub mod layers;
 #[cfg(feature = "ldtk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ldtk")))]
 pub mod ldtk;
 pub mod light;
 pub mod opacity;
@@ -63,7 +66,11 @@ pub mod placed;
 mod placement;
 pub mod plugin;
 #[cfg(feature = "replicon")]
+#[cfg_attr(docsrs, doc(cfg(feature = "replicon")))]
 pub mod replicon;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub mod save_format;
 pub mod sightings;
 mod staggered;
 pub mod viewshed;

@@ -354,15 +354,14 @@ fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
 }
 
 /// The LDtk systems join `ViewshedPlugin`'s SyncOpacity phase whichever plugin is added
-/// first, and the old way to give them a schedule still compiles and changes nothing.
+/// first.
 #[test]
-#[allow(deprecated)]
 fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
     let sync_systems = |ldtk: Option<bool>| {
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
         if ldtk == Some(true) {
-            app.add_plugins(LdtkViewshedPlugin.in_schedule(Update));
+            app.add_plugins(LdtkViewshedPlugin);
         }
         app.add_plugins(ViewshedPlugin::default());
         if ldtk == Some(false) {

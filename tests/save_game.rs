@@ -10,6 +10,7 @@ use std::f64::consts::FRAC_PI_2;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::save_format::SAVE_FORMAT;
 use bevy_viewshed::{ExploredMemory, MemoryError};
 use common_app::{app, spawn_map, spawn_player, tile_entity, viewshed};
 
@@ -253,58 +254,50 @@ fn viewsheds_and_options_round_trip() {
     assert_eq!(serde_json::from_str::<FovOptions>(&json).unwrap(), options);
 }
 
-/// A save written by version 0.1, whose `Viewshed` kept its settings as top-level fields
-/// (`radius` a plain number, `u32::MAX` for unlimited), loads with the same settings and view.
+/// Every save says its format: a `Viewshed` and an `ExploredMemory` (and so a `FogOfWar`)
+/// are written with `"format": SAVE_FORMAT`; a save without it is read as that format, and a
+/// save of another format is a clear error, not a wrong load.
 #[test]
-fn a_version_0_1_viewshed_save_loads() {
-    let unlimited = r#"{"radius":4294967295,"light_walls":true,"shape":"Euclidean",
-        "cone":null,"mode":"Symmetric",
-        "visible":{"x0":0,"y0":0,"width":0,"height":0,"rows":{"words":[],"stride":0}}}"#;
-    let back: Viewshed = serde_json::from_str(unlimited).unwrap();
-    assert_eq!(back.options, FovOptions::unlimited());
-    assert_eq!(back.count(), 0);
-
-    // A real view, rewritten into 0.1's layout.
+fn saves_carry_their_format_and_an_unknown_one_is_an_error() {
     let mut game = app();
     let map = spawn_map(&mut game, 20, 8, walls);
     let guard = game
         .world_mut()
         .spawn((
-            Viewshed::new(5)
-                .with_shape(DistanceShape::Chebyshev)
-                .with_cone(VisionCone::toward(0, 1, FRAC_PI_2))
-                .with_mode(FovMode::Permissive)
-                .with_light_walls(false),
+            Viewshed::new(5).with_shape(DistanceShape::Chebyshev),
+            RevealsFog,
             TilePos { x: 8, y: 2 },
             TilemapId(map),
         ))
         .id();
     game.update();
     let saved = viewshed(&game, guard).clone();
-    let mut json = serde_json::to_value(&saved).unwrap();
-    let object = json.as_object_mut().unwrap();
-    let serde_json::Value::Object(options) = object.remove("options").unwrap() else {
-        panic!("options are an object");
-    };
-    for (key, value) in options {
-        let value = if key == "radius" {
-            serde_json::json!(5)
+    let memory = game.world().get::<FogOfWar>(map).unwrap().memory();
+    for mut json in [
+        serde_json::to_value(&saved).unwrap(),
+        serde_json::to_value(&memory).unwrap(),
+    ] {
+        let object = json.as_object_mut().unwrap();
+        assert_eq!(object["format"], serde_json::json!(SAVE_FORMAT));
+        // Without the field: read as the current format.
+        object.remove("format");
+        let unversioned = json.clone();
+        // Another format: refused, saying which.
+        json.as_object_mut()
+            .unwrap()
+            .insert("format".into(), serde_json::json!(SAVE_FORMAT + 1));
+        if unversioned.get("options").is_some() {
+            let back: Viewshed = serde_json::from_value(unversioned).unwrap();
+            assert_eq!(back.options, saved.options);
+            assert_eq!(back.visible_set(), saved.visible_set());
+            let error = serde_json::from_value::<Viewshed>(json).unwrap_err();
+            assert!(error.to_string().contains("format 2"), "{error}");
         } else {
-            value
-        };
-        object.insert(key, value);
+            let back: ExploredMemory = serde_json::from_value(unversioned).unwrap();
+            assert_eq!(back, memory);
+            let error = serde_json::from_value::<ExploredMemory>(json.clone()).unwrap_err();
+            assert!(error.to_string().contains("format 2"), "{error}");
+            assert!(serde_json::from_value::<FogOfWar>(json).is_err());
+        }
     }
-    let back: Viewshed = serde_json::from_value(json.clone()).unwrap();
-    assert_eq!(back.options, saved.options);
-    assert_eq!(back.visible_set(), saved.visible_set());
-
-    // Fields a 0.1 save lacked keep their defaults; a save mixing both layouts is refused.
-    let partial: Viewshed = serde_json::from_str(r#"{"radius":3}"#).unwrap();
-    assert_eq!(partial.options, Viewshed::new(3).options);
-    json.as_object_mut().unwrap().insert(
-        "options".into(),
-        serde_json::to_value(saved.options).unwrap(),
-    );
-    let error = serde_json::from_value::<Viewshed>(json).unwrap_err();
-    assert!(error.to_string().contains("version 0.1"), "{error}");
 }

@@ -15,8 +15,13 @@ pub const MAX_MEMORY_TILES: u64 = 1 << 30;
 /// [`FogOfWar::memory`] and put it back with [`FogOfWar::restore`]; with the `serde` feature
 /// this is also how a [`FogOfWar`] serializes (deserializing one checks the memory and gives a
 /// fog with that memory and nothing seen now: viewers fill that in at the next update).
+/// Saved with the crate's [`save_format`](crate::save_format) (`"format"` beside the fields).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(into = "MemorySave", try_from = "MemorySave")
+)]
 pub struct ExploredMemory {
     /// The map's width in tiles.
     pub width: u32,
@@ -187,5 +192,47 @@ impl TryFrom<ExploredMemory> for FogOfWar {
         let mut fog = FogOfWar::new(TilemapSize::new(memory.width, memory.height));
         fog.restore(&memory)?;
         Ok(fog)
+    }
+}
+
+/// A saved [`ExploredMemory`]: its fields and the save format.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct MemorySave {
+    #[serde(default = "crate::save_format::unspecified")]
+    format: u32,
+    width: u32,
+    height: u32,
+    teams: Vec<(Team, Vec<u64>)>,
+}
+
+#[cfg(feature = "serde")]
+impl From<ExploredMemory> for MemorySave {
+    fn from(memory: ExploredMemory) -> Self {
+        let ExploredMemory {
+            width,
+            height,
+            teams,
+        } = memory;
+        Self {
+            format: crate::save_format::SAVE_FORMAT,
+            width,
+            height,
+            teams,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<MemorySave> for ExploredMemory {
+    type Error = String;
+
+    fn try_from(save: MemorySave) -> Result<Self, String> {
+        crate::save_format::check(save.format, "ExploredMemory")?;
+        Ok(Self {
+            width: save.width,
+            height: save.height,
+            teams: save.teams,
+        })
     }
 }

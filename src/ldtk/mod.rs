@@ -33,7 +33,6 @@
 //! [bevy_ecs_ldtk]: https://crates.io/crates/bevy_ecs_ldtk
 
 use bevy::app::{App, Plugin};
-use bevy::ecs::schedule::ScheduleLabel;
 use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::assets::LdtkProject;
@@ -59,19 +58,6 @@ pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
 /// [`ViewshedSchedule`]), so they follow `ViewshedPlugin` into whatever schedule it was given.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LdtkViewshedPlugin;
-
-impl LdtkViewshedPlugin {
-    /// Once the schedule of its systems; they now run in `ViewshedPlugin`'s SyncOpacity phase
-    /// schedule wherever `ViewshedPlugin` runs, so `schedule` is not used.
-    #[deprecated(
-        since = "0.1.0",
-        note = "its systems follow ViewshedPlugin (ViewshedSchedule(ViewshedSystems::SyncOpacity)); \
-                give the schedule to ViewshedPlugin::in_schedule only"
-    )]
-    pub fn in_schedule(self, _schedule: impl ScheduleLabel) -> Self {
-        self
-    }
-}
 
 impl Plugin for LdtkViewshedPlugin {
     fn build(&self, app: &mut App) {

@@ -26,9 +26,9 @@ use crate::visible::VisibleSet;
 /// was disabled); at no other time ([`generation`](Self::generation) counts the
 /// recomputations).
 ///
-/// With the `serde` feature a `Viewshed` saves its options and its view; a save that does not
-/// hold together (a view whose window and bits disagree) is an error, and saves written by
-/// version 0.1 (settings as top-level `radius`, `light_walls`, `shape`, `cone`, `mode`) load.
+/// With the `serde` feature a `Viewshed` saves its options and its view, with the crate's
+/// [`save_format`](crate::save_format); a save that does not hold together (a view whose
+/// window and bits disagree) or of another format is an error.
 ///
 /// ```
 /// use bevy_viewshed::prelude::*;
@@ -46,7 +46,7 @@ use crate::visible::VisibleSet;
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "save::ViewshedSave")
+    serde(into = "save::ViewshedSave", try_from = "save::ViewshedSave")
 )]
 pub struct Viewshed {
     /// How the viewer sees: radius, distance shape, vision cone, floor rule, light walls.
@@ -224,12 +224,6 @@ impl Viewshed {
     /// [`line_of_sight`](crate::line_of_sight())).
     pub fn is_visible(&self, tile: TilePos) -> bool {
         self.visible.contains(tile.x, tile.y)
-    }
-
-    /// The former name of [`is_visible`](Self::is_visible).
-    #[deprecated(since = "0.2.0", note = "use `is_visible`, the one name of this query")]
-    pub fn can_see(&self, tile: TilePos) -> bool {
-        self.is_visible(tile)
     }
 
     /// The [`Spottable`](crate::Spottable) entities the viewer sees (itself excluded), as of

@@ -35,6 +35,8 @@
 //! | `serde` | no | `Serialize`/`Deserialize` for the options and visible sets |
 //! | `bevy_reflect` | no | `bevy_reflect::Reflect` on the options (bevy_viewshed turns it on) |
 #![warn(missing_docs)]
+// docs.rs builds with every feature and `--cfg docsrs`: feature-gated items get a badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(clippy::missing_errors_doc)]
 
 pub mod ascii;
