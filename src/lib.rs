@@ -76,8 +76,9 @@ mod staggered;
 pub mod viewshed;
 
 pub use fog::{
-    ExploredMemory, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Ghost, HideOutsideView,
-    LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog, TileLook,
+    DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Ghost,
+    HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog,
+    TileLook,
 };
 pub use layer_groups::LayerGroup;
 pub use layers::{LayerOf, Layers};

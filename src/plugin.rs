@@ -203,6 +203,7 @@ fn add_resources_and_types(app: &mut App) {
         .register_type::<NeedsLight>()
         .register_type::<Team>()
         .register_type::<FogTeam>()
+        .register_type::<crate::fog::DrawnTeam>()
         .register_type::<Opaque>()
         .register_type::<RevealsFog>()
         .register_type::<Spottable>()

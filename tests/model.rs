@@ -54,8 +54,8 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
 use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_viewshed::ExploredMemory;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DrawnTeam, ExploredMemory};
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestError, TestRunner};
 
@@ -329,6 +329,8 @@ enum Op {
     /// place.
     SetTeam(usize, Option<u32>, bool),
     SetFogTeam(u32),
+    /// The tilemap in a slot draws this team (`DrawnTeam`), or the one of `FogTeam` (`None`).
+    SetDrawnTeam(usize, Option<u32>),
     // Opacity.
     ToggleTileOpaque(usize, (u32, u32)),
     ToggleTileDisabled(usize, (u32, u32)),
@@ -419,6 +421,7 @@ impl Op {
             Op::SetRevealsFog(..) => "SetRevealsFog",
             Op::SetTeam(..) => "SetTeam",
             Op::SetFogTeam(..) => "SetFogTeam",
+            Op::SetDrawnTeam(..) => "SetDrawnTeam",
             Op::ToggleTileOpaque(..) => "ToggleTileOpaque",
             Op::ToggleTileDisabled(..) => "ToggleTileDisabled",
             Op::DespawnTile(..) => "DespawnTile",
@@ -603,6 +606,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (i(), any::<bool>()).prop_map(|(i, on)| Op::SetRevealsFog(i, on)),
         2 => (i(), team(), any::<bool>()).prop_map(|(i, t, p)| Op::SetTeam(i, t, p)),
         1 => (0..TEAMS).prop_map(Op::SetFogTeam),
+        1 => (slot(), team()).prop_map(|(s, t)| Op::SetDrawnTeam(s, t)),
         5 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileOpaque(s, at)),
         2 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileDisabled(s, at)),
         1 => (slot(), at()).prop_map(|(s, at)| Op::DespawnTile(s, at)),
@@ -689,6 +693,8 @@ struct MapModel {
     layer_of: Option<Entity>,
     style: Option<StyleKind>,
     kind: MapKind,
+    /// Its `DrawnTeam`.
+    drawn: Option<u32>,
     tiles: HashMap<(u32, u32), Entity>,
 }
 
@@ -861,6 +867,13 @@ impl Model {
         }
         self.groups.grouped = wanted.into_keys().collect();
         roots
+    }
+
+    /// The team a root map draws: its `DrawnTeam`, else `FogTeam`'s.
+    fn drawn_on(&self, root: Entity) -> u32 {
+        self.map(root)
+            .and_then(|m| m.drawn)
+            .unwrap_or(self.fog_team)
     }
 
     /// The root map and tile an entity stands on (whether or not the root is a tilemap).
@@ -1228,6 +1241,20 @@ impl Harness {
                     }
                 }
             }
+            Op::SetDrawnTeam(slot, team) => {
+                let Some(map) = self.live_map(slot) else {
+                    return Ok(());
+                };
+                self.model.maps[slot].as_mut().unwrap().drawn = team;
+                match team {
+                    Some(team) => {
+                        self.world().entity_mut(map).insert(DrawnTeam(Team(team)));
+                    }
+                    None => {
+                        self.world().entity_mut(map).remove::<DrawnTeam>();
+                    }
+                }
+            }
             Op::SetFogTeam(team) => {
                 self.model.fog_team = team;
                 self.world().insert_resource(FogTeam(Team(team)));
@@ -1401,6 +1428,7 @@ impl Harness {
                     layer_of,
                     style,
                     kind: MapKind::Square,
+                    drawn: None,
                     tiles,
                 });
             }
@@ -1775,14 +1803,14 @@ impl Harness {
             for y in 0..=expected.size.1 {
                 for x in 0..=expected.size.0 {
                     let got = actual.state(TilePos { x, y });
-                    let want = expected.state(model.fog_team, (x, y));
+                    let want = expected.state(model.drawn_on(map.entity), (x, y));
                     check!(
                         got == want,
                         "fog",
                         "map {}, state(({x}, {y})) for the team drawn ({}): {got:?}, the model \
                          says {want:?}",
                         map.entity,
-                        model.fog_team
+                        model.drawn_on(map.entity)
                     );
                 }
             }
@@ -1806,7 +1834,6 @@ impl Harness {
         }
 
         // Fog layers: the tiles look like their state for the team drawn.
-        let shown = model.fog_team;
         for layer in model.maps.iter().flatten() {
             let (Some(style), true) = (layer.style, layer.has_storage) else {
                 continue;
@@ -1818,6 +1845,7 @@ impl Harness {
                 continue;
             };
             let kind = model.map(root).map_or(MapKind::Square, |m| m.kind);
+            let shown = model.drawn_on(root);
             let style_kind = style;
             let style = style.style();
             for (&(x, y), &tile) in &layer.tiles {
@@ -1873,9 +1901,10 @@ impl Harness {
             if !model_entity.hide || model_entity.disabled {
                 continue;
             }
-            let seen = model
-                .stands(model_entity)
-                .is_some_and(|(root, at)| fogs.get(&root).is_some_and(|f| f.visible(shown, at)));
+            let seen = model.stands(model_entity).is_some_and(|(root, at)| {
+                let shown = model.drawn_on(root);
+                fogs.get(&root).is_some_and(|f| f.visible(shown, at))
+            });
             let want = if seen {
                 Visibility::Inherited
             } else {

@@ -42,7 +42,7 @@ pub use hide::HideOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use style::{FogStyle, SoftEdge, TileLook};
-pub use team::{FogTeam, RevealsFog, Team};
+pub use team::{DrawnTeam, FogTeam, RevealsFog, Team};
 
 /// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt,
 /// and whether the recompute's gathered views ([`union::TeamUnion`]) can rebuild them.

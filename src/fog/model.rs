@@ -210,7 +210,8 @@ impl FogOfWar {
         self.teams.get(&self.shown_team)
     }
 
-    /// The state of `tile` for the team drawn (tiles off the map are unexplored).
+    /// The state of `tile` for the team drawn (tiles off the map are unexplored); for any team,
+    /// [`team`](Self::team)`(team)` has the same methods.
     pub fn state(&self, tile: TilePos) -> FogState {
         self.shown()
             .map_or(FogState::Unexplored, |fog| fog.state(tile))
@@ -227,18 +228,21 @@ impl FogOfWar {
     }
 
     /// Marks `tile` explored or not for the team drawn. A tile seen now stays explored.
+    /// For another team (on a server: any team), call it on [`team_mut`](Self::team_mut).
     pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
         let team = self.shown_team;
         self.team_mut(team).set_explored(tile, explored);
     }
 
     /// The team drawn forgets everything not seen now (a new level, an amnesia potion).
+    /// For another team (on a server: any team), call it on [`team_mut`](Self::team_mut).
     pub fn forget_all(&mut self) {
         let team = self.shown_team;
         self.team_mut(team).forget_all();
     }
 
     /// Marks every tile explored for the team drawn (a magic map).
+    /// For another team (on a server: any team), call it on [`team_mut`](Self::team_mut).
     pub fn explore_all(&mut self) {
         let team = self.shown_team;
         self.team_mut(team).explore_all();

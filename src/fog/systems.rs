@@ -13,7 +13,7 @@ use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::model::TilesToWrite;
 use crate::fog::tiles::TileWriter;
 use crate::fog::union::{TeamUnion, gather_members};
-use crate::fog::{FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
+use crate::fog::{DrawnTeam, FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
 use crate::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
 use crate::placement::Placement;
 use crate::viewshed::Viewshed;
@@ -90,7 +90,12 @@ type FogLayer<'a> = (
 /// Rebuilds the team views of the maps that need it and writes what changed into the fog
 /// layers, for the team drawn.
 pub(crate) fn update_fog(
-    mut fogs: Query<(Entity, &mut FogOfWar, Option<Ref<TilemapType>>)>,
+    mut fogs: Query<(
+        Entity,
+        &mut FogOfWar,
+        Option<Ref<TilemapType>>,
+        Option<&DrawnTeam>,
+    )>,
     children: Query<&Layers>,
     members: Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
     mut styles: Query<(Ref<TileStorage>, Ref<FogStyle>, &mut FadingTiles)>,
@@ -113,7 +118,7 @@ pub(crate) fn update_fog(
     if !gathered {
         union.clear();
     }
-    for (map, mut fog, map_type) in &mut fogs {
+    for (map, mut fog, map_type, drawn) in &mut fogs {
         let rebuild = dirty.take(map);
         // A new grid is a new neighbourhood: every edge is worked out again.
         let retyped = map_type.as_ref().is_some_and(DetectChanges::is_changed);
@@ -124,12 +129,13 @@ pub(crate) fn update_fog(
                 soft |= style.soft_edge.is_some();
             }
         });
-        let switched = fog.shown_team != shown_team.0;
+        let team = drawn.map_or(shown_team.0, |drawn| drawn.0);
+        let switched = fog.shown_team != team;
         if !rebuild && !fog.is_changed() && !restyled && !switched {
             continue;
         }
         let fog = fog.bypass_change_detection();
-        fog.show_team(shown_team.0);
+        fog.show_team(team);
         if rebuild {
             if gathered && !union.fits(map, fog.size()) {
                 // A view sized unlike the fog (its map was resized since): gather again.

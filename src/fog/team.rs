@@ -30,12 +30,32 @@ pub struct Team(pub u32);
 
 /// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
 /// [`HideOutsideView`](crate::HideOutsideView) entities show (team 0, the [`RevealsFog`]
-/// viewers, by default). Change it at run time for a spectator mode or a hot-seat game; the
-/// tiles follow at the next update.
+/// viewers, by default), on every map without a [`DrawnTeam`] of its own. Change it at run
+/// time for a spectator mode or a hot-seat game; the tiles follow at the next update.
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Resource, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FogTeam(pub Team);
+
+/// Whose fog of war one map draws, overriding [`FogTeam`] there: put it on the root tilemap
+/// (split screen, or a minimap of the enemy's view beside the player's). Its fog layers and the
+/// [`HideOutsideView`](crate::HideOutsideView) entities on it show this team; removing it
+/// goes back to [`FogTeam`]. [`FogOfWar::shown_team`](crate::FogOfWar::shown_team) tells which
+/// team a map draws.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::DrawnTeam;
+///
+/// fn show_the_enemy_map(mut commands: Commands, minimap: Single<Entity, With<FogOfWar>>) {
+///     commands.entity(*minimap).insert(DrawnTeam(Team(1)));
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct DrawnTeam(pub Team);
 
 /// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer
 /// left, lost its viewshed, was disabled, started revealing, changed or lost its `Team`): the
