@@ -44,7 +44,12 @@ pub struct Opaque;
 ///     let _ = opacity.is_opaque(TilePos { x: 3, y: 4 });
 /// }
 /// ```
-#[derive(Component, Debug, Default)]
+///
+/// It is `Reflect` as an opaque value (an inspector shows its `Debug` form); the plugin keeps
+/// it, so read it through its methods.
+#[derive(Component, Reflect, Clone, Debug, Default)]
+#[reflect(opaque)]
+#[reflect(Component, Default, Debug)]
 pub struct MapOpacity {
     grid: OpacityGrid,
     /// How many opaque entities stand on each cell, also cells outside the current size

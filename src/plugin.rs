@@ -204,6 +204,8 @@ fn add_resources_and_types(app: &mut App) {
         .register_type::<Team>()
         .register_type::<FogTeam>()
         .register_type::<crate::fog::DrawnTeam>()
+        .register_type::<crate::FogOfWar>()
+        .register_type::<crate::MapOpacity>()
         .register_type::<Opaque>()
         .register_type::<RevealsFog>()
         .register_type::<Spottable>()

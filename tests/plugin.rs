@@ -595,3 +595,35 @@ fn tilemap_plugin_is_added_unless_the_app_cannot_render() {
         );
     }
 }
+
+/// The map components the plugin adds are registered for reflection, so an inspector can find
+/// and show them: each is read through `ReflectComponent` from a map.
+#[test]
+fn the_map_components_are_registered_for_reflection() {
+    use std::any::TypeId;
+
+    use bevy::ecs::reflect::{AppTypeRegistry, ReflectComponent};
+
+    let mut app = app();
+    let map = spawn_map(&mut app, 6, 4, |x, _| x == 3);
+    spawn_player(&mut app, map, 1, 1, 4);
+    app.update();
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    for (name, id) in [
+        ("FogOfWar", TypeId::of::<FogOfWar>()),
+        ("MapOpacity", TypeId::of::<MapOpacity>()),
+        ("DrawnTeam", TypeId::of::<bevy_viewshed::DrawnTeam>()),
+    ] {
+        let registration = registry
+            .get(id)
+            .unwrap_or_else(|| panic!("{name} is registered"));
+        let component = registration
+            .data::<ReflectComponent>()
+            .unwrap_or_else(|| panic!("{name} reflects as a component"));
+        if name != "DrawnTeam" {
+            let entity = app.world().entity(map);
+            let value = component.reflect(entity);
+            assert!(value.is_some(), "{name} is read by reflection from the map");
+        }
+    }
+}

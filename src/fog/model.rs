@@ -135,7 +135,12 @@ impl TeamFog {
 ///     }
 /// }
 /// ```
-#[derive(Component, Clone, Debug, Default)]
+///
+/// It is `Reflect` as an opaque value (an inspector shows its `Debug` form and can clone it);
+/// read and change it through its methods.
+#[derive(Component, Reflect, Clone, Debug, Default)]
+#[reflect(opaque)]
+#[reflect(Component, Default, Debug)]
 #[require(crate::LastSeen)]
 #[cfg_attr(
     feature = "serde",
