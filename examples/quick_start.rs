@@ -1,0 +1,86 @@
+//! The README's quick start, as it is there (`tests/quick_start.rs` checks that the two stay
+//! the same, and plays this under Xvfb for a screenshot): a walled room with pillars, a player
+//! the arrow keys move, the fog of war following it.
+//!
+//! ```text
+//! cargo run --example quick_start
+//! ```
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+
+const SIZE: TilemapSize = TilemapSize { x: 32, y: 18 };
+
+fn is_wall(x: u32, y: u32) -> bool {
+    x == 0 || y == 0 || x == SIZE.x - 1 || y == SIZE.y - 1 || (x % 6 == 3 && y % 5 == 2)
+}
+
+fn main() {
+    App::new()
+        .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
+        .add_plugins(ViewshedPlugin::default()) // adds bevy_ecs_tilemap's TilemapPlugin too
+        .add_systems(Startup, setup)
+        .add_systems(Update, walk)
+        .run();
+}
+
+fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+    commands.spawn(Camera2d);
+    let map = commands.spawn_empty().id();
+    let mut storage = TileStorage::empty(SIZE);
+    for x in 0..SIZE.x {
+        for y in 0..SIZE.y {
+            let position = TilePos { x, y };
+            let texture_index = TileTextureIndex(if is_wall(x, y) { 1 } else { 0 });
+            let bundle = TileBundle {
+                position,
+                tilemap_id: TilemapId(map),
+                texture_index,
+                ..default()
+            };
+            let mut tile = commands.spawn(bundle);
+            if is_wall(x, y) {
+                tile.insert(Opaque); // blocks sight
+            }
+            storage.set(&position, tile.id());
+        }
+    }
+    let tile_size = TilemapTileSize::new(16.0, 16.0);
+    commands.entity(map).insert((
+        TilemapBundle {
+            grid_size: tile_size.into(),
+            size: SIZE,
+            storage,
+            texture: TilemapTexture::Single(assets.load("tiles.png")),
+            tile_size,
+            anchor: TilemapAnchor::Center,
+            ..default()
+        },
+        FogStyle::default(), // seen: as drawn; remembered: dimmed; never seen: hidden
+    ));
+    // The player sees 8 tiles around it and lifts the fog of war.
+    commands.spawn((
+        Viewshed::new(8),
+        RevealsFog,
+        TilePos { x: 2, y: 2 },
+        TilemapId(map),
+    ));
+}
+
+fn walk(keys: Res<ButtonInput<KeyCode>>, mut player: Single<&mut TilePos, With<RevealsFog>>) {
+    let (dx, dy) = match keys.get_just_pressed().next() {
+        Some(KeyCode::ArrowLeft) => (-1, 0),
+        Some(KeyCode::ArrowRight) => (1, 0),
+        Some(KeyCode::ArrowDown) => (0, -1),
+        Some(KeyCode::ArrowUp) => (0, 1),
+        _ => return,
+    };
+    let (x, y) = (
+        player.x.saturating_add_signed(dx),
+        player.y.saturating_add_signed(dy),
+    );
+    if !is_wall(x, y) {
+        **player = TilePos { x, y }; // the view and the fog follow in this frame
+    }
+}
