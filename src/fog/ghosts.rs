@@ -3,6 +3,7 @@
 //! last saw it, until the team sees that tile again without it.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use bevy::ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
@@ -32,6 +33,10 @@ use crate::placed::{Placed, PlacedIndex};
 /// - A ghost is cleared when the team sees its tile again without the entity there, or sees
 ///   the entity (anywhere on the map).
 /// - A despawned entity keeps its ghosts until their tiles are seen: the team does not know.
+///   So does an entity that is `Disabled`, loses this marker or stands on no tile of the map:
+///   to the teams it has vanished (it is judged where it stands when it is back).
+/// - A team with no member on the map sees nothing there, whether or not the map's
+///   [`FogOfWar`] has a view for it.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(crate::placed::Placed)]
@@ -76,7 +81,13 @@ struct Sighting {
 /// With the `serde` feature it serializes as its ghosts (entities by their bits; a game that
 /// loads a save into new entities maps them, e.g. with Bevy's scenes, which use its
 /// `MapEntities`); a ghost's tile off the map is kept (it is never seen, so never cleared).
-#[derive(Component, Clone, Debug, Default, PartialEq)]
+///
+/// A `LastSeen` the game puts on a map (inserted or assigned) that the plugin did not write for
+/// that map at the last update (a clone from another map or from an earlier update, a save)
+/// holds its ghosts only: what it says a team saw then is no news of now, and the teams see
+/// what they see at the next update. A clone put back on its own map before the next update
+/// changes nothing.
+#[derive(Component, Clone, Debug, Default)]
 #[component(map_entities)]
 #[cfg_attr(
     feature = "serde",
@@ -85,6 +96,16 @@ struct Sighting {
 )]
 pub struct LastSeen {
     teams: BTreeMap<Team, BTreeMap<Entity, Sighting>>,
+    /// The stamp of the update and map the plugin last wrote this for (0: never), which only
+    /// that map's entry in `Looked` holds: the sightings in view are trusted only then.
+    written: u64,
+}
+
+/// The sightings, not where and when the plugin wrote them: a clone equals its original.
+impl PartialEq for LastSeen {
+    fn eq(&self, other: &Self) -> bool {
+        self.teams == other.teams
+    }
 }
 
 impl LastSeen {
@@ -137,6 +158,14 @@ impl LastSeen {
     /// Every team forgets every ghost (a new level).
     pub fn clear(&mut self) {
         self.teams.clear();
+    }
+
+    /// Forgets what the teams see now, keeping the ghosts: the sightings of a `LastSeen` the
+    /// plugin did not write for this map at the last update are no news of now.
+    fn keep_ghosts_only(&mut self) {
+        for sightings in self.teams.values_mut() {
+            sightings.retain(|_, sighting| !sighting.in_view);
+        }
     }
 
     /// Brings `team`'s knowledge of `entity` up to date with what `fog` sees, the entity
@@ -221,9 +250,24 @@ impl MapEntities for LastSeen {
 /// whose visibility changed since are looked at again.
 #[derive(Default)]
 pub(crate) struct Looked {
-    maps: EntityHashMap<BTreeMap<Team, BitRows>>,
+    maps: EntityHashMap<MapLooked>,
     /// `Time::elapsed` of the last update.
     at: Duration,
+}
+
+/// What the ghosts saw of one map at the last update.
+#[derive(Default)]
+struct MapLooked {
+    /// Each team's view.
+    teams: BTreeMap<Team, BitRows>,
+    /// The stamp written into the map's `LastSeen` then (0: none).
+    stamp: u64,
+}
+
+/// A stamp no other map or update has (in any world of the process).
+fn new_stamp() -> u64 {
+    static STAMPS: AtomicU64 = AtomicU64::new(1);
+    STAMPS.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Remembered entities disabled since the last update: to each team that saw one, it has
@@ -282,14 +326,34 @@ pub(crate) fn remember_seen(
     }
     let mut diff = BitRows::default();
     for (map, fog, mut last_seen, map_type) in &mut maps {
-        // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
-        let everything = last_seen.is_changed();
-        let around = Neighbourhood::of(map_type, fog.size());
         let map_looked = looked.maps.entry(map).or_default();
+        // Not what the plugin wrote for this map at the last update (cloned from another map
+        // or an earlier update, loaded): its sightings in view are no news of now.
+        let written_here = map_looked.stamp != 0 && last_seen.written == map_looked.stamp;
+        if !written_here {
+            last_seen.bypass_change_detection().keep_ghosts_only();
+        }
+        // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
+        let everything = !written_here || last_seen.is_changed();
+        let around = Neighbourhood::of(map_type, fog.size());
+        // A team the fog has no view for (it has no member here, and the fog was replaced
+        // since: inserted, or removed and given again) sees nothing: what it saw goes out of
+        // view like any sighting.
+        let blind_teams: Vec<Team> = (last_seen.teams.keys())
+            .filter(|&&team| fog.team(team).is_none())
+            .copied()
+            .collect();
+        let blind = (!blind_teams.is_empty()).then(|| TeamFog::new(fog.size().x, fog.size().y));
+        let blind_views = blind_teams
+            .iter()
+            .filter_map(|&team| Some((team, blind.as_ref()?)));
         let mut changed = false;
-        for (team, team_fog) in fog.teams() {
-            let seen = map_looked.entry(team).or_default();
-            let whole = everything || seen.words().len() != team_fog.visible.words().len();
+        for (team, team_fog) in fog.teams().chain(blind_views) {
+            let seen = map_looked.teams.entry(team).or_default();
+            // Bits are only compared between views of the same shape: a map resized to as
+            // many words in other rows (16x8 and 70x4) puts other tiles under the same bits.
+            let shape = |rows: &BitRows| (rows.rows(), rows.bits_per_row());
+            let whole = everything || shape(seen) != shape(&team_fog.visible);
             diff.reset(team_fog.visible.rows(), team_fog.visible.bits_per_row());
             for ((d, &now), &was) in diff
                 .words_mut()
@@ -315,6 +379,13 @@ pub(crate) fn remember_seen(
             }
             seen.clone_from(&team_fog.visible);
         }
+        // Only the views of the teams judged now are kept: a team that is neither in the fog
+        // nor in `LastSeen` for a while is looked at whole when it comes back.
+        map_looked
+            .teams
+            .retain(|team, _| fog.team(*team).is_some() || blind_teams.contains(team));
+        map_looked.stamp = new_stamp();
+        last_seen.bypass_change_detection().written = map_looked.stamp;
         if changed {
             last_seen.set_changed();
         }
