@@ -1187,13 +1187,11 @@ fn a_team_whose_fog_was_replaced_still_remembers_what_it_saw() {
     assert_eq!(ghosts(&app, map, 1), []);
 }
 
-/// A fog matter found by the model, outside the ghosts (`track_fog` in `src/fog/systems.rs`
-/// marks a map for its team views to be gathered again only when the inserted `FogOfWar`'s
-/// size differs from the map's): a save's `FogOfWar` inserted whole on a map in play has no
-/// team views until a viewer moves, so the teams see nothing and leave ghosts of what they
-/// see.
+/// A fog matter found by the model, outside the ghosts: a save's `FogOfWar` inserted whole on
+/// a map in play, at the map's size, gets its team views gathered again at the next update
+/// (before, `track_fog` did so only when the sizes differed, so the teams saw nothing until a
+/// viewer moved and left ghosts of what they saw).
 #[test]
-#[ignore = "fog: a FogOfWar inserted at its map's size is not gathered again (src/fog/systems.rs)"]
 fn a_fog_of_war_inserted_on_a_map_in_play_keeps_the_team_views() {
     let mut app = timed_app();
     let map = open_map(&mut app, 0.0);

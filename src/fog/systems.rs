@@ -46,6 +46,11 @@ pub(crate) fn track_fog(
     }
     for (map, size, mut fog) in &mut sized {
         if fog.size() == *size {
+            // A fog the game inserted or wrote (a loaded save, a memory changed): its team
+            // views are gathered again (the plugin's own writes do not mark it changed).
+            if fog.is_changed() {
+                dirty.mark(map);
+            }
             continue;
         }
         if !size.is_changed() {
