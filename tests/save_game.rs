@@ -254,8 +254,8 @@ fn viewsheds_and_options_round_trip() {
     assert_eq!(serde_json::from_str::<FovOptions>(&json).unwrap(), options);
 }
 
-/// Every save says its format: a `Viewshed` and an `ExploredMemory` (and so a `FogOfWar`)
-/// are written with `"format": SAVE_FORMAT`; a save without it is read as that format, and a
+/// Every save says its format: a `Viewshed`, an `ExploredMemory` (and so a `FogOfWar`) and a
+/// `LastSeen` are written with `"format": SAVE_FORMAT`; a save without it is read as that format, and a
 /// save of another format is a clear error, not a wrong load.
 #[test]
 fn saves_carry_their_format_and_an_unknown_one_is_an_error() {
@@ -273,6 +273,15 @@ fn saves_carry_their_format_and_an_unknown_one_is_an_error() {
     game.update();
     let saved = viewshed(&game, guard).clone();
     let memory = game.world().get::<FogOfWar>(map).unwrap().memory();
+    let last_seen = game.world().get::<LastSeen>(map).unwrap().clone();
+    let mut ghosts = serde_json::to_value(&last_seen).unwrap();
+    assert_eq!(ghosts["format"], serde_json::json!(SAVE_FORMAT));
+    ghosts
+        .as_object_mut()
+        .unwrap()
+        .insert("format".into(), serde_json::json!(SAVE_FORMAT + 1));
+    let error = serde_json::from_value::<LastSeen>(ghosts).unwrap_err();
+    assert!(error.to_string().contains("format 2"), "{error}");
     for mut json in [
         serde_json::to_value(&saved).unwrap(),
         serde_json::to_value(&memory).unwrap(),

@@ -400,6 +400,8 @@ pub(crate) fn remember_seen(
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LastSeenSave {
+    #[serde(default = "crate::save_format::unspecified")]
+    format: u32,
     teams: Vec<(Team, Vec<GhostSave>)>,
 }
 
@@ -429,6 +431,7 @@ impl From<LastSeen> for LastSeenSave {
                 .collect()
         };
         Self {
+            format: crate::save_format::SAVE_FORMAT,
             teams: last_seen
                 .teams
                 .keys()
@@ -445,6 +448,7 @@ impl TryFrom<LastSeenSave> for LastSeen {
     /// The ghosts of a save, checked: valid entities, each team once, each entity once per
     /// team.
     fn try_from(save: LastSeenSave) -> Result<Self, String> {
+        crate::save_format::check(save.format, "LastSeen")?;
         let mut last_seen = LastSeen::default();
         for (team, ghosts) in save.teams {
             if last_seen.teams.contains_key(&team) {
