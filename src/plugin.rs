@@ -356,6 +356,7 @@ fn add_observers(app: &mut App) {
         .add_observer(on_viewer_gone::<Remove, Viewshed>)
         .add_observer(on_viewer_gone::<Add, Disabled>)
         .add_observer(on_viewer_back)
+        .add_observer(crate::viewshed::on_viewer_unmapped)
         .add_observer(on_viewshed_replaced)
         .add_observer(on_viewshed_inserted);
     // Light: a light that goes out, comes back or loses its tilemap; a viewer that stops

@@ -836,7 +836,7 @@ impl Model {
     fn settle_groups(&mut self) -> [Option<Entity>; GROUPS] {
         let mut roots = [None; GROUPS];
         let mut wanted: HashMap<Entity, Option<Entity>> = HashMap::new();
-        for g in 0..GROUPS {
+        for (g, root) in roots.iter_mut().enumerate() {
             let Some(group) = self.groups.entities[g].filter(|_| self.groups.on[g]) else {
                 continue;
             };
@@ -853,9 +853,9 @@ impl Model {
                     stack.extend(children.iter().rev());
                 }
             }
-            roots[g] = found.first().copied();
+            *root = found.first().copied();
             for &tilemap in &found {
-                wanted.insert(tilemap, roots[g].filter(|&root| root != tilemap));
+                wanted.insert(tilemap, root.filter(|&root| root != tilemap));
             }
         }
         for map in self.maps.iter_mut().flatten() {
@@ -1656,9 +1656,9 @@ impl Harness {
         let world = self.app.world();
 
         // Layer groups: each group's root, and `LayerOf` on every tilemap.
-        for g in 0..GROUPS {
+        for (g, root) in roots.iter().enumerate() {
             let group = model.groups.entities[g].unwrap();
-            let want = roots[g].filter(|_| model.groups.on[g]);
+            let want = root.filter(|_| model.groups.on[g]);
             let got = world.get::<LayerGroup>(group).and_then(LayerGroup::root);
             check!(
                 got == want,

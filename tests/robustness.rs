@@ -467,3 +467,21 @@ fn a_removed_phase_schedule_stops_only_that_phase() {
         core_seen(12, 12, |x, _| x == 6, (2, 7), 5)
     );
 }
+
+/// A viewer whose `TilemapId` is removed (its `TilePos` kept) stands on no map: it sees
+/// nothing from the next update on, and sees again once it gets a tilemap back.
+#[test]
+fn a_viewer_that_loses_its_tilemap_sees_nothing() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 8, 8, |_, _| false);
+    let viewer = spawn_viewer(&mut app, map, 3, 3, 3);
+    app.update();
+    assert!(viewshed(&app, viewer).count() > 0);
+    app.world_mut().entity_mut(viewer).remove::<TilemapId>();
+    app.update();
+    assert_eq!(viewshed(&app, viewer).count(), 0, "on no map");
+    assert_eq!(viewshed(&app, viewer).origin(), None);
+    app.world_mut().entity_mut(viewer).insert(TilemapId(map));
+    app.update();
+    assert!(viewshed(&app, viewer).count() > 0, "back on its map");
+}

@@ -1,6 +1,8 @@
 //! [`NeedsLight`]: a viewer that sees only what is lit, and the rule that filters its field of
 //! view by its map's [`Lighting`] (`filter_by_light`, right after the views are recomputed).
 
+use std::sync::Arc;
+
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
@@ -16,7 +18,7 @@ use crate::options::Radius;
 use crate::placement::Grid;
 use crate::viewshed::recompute::ViewshedUpdated;
 use crate::viewshed::{ViewKey, Viewshed};
-use crate::visible::VisibleSet;
+use crate::visible::{VisibleSet, Window};
 
 /// Makes a [`Viewshed`] see only what is lit: a floor when a [`LightSource`](crate::LightSource)
 /// lights it, a wall when it is lit and next to a lit floor the viewer could see, and anything
@@ -52,17 +54,57 @@ use crate::visible::VisibleSet;
 pub struct NeedsLight {
     /// How far the viewer sees without light (0: only its own tile).
     pub dark_vision: u32,
-    /// The field of view before the light rule.
+    /// The field of view before the light rule, for [`field_of_view`](Self::field_of_view):
+    /// shared with the filter's own ([`LightFilter`]), which it goes by.
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
-    field_of_view: VisibleSet,
-    /// The viewshed generation the current view was filtered for.
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    filtered: Option<u64>,
+    field_of_view: Arc<VisibleSet>,
+}
+
+/// What the light filter keeps for one viewer that needs light, next to its [`NeedsLight`]:
+/// its field of view and what it filtered last. Crate bookkeeping, in a component no game can
+/// name, so none clones it, writes over it or drops it by accident (a `NeedsLight` or
+/// `Viewshed` cloned, inserted again or replaced in place carries none of it; an entity cloned
+/// whole gets a new one). Inserted with `NeedsLight`, removed with it.
+#[derive(Component, Debug, Default)]
+#[component(clone_behavior = Ignore)]
+pub(crate) struct LightFilter {
+    /// The field of view `F` before the light rule (shared with `NeedsLight::field_of_view`).
+    field_of_view: Arc<VisibleSet>,
+    /// The viewshed generation and the view's key (without its opacity version) `F` was
+    /// taken at; `None` before the first filtering, or when it must be taken again.
+    from: Option<(u64, Option<Source>)>,
+    /// The fingerprint of the view the filter left in the viewshed.
+    written: Fingerprint,
     /// The lighting version the view was filtered at.
-    #[cfg_attr(feature = "serde", serde(skip))]
     lit_version: u64,
+    /// The dark vision it was filtered with.
+    dark_vision: u32,
+}
+
+/// What a field of view is computed from, but the opacity version (which moves, without a
+/// recomputation, when opacity changes out of its reach).
+type Source = (Entity, (u32, u32), crate::options::FovOptions, Grid);
+
+fn source(key: &ViewKey) -> Source {
+    (key.map, key.origin, key.options, key.grid)
+}
+
+/// A view's window and a hash of its rows of words: whether the view in a viewshed is still
+/// the one the filter left there.
+type Fingerprint = (Window, u64);
+
+/// The fingerprint of `view` (worked out from its cells: only for a view the game may have
+/// written; the filter's own come with theirs, [`kept`]).
+fn fingerprint(view: &VisibleSet) -> Fingerprint {
+    let window = view.window();
+    (window, hash_words(&words_of(window, view.iter())))
+}
+
+fn hash_words(words: &[u64]) -> u64 {
+    words.iter().fold(words.len() as u64, |hash, &word| {
+        (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95)
+    })
 }
 
 impl NeedsLight {
@@ -84,25 +126,53 @@ impl NeedsLight {
 /// Filters the views of viewers that need light, and announces those that changed only
 /// because the light did.
 pub(crate) fn filter_by_light(
-    mut viewers: Query<(Entity, &mut Viewshed, &mut NeedsLight, Has<RevealsFog>)>,
+    mut viewers: Query<(
+        Entity,
+        &mut Viewshed,
+        &mut NeedsLight,
+        Option<&mut LightFilter>,
+        Has<RevealsFog>,
+    )>,
     maps: Query<(&MapOpacity, &Lighting)>,
-    mut relit: Local<Parallel<Vec<(Entity, bool, Entity)>>>,
+    (mut relit, mut adopted): (
+        Local<Parallel<Vec<(Entity, bool, Entity)>>>,
+        Local<Parallel<Vec<(Entity, LightFilter)>>>,
+    ),
     mut messages: MessageWriter<ViewshedUpdated>,
     mut fog_dirty: ResMut<FogDirty>,
+    mut commands: Commands,
 ) {
     // A fresh view is filtered here without being marked (the recompute marked it): the
     // team views the recompute gathered before this filter do not hold.
     fog_dirty.set_gathered(false);
     viewers
         .par_iter_mut()
-        .for_each(|(viewer, mut viewshed, mut needs, reveals)| {
-            let changed = needs.is_changed();
-            let needs = needs.bypass_change_detection();
-            let viewshed = viewshed.bypass_change_detection();
-            if let Some(map) = filter_view(viewshed, needs, changed, &maps) {
+        .for_each(|(viewer, mut viewshed, mut needs, mut filter, reveals)| {
+            // Touched since the last filtering: by the recompute (a new field of view) or by
+            // the game (edited or replaced in place).
+            let touched = (viewshed.is_changed(), needs.is_changed());
+            // A viewer whose `NeedsLight` came before the plugin's observers has no filter
+            // yet: it is filtered with a new one, which it keeps.
+            let mut new = None;
+            let filter = match filter.as_mut() {
+                Some(filter) => filter.bypass_change_detection(),
+                None => new.insert(LightFilter::default()),
+            };
+            let viewer_parts = (
+                viewshed.bypass_change_detection(),
+                needs.bypass_change_detection(),
+                filter,
+            );
+            if let Some(map) = filter_view(viewer_parts, touched, &maps) {
                 relit.borrow_local_mut().push((viewer, reveals, map));
             }
+            if let Some(new) = new {
+                adopted.borrow_local_mut().push((viewer, new));
+            }
         });
+    for (viewer, filter) in adopted.drain() {
+        commands.entity(viewer).try_insert(filter);
+    }
     for (viewer, reveals, map) in relit.drain() {
         messages.write(ViewshedUpdated { viewer });
         if reveals {
@@ -111,61 +181,107 @@ pub(crate) fn filter_by_light(
     }
 }
 
-/// Brings one viewer's view in step with the light. Returns its map when the view changed
+/// Brings one viewer's view in step with the light, given whether its `Viewshed` and its
+/// `NeedsLight` were touched since the last filtering. Returns its map when the view changed
 /// though its field of view did not (it must be announced).
 fn filter_view(
-    viewshed: &mut Viewshed,
-    needs: &mut NeedsLight,
-    dark_vision_changed: bool,
+    (viewshed, needs, filter): (&mut Viewshed, &mut NeedsLight, &mut LightFilter),
+    (viewshed_touched, needs_touched): (bool, bool),
     maps: &Query<(&MapOpacity, &Lighting)>,
 ) -> Option<Entity> {
-    // A new field of view is in the viewshed (recomputed since it was last filtered).
-    let fresh = needs.filtered != Some(viewshed.generation);
+    // A new field of view is in the viewshed: recomputed since it was last filtered (a new
+    // generation or key), or written over by the game (a viewshed replaced in place, whose
+    // generation may have started again at the one filtered last).
+    let from = (viewshed.generation, viewshed.computed.as_ref().map(source));
+    let fresh = filter.from != Some(from)
+        || (viewshed_touched && fingerprint(&viewshed.visible) != filter.written);
     if fresh {
-        needs.field_of_view.clone_from(&viewshed.visible);
-        needs.filtered = Some(viewshed.generation);
+        // Let go of the shared one first, so that its buffer is reused when no clone of the
+        // `NeedsLight` holds it.
+        needs.field_of_view = Arc::default();
+        Arc::make_mut(&mut filter.field_of_view).clone_from(&viewshed.visible);
+        filter.from = Some(from);
     }
-    let key = viewshed.computed?;
-    let (opacity, lighting) = maps.get(key.map).ok()?;
-    let fov = &needs.field_of_view;
+    if fresh || needs_touched {
+        // Shared again (a `NeedsLight` replaced in place has none).
+        needs.field_of_view = Arc::clone(&filter.field_of_view);
+    }
+    let (written, announce) = relight(viewshed, needs.dark_vision, filter, fresh, maps);
+    match written {
+        Some(print) => filter.written = print,
+        // A fresh view the filter left as it was (a viewer that stands nowhere).
+        None if fresh => filter.written = fingerprint(&viewshed.visible),
+        None => {}
+    }
+    announce
+}
+
+/// Filters the field of view `F` of `filter` into the viewshed when it is new, when the dark
+/// vision changed or when a tile of `F` became lit or dark. Returns the fingerprint of the view
+/// it wrote in the viewshed, if it did, and the map when the view changed though `F` did not.
+fn relight(
+    viewshed: &mut Viewshed,
+    dark_vision: u32,
+    filter: &mut LightFilter,
+    fresh: bool,
+    maps: &Query<(&MapOpacity, &Lighting)>,
+) -> (Option<Fingerprint>, Option<Entity>) {
+    let Some(key) = viewshed.computed else {
+        return (None, None);
+    };
+    let Ok((opacity, lighting)) = maps.get(key.map) else {
+        return (None, None);
+    };
+    let fov = &*filter.field_of_view;
     let stale = fresh
-        || dark_vision_changed
-        || lighting.changed_within(needs.lit_version, |(x, y)| fov.contains(x, y));
-    needs.lit_version = lighting.version();
+        || dark_vision != filter.dark_vision
+        || lighting.changed_within(filter.lit_version, |(x, y)| fov.contains(x, y));
+    filter.lit_version = lighting.version();
+    filter.dark_vision = dark_vision;
     if !stale {
-        return None;
+        return (None, None);
     }
     let rule = LightRule {
         fov,
         opacity,
         lighting,
         key,
-        dark_vision: needs.dark_vision,
+        dark_vision,
     };
-    let view = kept(fov, |cell| rule.sees(cell));
+    let (view, print) = kept(fov, |cell| rule.sees(cell));
     if fresh {
         viewshed.visible = view;
-        return None;
+        return (Some(print), None);
     }
     if view == viewshed.visible {
-        return None;
+        return (None, None);
     }
     viewshed.relight(view);
-    needs.filtered = Some(viewshed.generation);
-    Some(key.map)
+    filter.from = Some((viewshed.generation, Some(source(&key))));
+    (Some(print), Some(key.map))
 }
 
-/// The cells of `fov` for which `keep` holds, over the same window.
-fn kept(fov: &VisibleSet, keep: impl Fn((u32, u32)) -> bool) -> VisibleSet {
+/// The cells of `fov` for which `keep` holds, over the same window, and their fingerprint.
+fn kept(fov: &VisibleSet, keep: impl Fn((u32, u32)) -> bool) -> (VisibleSet, Fingerprint) {
     let window = fov.window();
+    let words = words_of(window, fov.iter().filter(|&cell| keep(cell)));
+    let print = (window, hash_words(&words));
+    // The words are shaped for the window, so this cannot fail.
+    (
+        VisibleSet::from_words(window, words).unwrap_or_default(),
+        print,
+    )
+}
+
+/// The rows of words of `cells` (all in `window`) over `window`.
+fn words_of(window: Window, cells: impl Iterator<Item = (u32, u32)>) -> Vec<u64> {
     let stride = words_for(window.width);
     let mut words = vec![0; stride * window.height as usize];
-    for (x, y) in fov.iter().filter(|&cell| keep(cell)) {
+    for (x, y) in cells {
         let (x, y) = ((x - window.x) as usize, (y - window.y) as usize);
         words[y * stride + x / WORD_BITS] |= 1 << (x % WORD_BITS);
     }
-    // The words are shaped for the window, so this cannot fail.
-    VisibleSet::from_words(window, words).unwrap_or_default()
+    words
 }
 
 /// The light rule for one viewer (see [`NeedsLight`]).
@@ -233,28 +349,33 @@ const NEIGHBOURS: [(i32, i32); 8] = [
 ];
 
 /// A `Viewshed` or a `NeedsLight` (`C`) was inserted on a viewer that needs light (anew,
-/// again, or cloned from another viewer): the generation the old value was filtered for means
-/// nothing for the new one, so the field of view is computed again at the next update and
-/// filtered afresh.
+/// again, or cloned from another viewer): the field of view is computed again at the next
+/// update and filtered afresh, with a new [`LightFilter`] (the crate's bookkeeping, which a
+/// clone of the entity does not copy).
 pub(crate) fn on_light_rule_inserted<C: Component>(
     event: On<Insert, C>,
-    mut viewers: Query<(&mut Viewshed, &mut NeedsLight), Allow<Disabled>>,
+    mut viewers: Query<&mut Viewshed, (With<NeedsLight>, Allow<Disabled>)>,
+    mut commands: Commands,
 ) {
-    if let Ok((mut viewshed, mut needs)) = viewers.get_mut(event.entity) {
-        needs.bypass_change_detection().filtered = None;
+    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
         // Changed, so that the recompute visits it.
         viewshed.computed = None;
+        commands
+            .entity(event.entity)
+            .try_insert(LightFilter::default());
     }
 }
 
 /// `NeedsLight` was removed from a viewer: its field of view is recomputed at the next update,
-/// unfiltered.
+/// unfiltered, and its [`LightFilter`] goes.
 pub(crate) fn on_needs_light_removed(
     event: On<Remove, NeedsLight>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+    mut commands: Commands,
 ) {
     if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
         // Changed, so that the recompute visits it.
         viewshed.computed = None;
     }
+    commands.entity(event.entity).try_remove::<LightFilter>();
 }

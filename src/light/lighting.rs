@@ -1,10 +1,10 @@
 //! A map's [`Lighting`]: the sum of its lights' contributions, tile by tile, with the log of
 //! which tiles became lit or dark (the same versioned [`ChangeLog`] as opacity), so a viewer
-//! that needs light knows whether its view must be filtered again.
-
-use std::sync::atomic::{AtomicU64, Ordering};
+//! that needs light knows whether its view must be filtered again, and the ledger of what
+//! each light added, so that exactly that is taken away when it changes or goes out.
 
 use bevy::color::{ColorToComponents, LinearRgba};
+use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
@@ -19,9 +19,6 @@ use crate::visible::VisibleSet;
 /// Fixed-point scale of the summed light: integers add and take away exactly, so a light
 /// that goes out leaves no rounding behind.
 const SCALE: f32 = 1024.0;
-/// Epochs are unique across maps and clearings, so a contribution is never taken from a
-/// lighting it was not added to.
-static EPOCHS: AtomicU64 = AtomicU64::new(1);
 /// The largest contribution of one light to one channel of one tile (1024 in light units).
 const MOST: f32 = (1 << 20) as f32;
 
@@ -55,9 +52,13 @@ pub struct Lighting {
     sums: Vec<[u64; 3]>,
     /// Which tiles became lit or dark, and when.
     changes: ChangeLog,
-    /// Changed when everything is cleared (the map was resized): contributions made before
-    /// are gone.
-    epoch: u64,
+    /// What each light (by entity) added, to take exactly that away again. It lives here,
+    /// with the sums it was added to, and not in the light's [`LightSource`]: a game may
+    /// clone that component, or write a new one over it in place, and neither may copy or
+    /// drop what the map holds from the light.
+    ///
+    /// [`LightSource`]: crate::LightSource
+    applied: EntityHashMap<Contribution>,
 }
 
 impl Lighting {
@@ -65,7 +66,6 @@ impl Lighting {
         Self {
             width,
             height,
-            epoch: EPOCHS.fetch_add(1, Ordering::Relaxed),
             ..default()
         }
     }
@@ -127,12 +127,25 @@ impl Lighting {
         self.changes.changed_within(since, in_reach)
     }
 
-    /// Whether `contribution` was made to this lighting since it was last cleared.
-    pub(crate) fn holds(&self, contribution: &Contribution) -> bool {
-        contribution.epoch == self.epoch
+    /// Whether `light` added something to this lighting (and has not taken it away).
+    pub(crate) fn holds(&self, light: Entity) -> bool {
+        self.applied.contains_key(&light)
     }
 
-    /// Clears everything for a map of a new size.
+    /// Whether what `light` added is exactly `wanted` over the tiles `lit`.
+    pub(crate) fn holds_exactly(
+        &self,
+        light: Entity,
+        wanted: &Contribution,
+        lit: &VisibleSet,
+    ) -> bool {
+        self.applied
+            .get(&light)
+            .is_some_and(|applied| applied.same_look(wanted) && applied.lit == *lit)
+    }
+
+    /// Clears everything for a map of a new size (what the lights added goes with it; they
+    /// are recomputed, as the opacity they were computed from is gone too, and added again).
     fn resize(&mut self, width: u32, height: u32) {
         *self = Self {
             changes: std::mem::take(&mut self.changes),
@@ -141,34 +154,38 @@ impl Lighting {
         self.changes.reset();
     }
 
-    /// Adds a light's lit set `lit` with the colour and falloff of `contribution`, and
-    /// records in it what was added.
-    pub(crate) fn add(&mut self, contribution: &mut Contribution, lit: &VisibleSet) {
+    /// Adds the light `light` over its lit set `lit` with the colour and falloff of
+    /// `contribution`, and records in the ledger what was added. What the light added before
+    /// must have been taken away ([`take_away`](Self::take_away)).
+    pub(crate) fn add(&mut self, light: Entity, mut contribution: Contribution, lit: &VisibleSet) {
         let cells = (self.width as usize) * (self.height as usize);
         if self.counts.len() != cells {
             self.counts = vec![0; cells];
             self.sums = vec![[0; 3]; cells];
         }
-        contribution.epoch = self.epoch;
+        // A light adds at most once (a second add would be taken away only once).
+        self.take_away(light);
         contribution.lit.clone_from(lit);
-        self.for_each_cell(contribution, |count, sum, amount| {
+        self.for_each_cell(&contribution, |count, sum, amount| {
             *count += 1;
             add_channels(sum, amount, u64::wrapping_add);
             *count == 1
         });
+        self.applied.insert(light, contribution);
     }
 
-    /// Takes away what [`add`](Self::add) added for `contribution` (nothing if the lighting
-    /// was cleared since).
-    pub(crate) fn take_away(&mut self, contribution: &Contribution) {
-        if !self.holds(contribution) {
-            return;
-        }
-        self.for_each_cell(contribution, |count, sum, amount| {
+    /// Takes away exactly what [`add`](Self::add) added for `light`, if anything; returns
+    /// whether it did.
+    pub(crate) fn take_away(&mut self, light: Entity) -> bool {
+        let Some(contribution) = self.applied.remove(&light) else {
+            return false;
+        };
+        self.for_each_cell(&contribution, |count, sum, amount| {
             *count = count.saturating_sub(1);
             add_channels(sum, amount, u64::wrapping_sub);
             *count == 0
         });
+        true
     }
 
     /// Applies `step` to the count, sum and amount of light of each tile `contribution`
@@ -195,46 +212,35 @@ impl Lighting {
 
 /// `op` (exact wrapping addition or subtraction) on each channel. A channel is 64 bits and
 /// each light adds at most 2^20 to it, so the sum of fewer than 2^44 lights on one tile never
-/// wraps: every subtraction takes away exactly what was added.
+/// wraps; and only what the ledger says a light added is taken away, so every subtraction
+/// takes away exactly what was added.
 fn add_channels(sum: &mut [u64; 3], amount: [u32; 3], op: fn(u64, u64) -> u64) {
     for (channel, amount) in sum.iter_mut().zip(amount) {
         *channel = op(*channel, u64::from(amount));
     }
 }
 
-/// What one light added to its map's [`Lighting`]: enough to take exactly that away again.
+/// What one light added to its map's [`Lighting`] (kept in that lighting's ledger): enough
+/// to take exactly that away again.
 #[derive(Clone, Debug)]
 pub(crate) struct Contribution {
-    /// The map lit.
-    pub map: Entity,
-    /// The lighting's epoch when it was added.
-    epoch: u64,
-    /// The light's generation (its lit set) it was made from.
-    generation: u64,
-    /// Where and on which grid the light stood.
+    /// Where, on which map and on which grid the light stood.
     key: ViewKey,
     radius: u32,
-    /// Linear red, green and blue times intensity.
+    /// Linear red, green and blue times intensity, sanitized.
     base: [f32; 3],
-    /// The tiles lit.
+    /// The tiles lit (empty until it is added).
     lit: VisibleSet,
 }
 
 impl Contribution {
-    /// What a light of this `color` and `intensity`, whose view was computed from `key`
-    /// (its `generation`-th), adds within `radius`; its lit set is copied when it is added.
-    pub(crate) fn new(
-        key: ViewKey,
-        generation: u64,
-        radius: u32,
-        (color, intensity): (Color, f32),
-    ) -> Self {
+    /// What a light of this `color` and `intensity`, whose view was computed from `key`,
+    /// adds within `radius`; its lit set is copied when it is added. The floats enter the
+    /// lighting here, and only here, sanitized ([`sanitize`]).
+    pub(crate) fn new(key: ViewKey, radius: u32, (color, intensity): (Color, f32)) -> Self {
         let [red, green, blue, _] = color.to_linear().to_f32_array();
         let intensity = sanitize(intensity);
         Self {
-            map: key.map,
-            epoch: 0,
-            generation,
             key,
             radius,
             base: [red, green, blue].map(|c| sanitize(sanitize(c) * intensity)),
@@ -242,14 +248,16 @@ impl Contribution {
         }
     }
 
-    /// What makes two contributions the same light on the same map.
-    pub(crate) fn id(&self) -> (Entity, u64, u32, [u32; 3]) {
-        (
-            self.map,
-            self.generation,
-            self.radius,
-            self.base.map(f32::to_bits),
-        )
+    /// The map it lights.
+    pub(crate) fn map(&self) -> Entity {
+        self.key.map
+    }
+
+    /// Whether `other` adds the same amounts at the same tiles, given the same lit set: the
+    /// same map, grid, origin, radius and colour (whatever the opacity version).
+    fn same_look(&self, other: &Contribution) -> bool {
+        let place = |c: &Contribution| (c.key.map, c.key.grid, c.key.origin, c.radius);
+        place(self) == place(other) && self.base.map(f32::to_bits) == other.base.map(f32::to_bits)
     }
 
     /// The fixed-point light it adds at `cell`.

@@ -64,10 +64,8 @@ pub struct LightSource {
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) warned: Option<PlaceProblem>,
-    /// What this light added to its map's [`Lighting`], to take it away again.
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) applied: Option<Contribution>,
+    // What this light added to its map is not kept here but in the map's `Lighting` (its
+    // ledger, by entity): this component may be cloned, or replaced in place, by a game.
 }
 
 impl Default for LightSource {
@@ -81,7 +79,7 @@ impl LightSource {
     fn contribution(&self) -> Option<Contribution> {
         let key = self.computed?;
         let look = (self.color, self.intensity);
-        Some(Contribution::new(key, self.generation, self.radius, look))
+        Some(Contribution::new(key, self.radius, look))
     }
 
     /// A white light of intensity 1 lighting `radius` tiles around it.
@@ -94,7 +92,6 @@ impl LightSource {
             generation: 0,
             computed: None,
             warned: None,
-            applied: None,
         }
     }
 
@@ -182,44 +179,52 @@ pub(crate) fn recompute_lights(
     });
 }
 
-/// Brings each map's [`Lighting`] in step with the lights that changed: a light's old
-/// contribution is taken away and its new one added.
+/// Brings each map's [`Lighting`] in step with the lights that changed (moved, recomputed,
+/// edited, replaced in place, new): unless the map's ledger holds exactly what a light
+/// should add now, what it added is taken away and what it should add is added.
+///
+/// What a light added is found by its entity in the maps' ledgers, never in its
+/// `LightSource`: a component written over in place (`*light = LightSource::new(..)`, or a
+/// clone of another light) carries nothing of what its entity added.
 pub(crate) fn apply_lights(
-    mut lights: Query<&mut LightSource, Changed<LightSource>>,
+    lights: Query<(Entity, &LightSource), Changed<LightSource>>,
     mut maps: Query<&mut Lighting>,
 ) {
-    for mut light in &mut lights {
+    for (entity, light) in &lights {
         let wanted = light.contribution();
-        let light = light.bypass_change_detection();
-        let current = |applied: &Contribution| {
-            maps.get(applied.map)
-                .is_ok_and(|lighting| lighting.holds(applied))
-        };
-        if light
-            .applied
-            .as_ref()
-            .filter(|applied| current(applied))
-            .map(Contribution::id)
-            == wanted.as_ref().map(Contribution::id)
+        let map = wanted.as_ref().map(Contribution::map);
+        if let Some(wanted) = &wanted
+            && maps
+                .get(wanted.map())
+                .is_ok_and(|lighting| lighting.holds_exactly(entity, wanted, &light.lit))
         {
             continue;
         }
-        withdraw(light, &mut maps);
-        if let Some(mut contribution) = wanted
-            && let Ok(mut lighting) = maps.get_mut(contribution.map)
+        withdraw(entity, map, &mut maps);
+        if let Some(wanted) = wanted
+            && let Ok(mut lighting) = maps.get_mut(wanted.map())
         {
-            lighting.add(&mut contribution, &light.lit);
-            light.applied = Some(contribution);
+            lighting.add(entity, wanted, &light.lit);
         }
     }
 }
 
-/// Takes a light's contribution away from its map's [`Lighting`].
-fn withdraw(light: &mut LightSource, maps: &mut Query<&mut Lighting>) {
-    if let Some(applied) = light.applied.take()
-        && let Ok(mut lighting) = maps.get_mut(applied.map)
+/// Takes what `light` added away from the [`Lighting`] that holds it: `likely`'s if it is
+/// there (a light seldom changes maps), else the one among the others.
+fn withdraw(light: Entity, likely: Option<Entity>, maps: &mut Query<&mut Lighting>) {
+    if let Some(mut lighting) = likely.and_then(|map| maps.get_mut(map).ok())
+        && lighting.holds(light)
     {
-        lighting.take_away(&applied);
+        lighting.take_away(light);
+        return;
+    }
+    for mut lighting in maps.iter_mut() {
+        // Looked at through `Deref`, so that the maps that do not hold it are not marked
+        // changed.
+        if lighting.holds(light) {
+            lighting.take_away(light);
+            return;
+        }
     }
 }
 
@@ -228,26 +233,25 @@ fn withdraw(light: &mut LightSource, maps: &mut Query<&mut Lighting>) {
 /// re-enabled light is recomputed.
 pub(crate) fn on_light_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
-    mut lights: Query<&mut LightSource, Allow<Disabled>>,
+    lights: Query<(), (With<LightSource>, Allow<Disabled>)>,
     mut maps: Query<&mut Lighting>,
 ) {
-    if let Ok(mut light) = lights.get_mut(event.event_target()) {
-        withdraw(light.bypass_change_detection(), &mut maps);
+    let light = event.event_target();
+    if lights.contains(light) {
+        withdraw(light, None, &mut maps);
     }
 }
 
 /// A `LightSource` was inserted (spawned, inserted again over the old one, or cloned from
-/// another light): what the crate kept in it belongs to no light on the map (the old value's
-/// light was taken away when it was discarded, `on_light_gone`; a clone's is its original's),
-/// so it starts afresh and is computed and applied at the next update.
+/// another light): it is computed afresh at the next update (the old value's light was taken
+/// away when it was discarded, `on_light_gone`; a clone's lit set is its original's), and
+/// then added to its map.
 pub(crate) fn on_light_inserted(
     event: On<Insert, LightSource>,
     mut lights: Query<&mut LightSource, Allow<Disabled>>,
 ) {
     if let Ok(mut light) = lights.get_mut(event.entity) {
-        let light = light.bypass_change_detection();
-        light.applied = None;
-        light.computed = None;
+        light.bypass_change_detection().computed = None;
     }
 }
 
