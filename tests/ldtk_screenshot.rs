@@ -7,25 +7,10 @@
 
 mod common_screenshot;
 
-use common_screenshot::{Frame, build_example, enabled, field, luminance, pixel, play};
+use common_screenshot::{Frame, build_example, enabled, field, pixel, play, tile_mean};
 
 /// The level in tiles (assets/make_ldtk_level.py).
 const MAP: (u32, u32) = (32, 14);
-
-/// Mean luminance of the inner square of the tile centred at pixel `(cx, cy)` (a tenth of the
-/// tile's size in from each edge).
-fn tile_mean(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64 {
-    let half = (size * 0.4).round() as i64;
-    let (cx, cy) = (cx.round() as i64, cy.round() as i64);
-    let (mut sum, mut n) = (0.0, 0.0);
-    for dy in -half..half {
-        for dx in -half..half {
-            sum += luminance(image.get_pixel((cx + dx) as u32, (cy + dy) as u32));
-            n += 1.0;
-        }
-    }
-    sum / n
-}
 
 #[test]
 fn ldtk_screenshot_shows_fog_of_war() {

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::hex_distance;
 use bevy_viewshed::prelude::*;
-use common_app::{app, generation, spawn_map, tile_entity};
+use common_app::{app, generation, hex_coords, spawn_map, tile_entity};
 use proptest::prelude::*;
 
 // --- The model -----------------------------------------------------------------------------
@@ -815,17 +815,6 @@ impl Kind {
             Kind::Hex(system) => TilemapType::Hexagon(system),
             Kind::Staggered => TilemapType::Isometric(IsoCoordSystem::Staggered),
         }
-    }
-}
-
-fn hex_coords(system: HexCoordSystem) -> HexCoords {
-    match system {
-        HexCoordSystem::Row => HexCoords::Row,
-        HexCoordSystem::Column => HexCoords::Column,
-        HexCoordSystem::RowEven => HexCoords::RowEven,
-        HexCoordSystem::RowOdd => HexCoords::RowOdd,
-        HexCoordSystem::ColumnEven => HexCoords::ColumnEven,
-        HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
     }
 }
 

@@ -236,7 +236,7 @@ impl MapKind {
                 view.iter().collect()
             }
             MapKind::Hex(system) => {
-                let view = hex_field_of_view(grid, hex_coords(system), at, options)
+                let view = hex_field_of_view(grid, common_app::hex_coords(system), at, options)
                     .expect("origin on map");
                 view.iter().collect()
             }
@@ -288,17 +288,6 @@ impl MapKind {
 const FRAME: Duration = Duration::from_millis(20);
 /// Updates after which a look has held longer than the longest fade (100 ms).
 const SETTLED: u32 = 6;
-
-fn hex_coords(system: HexCoordSystem) -> HexCoords {
-    match system {
-        HexCoordSystem::Row => HexCoords::Row,
-        HexCoordSystem::Column => HexCoords::Column,
-        HexCoordSystem::RowEven => HexCoords::RowEven,
-        HexCoordSystem::RowOdd => HexCoords::RowOdd,
-        HexCoordSystem::ColumnEven => HexCoords::ColumnEven,
-        HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
-    }
-}
 
 /// One step of a test case. Indices into the lists of viewers, props and targets are taken
 /// modulo their length (no-op when empty); map slots modulo [`SLOTS`] (no-op when empty).

@@ -9,21 +9,7 @@
 
 mod common_screenshot;
 
-use common_screenshot::{Frame, build_example, enabled, field, luminance, pixel, play};
-
-/// Mean luminance of the inner square of the tile centred at pixel `(cx, cy)`.
-fn tile_mean(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64 {
-    let half = (size * 0.4).round() as i64;
-    let (cx, cy) = (cx.round() as i64, cy.round() as i64);
-    let (mut sum, mut n) = (0.0, 0.0);
-    for dy in -half..half {
-        for dx in -half..half {
-            sum += luminance(image.get_pixel((cx + dx) as u32, (cy + dy) as u32));
-            n += 1.0;
-        }
-    }
-    sum / n
-}
+use common_screenshot::{Frame, build_example, enabled, field, pixel, play, tile_mean};
 
 #[test]
 fn the_multiplayer_client_draws_its_teams_fog_and_only_what_its_team_sees() {

@@ -198,3 +198,15 @@ pub fn logging_app() -> App {
 pub fn take_log(app: &mut App) -> Vec<(bool, Entity, Entity)> {
     std::mem::take(&mut app.world_mut().resource_mut::<Log>().0)
 }
+
+/// The core's coordinate system for a bevy_ecs_tilemap hexagonal map's.
+pub fn hex_coords(system: HexCoordSystem) -> HexCoords {
+    match system {
+        HexCoordSystem::Row => HexCoords::Row,
+        HexCoordSystem::Column => HexCoords::Column,
+        HexCoordSystem::RowEven => HexCoords::RowEven,
+        HexCoordSystem::RowOdd => HexCoords::RowOdd,
+        HexCoordSystem::ColumnEven => HexCoords::ColumnEven,
+        HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
+    }
+}

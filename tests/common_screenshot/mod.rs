@@ -95,6 +95,21 @@ pub fn pixel<T: std::str::FromStr<Err: std::fmt::Debug>>(line: &str) -> (T, T) {
     (x.parse().unwrap(), y.parse().unwrap())
 }
 
+/// Mean luminance of the inner square of the tile centred at pixel `(cx, cy)` (a tenth of the
+/// tile's size in from each edge).
+pub fn tile_mean(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64 {
+    let half = (size * 0.4).round() as i64;
+    let (cx, cy) = (cx.round() as i64, cy.round() as i64);
+    let (mut sum, mut n) = (0.0, 0.0);
+    for dy in -half..half {
+        for dx in -half..half {
+            sum += luminance(image.get_pixel((cx + dx) as u32, (cy + dy) as u32));
+            n += 1.0;
+        }
+    }
+    sum / n
+}
+
 pub fn luminance(p: &image::Rgba<u8>) -> f64 {
     0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
 }
