@@ -93,7 +93,7 @@ fn main() -> ExitCode {
     eprintln!("frame_instructions: {per_frame:.3} ms per frame");
     if phases {
         let times = app.world().resource::<PhaseTimes>();
-        for (phase, total) in ViewshedSystems::PHASES.iter().zip(times.total) {
+        for (phase, total) in ViewshedSystems::STEPS.iter().zip(times.total) {
             let per_frame = total * 1e3 / f64::from(count.max(1));
             eprintln!("frame_instructions: {phase:?} {per_frame:.3} ms per frame");
         }
@@ -106,26 +106,27 @@ fn main() -> ExitCode {
 #[derive(Resource, Default)]
 struct PhaseTimes {
     started: Option<Instant>,
-    total: [f64; 4],
+    total: [f64; ViewshedSystems::STEPS.len()],
 }
 
-/// Stamps the time before the first phase and after each.
+/// Stamps the time before the first step and after each, inside the plugin's schedule.
 fn time_phases(app: &mut App) {
     app.init_resource::<PhaseTimes>();
     let start = |mut times: ResMut<PhaseTimes>| times.started = Some(Instant::now());
-    app.add_systems(PostUpdate, start.before(ViewshedSystems::SyncOpacity));
-    for (i, phase) in ViewshedSystems::PHASES.into_iter().enumerate() {
+    let first = ViewshedSystems::STEPS[0];
+    app.add_systems(ViewshedSchedule, start.before(first));
+    for (i, phase) in ViewshedSystems::STEPS.into_iter().enumerate() {
         let stamp = move |mut times: ResMut<PhaseTimes>| {
             let now = Instant::now();
             if let Some(started) = times.started.replace(now) {
                 times.total[i] += (now - started).as_secs_f64();
             }
         };
-        let next = ViewshedSystems::PHASES.get(i + 1).copied();
+        let next = ViewshedSystems::STEPS.get(i + 1).copied();
         let system = stamp.after(phase);
         match next {
-            Some(next) => app.add_systems(PostUpdate, system.before(next)),
-            None => app.add_systems(PostUpdate, system),
+            Some(next) => app.add_systems(ViewshedSchedule, system.before(next)),
+            None => app.add_systems(ViewshedSchedule, system),
         };
     }
 }

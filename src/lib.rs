@@ -18,19 +18,19 @@
 //! # Ok::<(), bevy_viewshed::FovError>(())
 //! ```
 //!
-//! The Bevy side, one module per feature, wired by [`ViewshedPlugin`] in its
-//! [`ViewshedSystems`] set:
+//! The Bevy side: one module per domain, each with its own plugin, run in the order of the
+//! frame's steps ([`ViewshedSystems`], in [`ViewshedSchedule`]); [`ViewshedPlugin`] adds them
+//! all ([`ViewshedPlugins`]):
 //!
-//! | module | its job |
-//! |---|---|
-//! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`]) |
-//! | [`layer_groups`] | all tilemaps below an entity as one map ([`LayerGroup`]), for importers |
-//! | [`opacity`] | what blocks sight ([`Opaque`], [`MapOpacity`]) |
-//! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation |
-//! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) |
-//! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities |
-//! | [`fog`] | fog of war per team, written into tile layers |
-//! | [`plugin`] | the plugin, its system sets and phase schedules ([`ViewshedSchedule`]), wiring the rest |
+//! | module | its job | its plugin |
+//! |---|---|---|
+//! | [`schedule`] | the plugin's schedule and its public steps | [`SchedulePlugin`](schedule::SchedulePlugin) |
+//! | [`maps`] | layers ([`LayerOf`], [`LayerGroup`]), where entities stand ([`Placed`]), what blocks sight ([`Opaque`], [`MapOpacity`]) | [`MapsPlugin`](maps::MapsPlugin) |
+//! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation | [`ViewsPlugin`](viewshed::ViewsPlugin) |
+//! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) | [`LightPlugin`](light::LightPlugin) |
+//! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities | [`SightingsPlugin`](sightings::SightingsPlugin) |
+//! | [`fog`] | fog of war per team, written into tile layers; hiding; ghosts | [`FogPlugin`](fog::FogPlugin) |
+//! | [`plugin`] | [`ViewshedPlugin`] and the group [`ViewshedPlugins`] | |
 //! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
 //! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
 //!
@@ -55,15 +55,11 @@ pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowca
 mod change_ticks;
 mod changes;
 pub mod fog;
-pub mod layer_groups;
-pub mod layers;
 #[cfg(feature = "ldtk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ldtk")))]
 pub mod ldtk;
 pub mod light;
-pub mod opacity;
-pub mod placed;
-mod placement;
+pub mod maps;
 pub mod plugin;
 #[cfg(feature = "replicon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "replicon")))]
@@ -71,6 +67,7 @@ pub mod replicon;
 #[cfg(feature = "serde")]
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod save_format;
+pub mod schedule;
 pub mod sightings;
 mod staggered;
 pub mod viewshed;
@@ -80,11 +77,13 @@ pub use fog::{
     HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog,
     TileLook,
 };
-pub use layer_groups::LayerGroup;
-pub use layers::{LayerOf, Layers};
 pub use light::{LightSource, Lighting, NeedsLight};
-pub use opacity::{MapOpacity, Opaque};
-pub use plugin::{ViewshedPlugin, ViewshedSchedule, ViewshedSystems};
+pub use maps::layer_groups::LayerGroup;
+pub use maps::layers::{LayerOf, Layers};
+pub use maps::opacity::{MapOpacity, Opaque};
+pub use maps::placed::Placed;
+pub use plugin::{ViewshedPlugin, ViewshedPlugins};
+pub use schedule::{ViewshedSchedule, ViewshedSystems};
 pub use sightings::{LostSight, Spottable, Spotted};
 pub use viewshed::Viewshed;
 pub use viewshed::recompute::ViewshedUpdated;
@@ -101,8 +100,9 @@ pub mod prelude {
         FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerGroup, LayerOf,
         LightSource, Lighting, LineOfSight, LostSight, MapOpacity, NeedsLight, OpacityGrid, Opaque,
         Radius, RememberWhenSeen, RevealsFog, SoftEdge, Spottable, Spotted, Team, TeamFog,
-        TileLook, Viewshed, ViewshedPlugin, ViewshedSchedule, ViewshedSystems, ViewshedUpdated,
-        VisibleSet, VisionCone, field_of_view, hex_field_of_view, hex_line_of_sight, line_of_sight,
+        TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule, ViewshedSystems,
+        ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
+        hex_line_of_sight, line_of_sight,
     };
 }
 

@@ -6,8 +6,8 @@
 
 use bevy_ecs_tilemap::map::TilemapSize;
 
-use crate::grid::OpacityGrid;
-use crate::visible::{VisibleSet, Window};
+use viewshed_core::grid::OpacityGrid;
+use viewshed_core::visible::{VisibleSet, Window};
 
 /// The diamond cell of a staggered tile.
 pub(crate) fn to_diamond((x, y): (u32, u32)) -> (u32, u32) {
@@ -67,8 +67,8 @@ pub(crate) fn view_to_tiles(view: &VisibleSet, height: u32, tiles: &mut VisibleS
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::FovOptions;
-    use crate::shadowcast::field_of_view;
+    use viewshed_core::options::FovOptions;
+    use viewshed_core::shadowcast::field_of_view;
 
     #[test]
     fn tiles_and_diamond_cells_correspond() {

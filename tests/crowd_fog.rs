@@ -203,7 +203,7 @@ fn in_fog(world: &mut World) -> BTreeMap<(Entity, u32), BTreeSet<(u32, u32)>> {
 fn crowd_app(walls: u64, spawns: &[Spawn]) -> App {
     let mut app = threaded_app(3);
     app.init_resource::<Between>().add_systems(
-        PostUpdate,
+        ViewshedSchedule,
         apply_between
             .after(ViewshedSystems::Recompute)
             .before(ViewshedSystems::Fog),

@@ -339,7 +339,7 @@ fn bad_fields_on_ldtk_entities_are_ignored_not_a_panic() {
 }
 
 /// `LdtkViewshedPlugin` alone (a game that forgot `ViewshedPlugin`) logs an error and runs:
-/// its systems live in a phase schedule that nothing runs, so no frame panics.
+/// its systems live in the plugin's schedule, which nothing runs, so no frame panics.
 #[test]
 fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
     let mut app = App::new();
@@ -349,12 +349,11 @@ fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
     assert!(
         app.world()
             .resource::<Schedules>()
-            .contains(ViewshedSchedule(ViewshedSystems::SyncOpacity))
+            .contains(ViewshedSchedule)
     );
 }
 
-/// The LDtk systems join `ViewshedPlugin`'s SyncOpacity phase whichever plugin is added
-/// first.
+/// The LDtk systems join `ViewshedPlugin`'s schedule whichever plugin is added first.
 #[test]
 fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
     let sync_systems = |ldtk: Option<bool>| {
@@ -374,10 +373,7 @@ fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
                 .get(label)
                 .map_or(0, |s: &Schedule| s.systems_len())
         };
-        (
-            count(ViewshedSchedule(ViewshedSystems::SyncOpacity).intern()),
-            count(Update.intern()),
-        )
+        (count(ViewshedSchedule.intern()), count(Update.intern()))
     };
     let without = sync_systems(None);
     for ldtk_first in [false, true] {

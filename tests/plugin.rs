@@ -487,16 +487,14 @@ fn error_on_ambiguity(schedule: &mut Schedule) {
 fn systems_have_no_ambiguities() {
     let mut app = app();
     app.edit_schedule(PostUpdate, error_on_ambiguity);
-    for phase in ViewshedSystems::PHASES {
-        app.edit_schedule(ViewshedSchedule(phase), error_on_ambiguity);
-    }
+    app.edit_schedule(ViewshedSchedule, error_on_ambiguity);
     let map = spawn_map(&mut app, 8, 8, pillars);
     spawn_viewer(&mut app, map, 2, 2, 4);
     // Building a schedule fails (panics) on any ambiguity.
     app.update();
 }
 
-/// What systems ordered around the phases see of one viewer, frame by frame.
+/// What systems ordered around the steps see of one viewer, frame by frame.
 #[derive(Resource, Default)]
 struct SeenAround(Vec<[u64; 3]>);
 
@@ -511,23 +509,30 @@ fn next_frame(mut seen: ResMut<SeenAround>) {
 
 /// A game's systems ordered against `ViewshedSystems` run where they say: before the
 /// recompute they see last frame's view, after it the view of the tile the viewer moved to in
-/// `Update` of the same frame, and after the fog still that one.
+/// `Update` of the same frame, and after the fog (in `PostUpdate`: after the whole plugin)
+/// still that one.
 #[test]
-fn systems_ordered_around_the_phases_see_them_done() {
+fn systems_ordered_around_the_steps_see_them_done() {
     let mut app = app();
-    app.init_resource::<SeenAround>().add_systems(
-        PostUpdate,
-        (
-            next_frame.before(ViewshedSystems::SyncOpacity),
-            generation_into::<0>
-                .after(ViewshedSystems::SyncOpacity)
-                .before(ViewshedSystems::Recompute),
-            generation_into::<1>
-                .after(ViewshedSystems::Recompute)
-                .before(ViewshedSystems::Notify),
-            generation_into::<2>.after(ViewshedSystems::Fog),
-        ),
-    );
+    app.init_resource::<SeenAround>()
+        .add_systems(
+            PostUpdate,
+            (
+                next_frame.before(ViewshedSystems::Layers),
+                generation_into::<2>.after(ViewshedSystems::Fog),
+            ),
+        )
+        .add_systems(
+            ViewshedSchedule,
+            (
+                generation_into::<0>
+                    .after(ViewshedSystems::SyncOpacity)
+                    .before(ViewshedSystems::Recompute),
+                generation_into::<1>
+                    .after(ViewshedSystems::Recompute)
+                    .before(ViewshedSystems::Notify),
+            ),
+        );
     let map = spawn_map(&mut app, 20, 20, pillars);
     let viewer = spawn_viewer(&mut app, map, 2, 2, 4);
     app.update();
@@ -542,17 +547,15 @@ fn systems_ordered_around_the_phases_see_them_done() {
     assert_eq!(frames, &expected);
 }
 
-/// The phases run with another executor a game gives their schedules, with the same views.
+/// The plugin's schedule runs with another executor a game gives it, with the same views.
 #[test]
-fn phase_schedules_take_another_executor() {
+fn the_plugin_schedule_takes_another_executor() {
     let grid = random_grid(40, 30, 25, 7);
     let wall = |x, y| grid.is_opaque(x, y);
     let mut apps = [app(), app()];
-    for phase in ViewshedSystems::PHASES {
-        apps[1].edit_schedule(ViewshedSchedule(phase), |schedule| {
-            schedule.set_executor(MultiThreadedExecutor::new());
-        });
-    }
+    apps[1].edit_schedule(ViewshedSchedule, |schedule| {
+        schedule.set_executor(MultiThreadedExecutor::new());
+    });
     let viewers: Vec<Vec<Entity>> = apps
         .iter_mut()
         .map(|app| {

@@ -58,16 +58,17 @@ pub struct HudPlugin;
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<FovTiming>().add_systems(
-            PostUpdate,
-            (
-                start_timer.before(ViewshedSystems::Recompute),
-                stop_timer
-                    .after(ViewshedSystems::Recompute)
-                    .before(ViewshedSystems::Fog),
-                update_text.after(ViewshedSystems::Fog),
-            ),
-        );
+        app.init_resource::<FovTiming>()
+            .add_systems(
+                ViewshedSchedule,
+                (
+                    start_timer.before(ViewshedSystems::Recompute),
+                    stop_timer
+                        .after(ViewshedSystems::Recompute)
+                        .before(ViewshedSystems::Fog),
+                ),
+            )
+            .add_systems(PostUpdate, update_text.after(ViewshedSystems::Fog));
     }
 }
 

@@ -41,15 +41,14 @@ pub struct MonsterViewsPlugin;
 
 impl Plugin for MonsterViewsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ShowMonsterViews>().add_systems(
-            PostUpdate,
-            (
+        app.init_resource::<ShowMonsterViews>()
+            .add_systems(
+                ViewshedSchedule,
                 follow_sightings
                     .after(ViewshedSystems::Notify)
                     .before(ViewshedSystems::Fog),
-                draw_views.after(ViewshedSystems::Fog),
-            ),
-        );
+            )
+            .add_systems(PostUpdate, draw_views.after(ViewshedSystems::Fog));
     }
 }
 

@@ -1,60 +1,12 @@
 //! Soft edges: which tiles not seen now border the view of the team drawn (for
 //! [`SoftEdge`](crate::SoftEdge) looks), kept up to date around the tiles whose visibility
-//! changed, and the neighbourhood of a tile on each kind of map.
+//! changed.
 
-use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
-use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
-use bevy_ecs_tilemap::map::{IsoCoordSystem, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::model::{TilesToWrite, differs, for_each_set_bit};
+use crate::fog::neighbours::Neighbourhood;
 use crate::fog::{FogOfWar, TeamFog};
-
-/// The neighbours of a tile on one map: its 8 neighbours on square and isometric maps, its 6
-/// on hexagonal ones, in bevy_ecs_tilemap's coordinates for the map's type.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Neighbourhood {
-    map_type: TilemapType,
-    size: TilemapSize,
-}
-
-impl Neighbourhood {
-    /// The neighbourhood on a map of this type (square without one) and size.
-    pub(crate) fn of(map_type: Option<&TilemapType>, size: TilemapSize) -> Self {
-        Self {
-            map_type: map_type.copied().unwrap_or_default(),
-            size,
-        }
-    }
-
-    /// Calls `f` for each neighbour of `tile` on the map.
-    pub(crate) fn for_each(&self, tile: TilePos, mut f: impl FnMut(TilePos)) {
-        match &self.map_type {
-            TilemapType::Hexagon(system) => {
-                HexNeighbors::get_neighboring_positions(&tile, &self.size, system)
-                    .iter()
-                    .for_each(|&n| f(n));
-            }
-            TilemapType::Isometric(IsoCoordSystem::Staggered) => {
-                Neighbors::get_staggered_neighboring_positions(&tile, &self.size, true)
-                    .iter()
-                    .for_each(|&n| f(n));
-            }
-            TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond) => {
-                Neighbors::get_square_neighboring_positions(&tile, &self.size, true)
-                    .iter()
-                    .for_each(|&n| f(n));
-            }
-        }
-    }
-
-    /// Whether `a` and `b` are neighbours.
-    pub(crate) fn are_neighbours(&self, a: TilePos, b: TilePos) -> bool {
-        let mut found = false;
-        self.for_each(a, |n| found |= n == b);
-        found
-    }
-}
 
 /// Whether `tile` is not seen now by `team` but one of its neighbours is.
 fn at_edge(team: &TeamFog, around: &Neighbourhood, tile: TilePos) -> bool {

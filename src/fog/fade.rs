@@ -11,57 +11,7 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
 
-use crate::fog::{FogState, TileLook};
-
-/// How long a fog layer's tiles take to change look, set in
-/// [`FogStyle::fade`](crate::FogStyle::fade).
-///
-/// The rules:
-/// - A tile's `TileColor` moves in a straight line ([`Mix`], in the colour space of the look's
-///   colour) from the colour it has when its state changes to the colour of its new look. A
-///   change in the middle of a fade starts from the colour the tile has then, so nothing jumps.
-/// - A hidden tile that comes into a shown look is made visible at the start and fades in
-///   from transparent; a shown tile that goes to a hidden look fades to transparent and is
-///   hidden at the end (its colour is then put back, so a later look that leaves the colour
-///   alone shows it as it was).
-/// - Coming into view takes [`fade_in`](Self::fade_in); every other change (leaving the
-///   view, being forgotten, a soft edge) takes [`fade_out`](Self::fade_out).
-/// - Only the tiles in transition are written in a frame; the others keep the rule that a
-///   tile whose state did not change is not written.
-/// - Tiles written as a whole take their look at once: the tiles of a new layer, of a
-///   layer whose style changed, of a resized map, tiles spawned into a layer, and tiles
-///   without `TileVisible` or `TileColor`.
-/// - Time is Bevy's `Time` in the schedule the plugin runs in (virtual time in `PostUpdate`:
-///   pausing it pauses the fades). An app without `Time` does not fade.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
-pub struct FogFade {
-    /// The time a tile takes to come into view (to its visible look).
-    pub fade_in: Duration,
-    /// The time a tile takes to any other look.
-    pub fade_out: Duration,
-}
-
-impl Default for FogFade {
-    /// 150 ms in, 400 ms out: the view opens quickly and closes softly.
-    fn default() -> Self {
-        Self::new(Duration::from_millis(150), Duration::from_millis(400))
-    }
-}
-
-impl FogFade {
-    /// Fades taking `fade_in` into view and `fade_out` to any other look.
-    pub const fn new(fade_in: Duration, fade_out: Duration) -> Self {
-        Self { fade_in, fade_out }
-    }
-
-    /// The time a tile takes to come into `state`.
-    pub fn length_to(&self, state: FogState) -> Duration {
-        match state {
-            FogState::Visible => self.fade_in,
-            FogState::Remembered | FogState::Unexplored => self.fade_out,
-        }
-    }
-}
+use crate::fog::TileLook;
 
 /// When a fade starts and how long it lasts.
 #[derive(Clone, Copy, Debug)]
@@ -169,7 +119,7 @@ impl FadingTiles {
 /// A layer lost its [`FogStyle`](crate::FogStyle): its tiles are the game's again, and the fades
 /// under way stop where they are (they are dropped, not finished).
 pub(crate) fn on_fog_style_removed(
-    event: On<Remove, crate::FogStyle>,
+    event: On<Remove, crate::fog::style::FogStyle>,
     mut layers: Query<&mut FadingTiles, Allow<Disabled>>,
 ) {
     if let Ok(mut fades) = layers.get_mut(event.entity) {

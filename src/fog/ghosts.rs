@@ -13,10 +13,10 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapType;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::bits::BitRows;
-use crate::fog::edge::Neighbourhood;
+use crate::fog::neighbours::Neighbourhood;
 use crate::fog::{FogOfWar, Team, TeamFog};
-use crate::placed::{Placed, PlacedIndex};
+use crate::maps::placed::{Placed, PlacedIndex};
+use viewshed_core::bits::BitRows;
 
 /// An entity on the map (a monster, an item) whose last known place each team remembers: when
 /// a team stops seeing it, the map's [`LastSeen`] gets a [`Ghost`] of it for that team, which
@@ -39,7 +39,7 @@ use crate::placed::{Placed, PlacedIndex};
 ///   [`FogOfWar`] has a view for it.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::placed::Placed)]
+#[require(crate::maps::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RememberWhenSeen;
 

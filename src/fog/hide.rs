@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::fog::FogOfWar;
 use crate::fog::model::TilesToWrite;
 use crate::fog::systems::FogChanges;
-use crate::placed::{Placed, PlacedIndex};
+use crate::maps::placed::{Placed, PlacedIndex};
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the
 /// revealed view: its `Visibility` is set to `Hidden` outside it and `Inherited` inside. It
@@ -14,7 +14,7 @@ use crate::placed::{Placed, PlacedIndex};
 /// viewers do; an entity that stands on no tile of a map is hidden.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Visibility, crate::placed::Placed)]
+#[require(Visibility, crate::maps::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HideOutsideView;
 

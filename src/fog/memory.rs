@@ -4,8 +4,8 @@
 
 use bevy_ecs_tilemap::map::TilemapSize;
 
-use crate::bits::words_for;
 use crate::fog::{FogOfWar, Team};
+use viewshed_core::bits::words_for;
 
 /// The largest map a memory may describe, in tiles (a 32768 x 32768 map). A larger size in a
 /// save is refused before anything is allocated for it.
@@ -112,7 +112,7 @@ impl ExploredMemory {
         }
         let stride = words_for(self.width);
         let words = self.height as usize * stride;
-        let tail = crate::bits::low_bits(self.width % u64::BITS);
+        let tail = viewshed_core::bits::low_bits(self.width % u64::BITS);
         for (i, (team, rows)) in self.teams.iter().enumerate() {
             if rows.len() != words {
                 return Err(MemoryError::WrongLength {

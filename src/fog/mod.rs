@@ -12,14 +12,16 @@
 //! | [`team`] | who reveals for whom: [`RevealsFog`], [`Team`], [`FogTeam`] |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
-//! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`] |
+//! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`], [`FogFade`] |
 //! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
-//! | [`fade`] | tiles moving between looks over time: [`FogFade`] |
+//! | `neighbours` | the neighbours of a tile on each kind of map |
+//! | [`fade`] | tiles moving between looks over time, as a [`FogFade`] says |
 //! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | [`hide`] | [`HideOutsideView`] entities |
 //! | [`ghosts`] | where teams last saw [`RememberWhenSeen`] entities: [`LastSeen`], [`Ghost`] |
+//! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog), their observers |
 
 pub mod edge;
 pub mod fade;
@@ -27,59 +29,42 @@ pub mod ghosts;
 pub mod hide;
 pub mod memory;
 pub mod model;
+mod neighbours;
+mod plugin;
 pub mod style;
 pub mod systems;
 pub mod team;
 pub(crate) mod tiles;
-pub(crate) mod union;
+mod union;
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
-pub use fade::FogFade;
 pub use ghosts::{Ghost, LastSeen, RememberWhenSeen};
 pub use hide::HideOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
-pub use style::{FogStyle, SoftEdge, TileLook};
+pub use plugin::FogPlugin;
+pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
 pub use team::{DrawnTeam, FogTeam, RevealsFog, Team};
 
-/// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt,
-/// and whether the recompute's gathered views ([`union::TeamUnion`]) can rebuild them.
+/// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt:
+/// marked by the fog's own observers and systems, from the views the view step announced
+/// ([`ViewshedUpdated`](crate::ViewshedUpdated)) and from team changes.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct FogDirty {
     maps: EntityHashSet,
-    /// The recompute visited every viewer and gathered the team views of every map, and no
-    /// view or team changed since.
-    gathered: bool,
 }
 
 impl FogDirty {
-    /// `map` needs its team views rebuilt because a view or a team changed outside the
-    /// recompute: what the recompute gathered no longer holds.
+    /// `map` needs its team views rebuilt.
     pub(crate) fn mark(&mut self, map: Entity) {
         self.maps.insert(map);
-        self.gathered = false;
-    }
-
-    /// `map` needs its team views rebuilt because the recompute changed a view on it.
-    pub(crate) fn mark_recomputed(&mut self, map: Entity) {
-        self.maps.insert(map);
-    }
-
-    /// Whether the recompute just gathered the team views of every map.
-    pub(crate) fn set_gathered(&mut self, gathered: bool) {
-        self.gathered = gathered;
     }
 
     /// Whether `map` needed its team views rebuilt; it no longer does.
     pub(crate) fn take(&mut self, map: Entity) -> bool {
         self.maps.remove(&map)
-    }
-
-    /// Whether the team views the recompute gathered hold; from now on they do not.
-    pub(crate) fn finish_gathered(&mut self) -> bool {
-        std::mem::take(&mut self.gathered)
     }
 
     /// No map needs its team views rebuilt.

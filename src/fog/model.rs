@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapSize;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::bits::BitRows;
 use crate::fog::Team;
+use viewshed_core::bits::BitRows;
 
 /// The fog state of one tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
@@ -141,11 +141,14 @@ impl TeamFog {
 #[derive(Component, Reflect, Clone, Debug, Default)]
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::LastSeen)]
+#[require(crate::fog::ghosts::LastSeen)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(into = "crate::ExploredMemory", try_from = "crate::ExploredMemory")
+    serde(
+        into = "crate::fog::memory::ExploredMemory",
+        try_from = "crate::fog::memory::ExploredMemory"
+    )
 )]
 pub struct FogOfWar {
     pub(crate) width: u32,
@@ -317,9 +320,9 @@ pub(crate) fn for_each_set_bit(
     for (index, word) in words.enumerate() {
         let (y, x0) = (
             (index / stride) as u32,
-            ((index % stride) * crate::bits::WORD_BITS) as u32,
+            ((index % stride) * viewshed_core::bits::WORD_BITS) as u32,
         );
-        crate::bits::for_each_one(word, |bit| f(TilePos { x: x0 + bit, y }));
+        viewshed_core::bits::for_each_one(word, |bit| f(TilePos { x: x0 + bit, y }));
     }
 }
 

@@ -1,11 +1,12 @@
 //! How a fog layer's tiles look in each [`FogState`]: [`FogStyle`] and [`TileLook`] (with the
 //! optional [`SoftEdge`] looks and [`FogFade`] transitions).
 
+use std::time::Duration;
+
 use bevy::color::Color;
 use bevy::prelude::*;
 
 use crate::fog::FogState;
-use crate::fog::fade::{FadingTiles, FogFade};
 
 /// How a fog layer's tiles look in one [`FogState`]: `None` leaves that property alone.
 #[derive(Clone, Copy, Debug, PartialEq, Reflect)]
@@ -77,7 +78,6 @@ pub struct SoftEdge {
 /// ```
 #[derive(Component, Clone, Copy, Debug, PartialEq, Reflect)]
 #[reflect(Component, Default, Debug)]
-#[require(FadingTiles)]
 pub struct FogStyle {
     /// Tiles seen now.
     pub visible: TileLook,
@@ -148,6 +148,56 @@ impl FogStyle {
             (Some(edge), FogState::Remembered) if at_edge => edge.remembered,
             (Some(edge), FogState::Unexplored) if at_edge => edge.unexplored,
             _ => self.look(state),
+        }
+    }
+}
+
+/// How long a fog layer's tiles take to change look, set in
+/// [`FogStyle::fade`](crate::FogStyle::fade).
+///
+/// The rules:
+/// - A tile's `TileColor` moves in a straight line ([`Mix`], in the colour space of the look's
+///   colour) from the colour it has when its state changes to the colour of its new look. A
+///   change in the middle of a fade starts from the colour the tile has then, so nothing jumps.
+/// - A hidden tile that comes into a shown look is made visible at the start and fades in
+///   from transparent; a shown tile that goes to a hidden look fades to transparent and is
+///   hidden at the end (its colour is then put back, so a later look that leaves the colour
+///   alone shows it as it was).
+/// - Coming into view takes [`fade_in`](Self::fade_in); every other change (leaving the
+///   view, being forgotten, a soft edge) takes [`fade_out`](Self::fade_out).
+/// - Only the tiles in transition are written in a frame; the others keep the rule that a
+///   tile whose state did not change is not written.
+/// - Tiles written as a whole take their look at once: the tiles of a new layer, of a
+///   layer whose style changed, of a resized map, tiles spawned into a layer, and tiles
+///   without `TileVisible` or `TileColor`.
+/// - Time is Bevy's `Time` in the schedule the plugin runs in (virtual time in `PostUpdate`:
+///   pausing it pauses the fades). An app without `Time` does not fade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
+pub struct FogFade {
+    /// The time a tile takes to come into view (to its visible look).
+    pub fade_in: Duration,
+    /// The time a tile takes to any other look.
+    pub fade_out: Duration,
+}
+
+impl Default for FogFade {
+    /// 150 ms in, 400 ms out: the view opens quickly and closes softly.
+    fn default() -> Self {
+        Self::new(Duration::from_millis(150), Duration::from_millis(400))
+    }
+}
+
+impl FogFade {
+    /// Fades taking `fade_in` into view and `fade_out` to any other look.
+    pub const fn new(fade_in: Duration, fade_out: Duration) -> Self {
+        Self { fade_in, fade_out }
+    }
+
+    /// The time a tile takes to come into `state`.
+    pub fn length_to(&self, state: FogState) -> Duration {
+        match state {
+            FogState::Visible => self.fade_in,
+            FogState::Remembered | FogState::Unexplored => self.fade_out,
         }
     }
 }

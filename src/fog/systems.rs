@@ -8,15 +8,16 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::fog::edge::Neighbourhood;
 use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::model::TilesToWrite;
+use crate::fog::neighbours::Neighbourhood;
 use crate::fog::tiles::TileWriter;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
-use crate::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
-use crate::placement::Placement;
+use crate::maps::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
+use crate::maps::placement::Placement;
 use crate::viewshed::Viewshed;
+use crate::viewshed::recompute::ViewshedUpdated;
 
 /// Gives every root tilemap a [`FogOfWar`] and keeps it sized like the tilemap (also one the
 /// game inserted at another size); takes it from tilemaps that became layers or stopped being
@@ -107,11 +108,12 @@ pub(crate) fn update_fog(
     (shown_team, time): (Res<FogTeam>, Option<Res<Time>>),
     mut tiles: TileWriter,
     (mut dirty, epoch, mut seen_epoch): (ResMut<FogDirty>, Res<LayerEpoch>, Local<u64>),
-    mut union: ResMut<TeamUnion>,
+    (mut union, mut updated): (ResMut<TeamUnion>, MessageReader<ViewshedUpdated>),
     mut changes: ResMut<FogChanges>,
     retinted: Query<&Viewshed, (With<RevealsFog>, Changed<Team>)>,
 ) {
     changes.0.clear();
+    mark_changed_views(&mut dirty, updated.read(), &members);
     // A member whose `Team` the game changed in place (an inserted one is marked by its
     // observer): the teams of its map are gathered again.
     for map in retinted.iter().filter_map(Viewshed::map) {
@@ -119,10 +121,6 @@ pub(crate) fn update_fog(
     }
     let layers_changed = epoch.changed_since(&mut seen_epoch);
     let now = time.map(|time| time.elapsed());
-    let mut gathered = dirty.finish_gathered();
-    if !gathered {
-        union.clear();
-    }
     for (map, mut fog, map_type, drawn) in &mut fogs {
         let rebuild = dirty.take(map);
         // A new grid is a new neighbourhood: every edge is worked out again.
@@ -142,14 +140,7 @@ pub(crate) fn update_fog(
         let fog = fog.bypass_change_detection();
         fog.show_team(team);
         if rebuild {
-            if gathered && !union.fits(map, fog.size()) {
-                // A view sized unlike the fog (its map was resized since): gather again.
-                gathered = false;
-                union.clear();
-            }
-            if !gathered {
-                gather_members(map, fog.size(), &members, &union);
-            }
+            gather_members(map, fog.size(), &members, &union);
             union.merge_into(map, fog);
         }
         for team in fog.teams.values_mut() {
@@ -171,9 +162,27 @@ pub(crate) fn update_fog(
         fog.mark_shown();
         changes.0.insert(map, changed);
     }
-    // Maps that no longer exist. (What was gathered for maps that needed no rebuild is
-    // cleared by the next recompute, before it gathers again.)
+    // Maps that no longer exist.
     dirty.clear();
+}
+
+/// Marks the maps that a changed view of a `RevealsFog` viewer left or reached: their team
+/// views are gathered again. Most views stay on the map of the one before, so that one is not
+/// marked again.
+fn mark_changed_views<'a>(
+    dirty: &mut FogDirty,
+    updated: impl Iterator<Item = &'a ViewshedUpdated>,
+    members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
+) {
+    let mut last = None;
+    for update in updated.filter(|update| members.contains(update.viewer)) {
+        for map in [update.previous_map, update.map].into_iter().flatten() {
+            if last != Some(map) {
+                dirty.mark(map);
+                last = Some(map);
+            }
+        }
+    }
 }
 
 /// Writes the tiles of one fog layer whose look changed: at once when the layer is new to its

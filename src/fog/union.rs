@@ -2,10 +2,8 @@
 //! each thread adds the views of the revealing viewers it visits to its own copy of their
 //! teams' views on their map, and a map's fog merges the copies.
 //!
-//! The recompute gathers them while it visits every viewer, when each view is still in the
-//! cache ([`FogDirty::set_gathered`](crate::fog::FogDirty)); when it visited only some, or a
-//! view or a team changed after it, the fog gathers them itself in one parallel pass over the
-//! members ([`gather_members`]).
+//! The fog gathers them for each map whose team views must be rebuilt, in one parallel pass
+//! over the members ([`gather_members`]).
 
 use std::ops::DerefMut;
 
@@ -13,10 +11,10 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::map::TilemapSize;
 
-use crate::bits::BitRows;
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::viewshed::Viewshed;
-use crate::visible::VisibleSet;
+use viewshed_core::bits::BitRows;
+use viewshed_core::visible::VisibleSet;
 
 /// Every thread's copies of the team views it gathered; emptied before each gathering.
 #[derive(Resource, Default)]
@@ -25,7 +23,7 @@ pub(crate) struct TeamUnion(Parallel<TeamShares>);
 /// One thread's copies of the views of the teams it met, per map: a few, looked up for
 /// every view added, so a list searched in order (a `BTreeMap` cost 84 instructions a view, this about 47 with four teams).
 #[derive(Default)]
-pub(crate) struct TeamShares(Vec<((Entity, Team), TeamShare)>);
+struct TeamShares(Vec<((Entity, Team), TeamShare)>);
 
 /// A team's view on a map as one thread gathered it: map-sized, clear when not `used`.
 #[derive(Default)]
@@ -36,29 +34,8 @@ struct TeamShare {
 
 impl TeamUnion {
     /// This thread's copies, to add views to.
-    pub(crate) fn local(&self) -> impl DerefMut<Target = TeamShares> + '_ {
+    fn local(&self) -> impl DerefMut<Target = TeamShares> + '_ {
         self.0.borrow_local_mut()
-    }
-
-    /// Empties every copy.
-    pub(crate) fn clear(&mut self) {
-        for shares in self.0.iter_mut() {
-            for (_, share) in &mut shares.0 {
-                if std::mem::take(&mut share.used) {
-                    share.rows.clear_all();
-                }
-            }
-        }
-    }
-
-    /// Whether every copy of a team view on `map` is `size` (the size of the map's fog), so
-    /// that the copies can be merged into the fog.
-    pub(crate) fn fits(&mut self, map: Entity, size: TilemapSize) -> bool {
-        self.0.iter_mut().all(|shares| {
-            shares
-                .on_map(map)
-                .all(|(_, share)| !share.used || is_sized(&share.rows, size))
-        })
     }
 
     /// Makes the team views of `map` in `fog` the union of the copies gathered for it (a
@@ -84,7 +61,7 @@ impl TeamUnion {
 
 impl TeamShares {
     /// Adds `view`, on `map` of `size`, to this thread's copy of the view of `team` there.
-    pub(crate) fn add(&mut self, map: Entity, team: Team, size: TilemapSize, view: &VisibleSet) {
+    fn add(&mut self, map: Entity, team: Team, size: TilemapSize, view: &VisibleSet) {
         let key = (map, team);
         let share = match self.0.iter().position(|(k, _)| *k == key) {
             Some(i) => &mut self.0[i].1,

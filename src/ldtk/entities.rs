@@ -9,10 +9,10 @@ use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::{HideOutsideView, RevealsFog, Team};
-use crate::layer_groups::LayerGroup;
 use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::{EntityVision, LdtkVision};
 use crate::ldtk::project::ProjectData;
+use crate::maps::layer_groups::LayerGroup;
 use crate::sightings::Spottable;
 use crate::viewshed::Viewshed;
 

@@ -6,8 +6,8 @@ use bevy_ecs_ldtk::ldtk::Type;
 use bevy_ecs_ldtk::{IntGridRendering, LayerMetadata, LdtkSettings, LevelIid};
 use bevy_ecs_tilemap::tiles::TileStorage;
 
-use crate::layer_groups::LayerGroup;
 use crate::ldtk::config::LdtkFog;
+use crate::maps::layer_groups::LayerGroup;
 
 /// A level entity was spawned: its tilemaps are the layers of one map.
 pub(crate) fn group_level(event: On<Add, LevelIid>, mut commands: Commands) {

@@ -37,9 +37,8 @@ use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::assets::LdtkProject;
 
-use crate::layer_groups::group_layers;
-use crate::layers::check_layers;
-use crate::plugin::{ViewshedPlugin, ViewshedSchedule, ViewshedSystems};
+use crate::plugin::ViewshedPlugins;
+use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 
 mod checks;
 mod config;
@@ -54,8 +53,9 @@ pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
 ///
 /// Add it with `ViewshedPlugin` (and bevy_ecs_ldtk's `LdtkPlugin` in a game); it adds
 /// [`LdtkOpacity`], [`LdtkVision`] and [`LdtkFog`] with their defaults unless the app has
-/// them. Its systems run in the [`ViewshedSystems::SyncOpacity`] phase (in its
-/// [`ViewshedSchedule`]), so they follow `ViewshedPlugin` into whatever schedule it was given.
+/// them. Its systems run in [`ViewshedSchedule`], after [`ViewshedSystems::Layers`] (levels are
+/// layer groups) and before [`ViewshedSystems::SyncOpacity`] (which reads the opacity and
+/// viewers they give), so they follow `ViewshedPlugin` into whatever schedule it was given.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LdtkViewshedPlugin;
 
@@ -70,7 +70,7 @@ impl Plugin for LdtkViewshedPlugin {
             .register_type::<LdtkFog>()
             .add_observer(levels::group_level)
             .add_systems(
-                SYNC_OPACITY,
+                ViewshedSchedule,
                 (
                     levels::style_level_layers,
                     tiles::read_int_grid_values,
@@ -79,28 +79,30 @@ impl Plugin for LdtkViewshedPlugin {
                     entities::follow_grid_coords,
                 )
                     .chain()
-                    .after(group_layers)
-                    .before(check_layers),
+                    .after(ViewshedSystems::Layers)
+                    .before(ViewshedSystems::SyncOpacity),
             );
     }
 
     fn finish(&self, app: &mut App) {
-        if !app.is_plugin_added::<ViewshedPlugin>() {
+        if !ViewshedPlugins::added_to(app) {
             error!(
-                "bevy_viewshed: LdtkViewshedPlugin needs ViewshedPlugin, whose SyncOpacity phase \
-                 runs its systems; levels will not be connected to the field of view"
+                "bevy_viewshed: LdtkViewshedPlugin needs ViewshedPlugin, whose schedule runs its \
+                 systems; levels will not be connected to the field of view"
             );
         }
         // The project check needs bevy_ecs_ldtk's assets (its `LdtkPlugin`, added in any
         // order); a headless app without them only skips the check.
         if app.world().contains_resource::<Assets<LdtkProject>>() {
-            app.add_systems(SYNC_OPACITY, checks::check_config);
+            app.add_systems(
+                ViewshedSchedule,
+                checks::check_config
+                    .after(ViewshedSystems::Layers)
+                    .before(levels::style_level_layers),
+            );
         }
     }
 }
-
-/// The schedule of the phase the LDtk systems belong to.
-const SYNC_OPACITY: ViewshedSchedule = ViewshedSchedule(ViewshedSystems::SyncOpacity);
 
 /// Problems with the LDtk data or the configuration already warned about, so that each is
 /// logged once.

@@ -15,7 +15,7 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::LdtkOpacity;
 use crate::ldtk::project::ProjectData;
-use crate::opacity::Opaque;
+use crate::maps::opacity::Opaque;
 
 /// On a tile whose `Opaque` this integration put (and may take away again).
 #[derive(Component, Clone, Copy, Debug, Default)]

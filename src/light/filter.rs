@@ -9,16 +9,15 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::bits::{WORD_BITS, words_for};
-use crate::fog::{FogDirty, RevealsFog};
-use crate::hex::hex_distance;
 use crate::light::lighting::Lighting;
-use crate::opacity::MapOpacity;
-use crate::options::Radius;
-use crate::placement::Grid;
+use crate::maps::opacity::MapOpacity;
+use crate::maps::placement::Grid;
 use crate::viewshed::recompute::ViewshedUpdated;
 use crate::viewshed::{ViewKey, Viewshed};
-use crate::visible::{VisibleSet, Window};
+use viewshed_core::bits::{WORD_BITS, words_for};
+use viewshed_core::hex::hex_distance;
+use viewshed_core::options::Radius;
+use viewshed_core::visible::{VisibleSet, Window};
 
 /// Makes a [`Viewshed`] see only what is lit: a floor when a [`LightSource`](crate::LightSource)
 /// lights it, a wall when it is lit and next to a lit floor the viewer could see, and anything
@@ -84,7 +83,7 @@ pub(crate) struct LightFilter {
 
 /// What a field of view is computed from, but the opacity version (which moves, without a
 /// recomputation, when opacity changes out of its reach).
-type Source = (Entity, (u32, u32), crate::options::FovOptions, Grid);
+type Source = (Entity, (u32, u32), viewshed_core::options::FovOptions, Grid);
 
 fn source(key: &ViewKey) -> Source {
     (key.map, key.origin, key.options, key.grid)
@@ -131,23 +130,18 @@ pub(crate) fn filter_by_light(
         &mut Viewshed,
         &mut NeedsLight,
         Option<&mut LightFilter>,
-        Has<RevealsFog>,
     )>,
     maps: Query<(&MapOpacity, &Lighting)>,
     (mut relit, mut adopted): (
-        Local<Parallel<Vec<(Entity, bool, Entity)>>>,
+        Local<Parallel<Vec<(Entity, Entity)>>>,
         Local<Parallel<Vec<(Entity, LightFilter)>>>,
     ),
     mut messages: MessageWriter<ViewshedUpdated>,
-    mut fog_dirty: ResMut<FogDirty>,
     mut commands: Commands,
 ) {
-    // A fresh view is filtered here without being marked (the recompute marked it): the
-    // team views the recompute gathered before this filter do not hold.
-    fog_dirty.set_gathered(false);
     viewers
         .par_iter_mut()
-        .for_each(|(viewer, mut viewshed, mut needs, mut filter, reveals)| {
+        .for_each(|(viewer, mut viewshed, mut needs, mut filter)| {
             // Touched since the last filtering: by the recompute (a new field of view) or by
             // the game (edited or replaced in place).
             let touched = (viewshed.is_changed(), needs.is_changed());
@@ -164,7 +158,7 @@ pub(crate) fn filter_by_light(
                 filter,
             );
             if let Some(map) = filter_view(viewer_parts, touched, &maps) {
-                relit.borrow_local_mut().push((viewer, reveals, map));
+                relit.borrow_local_mut().push((viewer, map));
             }
             if let Some(new) = new {
                 adopted.borrow_local_mut().push((viewer, new));
@@ -173,12 +167,11 @@ pub(crate) fn filter_by_light(
     for (viewer, filter) in adopted.drain() {
         commands.entity(viewer).try_insert(filter);
     }
-    for (viewer, reveals, map) in relit.drain() {
-        messages.write(ViewshedUpdated { viewer });
-        if reveals {
-            fog_dirty.mark(map);
-        }
-    }
+    messages.write_batch(relit.drain().map(|(viewer, map)| ViewshedUpdated {
+        viewer,
+        map: Some(map),
+        previous_map: Some(map),
+    }));
 }
 
 /// Brings one viewer's view in step with the light, given whether its `Viewshed` and its

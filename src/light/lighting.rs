@@ -9,12 +9,12 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::changes::ChangeLog;
-use crate::hex::hex_distance;
-use crate::opacity::MapOpacity;
-use crate::placement::Grid;
+use crate::maps::opacity::MapOpacity;
+use crate::maps::placement::Grid;
 use crate::staggered;
 use crate::viewshed::ViewKey;
-use crate::visible::VisibleSet;
+use viewshed_core::hex::hex_distance;
+use viewshed_core::visible::VisibleSet;
 
 /// Fixed-point scale of the summed light: integers add and take away exactly, so a light
 /// that goes out leaves no rounding behind.

@@ -8,6 +8,7 @@
 //!   summed colour), kept by adding and taking away each light's contribution.
 //! - `filter.rs`: [`NeedsLight`] and the rule that turns a viewer's field of view into what it
 //!   sees in the dark.
+//! - `plugin.rs`: [`LightPlugin`], which runs them in [`ViewshedSystems::Light`](crate::ViewshedSystems::Light).
 //!
 //! The rules (also in the README's "Light and darkness" section): a light of radius `r` lights
 //! exactly the tiles of its own symmetric field of view of radius `r` (walls included), as a
@@ -20,8 +21,10 @@
 mod color_serde;
 pub(crate) mod filter;
 pub(crate) mod lighting;
+mod plugin;
 pub(crate) mod source;
 
 pub use filter::NeedsLight;
 pub use lighting::Lighting;
+pub use plugin::LightPlugin;
 pub use source::LightSource;

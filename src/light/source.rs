@@ -10,11 +10,11 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::scan_then_run;
 use crate::light::lighting::{Contribution, Lighting};
-use crate::options::FovOptions;
-use crate::placement::PlaceProblem;
+use crate::maps::placement::PlaceProblem;
 use crate::viewshed::ViewKey;
 use crate::viewshed::recompute::{KeptView, MaybeMoved, Views};
-use crate::visible::VisibleSet;
+use viewshed_core::options::FovOptions;
+use viewshed_core::visible::VisibleSet;
 
 /// Lights the tiles in its own field of view: a torch on a wall, a lamp carried by the player.
 ///
@@ -161,10 +161,6 @@ impl KeptView for LightSource {
         self.generation += 1;
         &mut self.lit
     }
-
-    fn view(&self) -> &VisibleSet {
-        &self.lit
-    }
 }
 
 /// Recomputes the lit sets that need it (in parallel, like the viewers' views).
@@ -175,7 +171,7 @@ pub(crate) fn recompute_lights(
 ) {
     // What follows a light's recomputation is `apply_lights`, which finds it changed.
     scan_then_run(world, &mut moved.0, state, |moved, mut lights| {
-        lights.recompute(moved, None).1.for_each(drop);
+        lights.recompute(moved).for_each(drop);
     });
 }
 

@@ -13,7 +13,7 @@ use super::sight::{FogLookup, SightBit, SightChange, Standing, TeamSight};
 use super::team_view::TeamViews;
 use super::{ClientTeam, ReplicateWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
-use crate::placed::Placed;
+use crate::maps::placed::Placed;
 
 /// Where a marked entity stands and what names its team.
 type MarkedItem = (&'static Placed, Option<&'static Team>, Has<RevealsFog>);

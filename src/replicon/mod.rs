@@ -79,7 +79,7 @@ use bevy_replicon::shared::replication::registry::ReplicationRegistry;
 use bevy_replicon::shared::replication::visibility::ScopeLifetime;
 
 use crate::fog::{RevealsFog, Team};
-use crate::plugin::ViewshedSystems;
+use crate::schedule::ViewshedSystems;
 use clients::{
     on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
     resync_changed_teams, update_client_sight,
@@ -93,7 +93,7 @@ use team_view::{TeamViews, update_team_views};
 /// It requires replicon's `Replicated`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Replicated, crate::placed::Placed)]
+#[require(Replicated, crate::maps::placed::Placed)]
 pub struct ReplicateWhenSeen;
 
 /// The team a connected client plays for: put it on replicon's client entity on the server
@@ -128,6 +128,13 @@ impl Plugin for ViewshedReplicationPlugin {
     }
 
     fn finish(&self, app: &mut App) {
+        if !app.is_plugin_added::<crate::fog::FogPlugin>() {
+            error!(
+                "bevy_viewshed: ViewshedReplicationPlugin needs ViewshedPlugin (its FogPlugin: \
+                 the teams' views); nothing will be hidden from clients"
+            );
+            return;
+        }
         let world = app.world_mut();
         if !world.contains_resource::<FilterRegistry>()
             || !world.contains_resource::<ReplicationRegistry>()

@@ -12,8 +12,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
-use crate::bits::{BitRows, WORD_BITS, for_each_one};
 use crate::fog::{FogOfWar, Team};
+use viewshed_core::bits::{BitRows, WORD_BITS, for_each_one};
 
 /// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
 /// hidden entity is despawned on the client).

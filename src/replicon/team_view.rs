@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ClientTeam;
 use super::sight::SightBit;
-use crate::bits::{WORD_BITS, words_for};
 use crate::fog::{FogOfWar, FogState, Team, TeamFog};
+use viewshed_core::bits::{WORD_BITS, words_for};
 
 /// One team's fog of war on one map, as its clients receive it: read
 /// [`state`](Self::state) for each tile to draw it. The server spawns one per map and team

@@ -14,19 +14,21 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+mod plugin;
 mod viewers;
 
-use crate::placed::{Placed, PlacedIndex};
+use crate::maps::placed::{Placed, PlacedIndex};
 use crate::viewshed::Viewshed;
 use crate::viewshed::recompute::ViewshedUpdated;
-pub(crate) use viewers::ViewerIndex;
+pub use plugin::SightingsPlugin;
+use viewers::ViewerIndex;
 
 /// Opts an entity on the map (a monster, the player, an item) into [`Spotted`] and
 /// [`LostSight`] notifications. It stands on its `TilePos` + `TilemapId`, or under its
 /// `Transform` on its `TilemapId`, as viewers do.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::placed::Placed)]
+#[require(crate::maps::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Spottable;
 
@@ -160,7 +162,7 @@ pub(crate) fn notify_sightings(
 }
 
 /// Where the viewer index files a view: its map and window.
-fn filing(viewshed: &Viewshed) -> Option<(Entity, crate::visible::Window)> {
+fn filing(viewshed: &Viewshed) -> Option<(Entity, viewshed_core::visible::Window)> {
     viewshed.map().map(|map| (map, viewshed.visible.window()))
 }
 

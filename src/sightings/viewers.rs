@@ -7,7 +7,7 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-use crate::visible::Window;
+use viewshed_core::visible::Window;
 
 /// The side of a bucket, in tiles.
 const BUCKET: u32 = 16;

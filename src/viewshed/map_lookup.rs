@@ -5,8 +5,8 @@
 
 use bevy::prelude::*;
 
-use crate::opacity::MapOpacity;
-use crate::placement::{PlaceProblem, Placement};
+use crate::maps::opacity::MapOpacity;
+use crate::maps::placement::{PlaceProblem, Placement};
 
 /// One task's lookups of the maps its viewers stand on, remembering the last answer of each.
 pub(crate) struct MapLookup<'a, 'w, 's> {

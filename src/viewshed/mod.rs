@@ -2,6 +2,7 @@
 //! last recomputation) and the system that keeps it up to date ([`recompute`]).
 
 mod map_lookup;
+mod plugin;
 mod reach_index;
 pub mod recompute;
 #[cfg(feature = "serde")]
@@ -11,11 +12,12 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
-use crate::placement::{Grid, PlaceProblem};
+use crate::maps::placement::{Grid, PlaceProblem};
 use crate::staggered;
-use crate::viewshed::recompute::KeptView;
-use crate::visible::VisibleSet;
+use viewshed_core::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
+use viewshed_core::visible::VisibleSet;
+
+pub use plugin::ViewsPlugin;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
 ///
@@ -114,42 +116,6 @@ impl ViewKey {
     }
 }
 
-impl KeptView for Viewshed {
-    const WHO: &'static str = "viewer";
-    const NOTHING: &'static str = "it sees nothing";
-
-    fn options(&self) -> FovOptions {
-        self.options
-    }
-
-    fn computed(&self) -> Option<ViewKey> {
-        self.computed
-    }
-
-    fn computed_mut(&mut self) -> &mut Option<ViewKey> {
-        &mut self.computed
-    }
-
-    fn warned_mut(&mut self) -> &mut Option<PlaceProblem> {
-        &mut self.warned
-    }
-
-    fn has_view(&self) -> bool {
-        // Something to lose: a view, or targets (a replaced Viewshed keeps those its
-        // predecessor saw).
-        self.computed.is_some() || !self.visible.is_empty() || !self.spotted.is_empty()
-    }
-
-    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet {
-        self.replace_view(computed);
-        &mut self.visible
-    }
-
-    fn view(&self) -> &VisibleSet {
-        &self.visible
-    }
-}
-
 impl Default for Viewshed {
     fn default() -> Self {
         Self::new(8)
@@ -221,7 +187,7 @@ impl Viewshed {
 
     /// Whether the viewer saw `tile` at its last update (a line-of-sight query answered from
     /// the view: for a symmetric, unlimited, all-around viewer it equals the core's
-    /// [`line_of_sight`](crate::line_of_sight())).
+    /// [`line_of_sight`](viewshed_core::line_of_sight())).
     pub fn is_visible(&self, tile: TilePos) -> bool {
         self.visible.contains(tile.x, tile.y)
     }

@@ -16,10 +16,10 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-use crate::opacity::MapOpacity;
-use crate::options::Radius;
-use crate::placement::Grid;
+use crate::maps::opacity::MapOpacity;
+use crate::maps::placement::Grid;
 use crate::viewshed::ViewKey;
+use viewshed_core::options::Radius;
 
 /// The side of a bucket, in tiles.
 const BUCKET: u32 = 16;
@@ -226,7 +226,7 @@ impl ReachIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::FovOptions;
+    use viewshed_core::options::FovOptions;
 
     fn key(map: Entity, origin: (u32, u32), radius: Radius) -> ViewKey {
         ViewKey {

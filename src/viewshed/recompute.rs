@@ -20,29 +20,33 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use bevy::ecs::component::Mutable;
 use bevy::ecs::entity::EntityHashSet;
 
-use crate::FovError;
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
-use crate::fog::union::{TeamShares, TeamUnion};
-use crate::fog::{FogDirty, RevealsFog, Team};
-use crate::hex::HexFov;
-use crate::layers::LayerEpoch;
-use crate::opacity::MapOpacity;
-use crate::options::FovOptions;
-use crate::placement::{Grid, PlaceProblem, Placement};
-use crate::shadowcast::Fov;
+use crate::maps::layers::LayerEpoch;
+use crate::maps::opacity::MapOpacity;
+use crate::maps::placement::{Grid, PlaceProblem, Placement};
 use crate::staggered;
 use crate::viewshed::map_lookup::MapLookup;
 use crate::viewshed::reach_index::{Filed, ReachIndex};
 use crate::viewshed::{ViewKey, Viewshed};
-use crate::visible::VisibleSet;
+use viewshed_core::FovError;
+use viewshed_core::hex::HexFov;
+use viewshed_core::options::FovOptions;
+use viewshed_core::shadowcast::Fov;
+use viewshed_core::visible::VisibleSet;
 
-/// Written after a viewer's view was recomputed or cleared (a buffered message: read it with
-/// `MessageReader<ViewshedUpdated>` in a system ordered after
-/// [`ViewshedSystems::Recompute`](crate::ViewshedSystems::Recompute)).
+/// Written after a viewer's view was recomputed, cleared or filtered again by light (a
+/// buffered message: read it with `MessageReader<ViewshedUpdated>` in a system ordered after
+/// [`ViewshedSystems::Recompute`](crate::ViewshedSystems::Recompute)). It is how the later
+/// steps (sightings, fog) learn which views changed and on which maps.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ViewshedUpdated {
     /// The viewer entity.
     pub viewer: Entity,
+    /// The root map its view is on now (`None`: it sees nothing).
+    pub map: Option<Entity>,
+    /// The root map its view was on before (`None`: it saw nothing), the same as `map` when
+    /// it did not change maps.
+    pub previous_map: Option<Entity>,
 }
 
 /// A component whose field of view the recompute keeps up to date: a viewer's [`Viewshed`]
@@ -66,8 +70,38 @@ pub(crate) trait KeptView: Component<Mutability = Mutable> {
     /// Starts a new view computed from `computed` (`None`: empty) and returns the set to
     /// compute it into.
     fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet;
-    /// The current view.
-    fn view(&self) -> &VisibleSet;
+}
+
+impl KeptView for Viewshed {
+    const WHO: &'static str = "viewer";
+    const NOTHING: &'static str = "it sees nothing";
+
+    fn options(&self) -> FovOptions {
+        self.options
+    }
+
+    fn computed(&self) -> Option<ViewKey> {
+        self.computed
+    }
+
+    fn computed_mut(&mut self) -> &mut Option<ViewKey> {
+        &mut self.computed
+    }
+
+    fn warned_mut(&mut self) -> &mut Option<PlaceProblem> {
+        &mut self.warned
+    }
+
+    fn has_view(&self) -> bool {
+        // Something to lose: a view, or targets (a replaced Viewshed keeps those its
+        // predecessor saw).
+        self.computed.is_some() || !self.visible.is_empty() || !self.spotted.is_empty()
+    }
+
+    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet {
+        self.replace_view(computed);
+        &mut self.visible
+    }
 }
 
 type ViewItem<C> = (
@@ -76,8 +110,6 @@ type ViewItem<C> = (
     Option<Ref<'static, TilePos>>,
     Option<Ref<'static, TilemapId>>,
     Option<&'static GlobalTransform>,
-    Has<RevealsFog>,
-    Option<&'static Team>,
 );
 
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
@@ -113,8 +145,8 @@ fn batching() -> BatchingStrategy {
         .batches_per_thread(8)
 }
 
-/// One recomputed view: the entity, whether it reveals fog, and its map before and after.
-pub(crate) type Update = (Entity, bool, Option<Entity>, Option<Entity>);
+/// One recomputed view: the entity, and its map before and after.
+pub(crate) type Update = (Entity, Option<Entity>, Option<Entity>);
 
 /// Which viewers a frame visits, besides those that may have moved.
 enum Visit {
@@ -178,13 +210,8 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
 
 impl<C: KeptView> Views<'_, '_, C> {
     /// Brings every view of kind `C` that needs it up to date, given those that `MaybeMoved`
-    /// found; returns those that changed, and whether every view was visited. Views that
-    /// reveal fog are added to `union`'s team views when every view is visited.
-    pub(crate) fn recompute(
-        &mut self,
-        moved: &[Entity],
-        union: Option<&TeamUnion>,
-    ) -> (bool, impl Iterator<Item = Update> + '_) {
+    /// found; returns those that changed.
+    pub(crate) fn recompute(&mut self, moved: &[Entity]) -> impl Iterator<Item = Update> + '_ {
         let (layers_changed, listed) = self.viewers_to_visit(moved);
         let (updates, refile) = (&*self.updates, &*self.refile);
         let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
@@ -193,33 +220,29 @@ impl<C: KeptView> Views<'_, '_, C> {
         };
         let all = &mut self.items;
         let fovs = &*self.fov;
-        let task = |gather: bool| {
-            let union = union.filter(|_| gather).map(TeamUnion::local);
+        let task = || {
             let locals = (fovs.borrow_local_mut(), updates.borrow_local_mut());
-            (locals, union, MapLookup::new(maps, placement))
+            (locals, MapLookup::new(maps, placement))
         };
         match &listed {
             Some(listed) => {
                 let mut few = all.iter_many_mut(listed);
-                let ((mut fov, mut updates), _, mut maps) = task(false);
+                let ((mut fov, mut updates), mut maps) = task();
                 while let Some(item) = few.fetch_next() {
-                    visit((&mut fov, None, &mut updates, &mut maps), item);
+                    visit((&mut fov, &mut updates, &mut maps), item);
                 }
             }
             _ => all
                 .par_iter_mut()
                 .batching_strategy(batching())
-                .for_each_init(
-                    || task(true),
-                    |((fov, updates), union, maps), item| {
-                        visit((fov, union.as_deref_mut(), updates, maps), item);
-                    },
-                ),
+                .for_each_init(task, |((fov, updates), maps), item| {
+                    visit((fov, updates, maps), item);
+                }),
         }
         for (entity, filed) in self.refile.drain() {
             self.index.file(entity, filed);
         }
-        (listed.is_none(), self.updates.drain())
+        self.updates.drain()
     }
 
     /// Whether layers changed, and the viewers to visit (`None`: every one): those
@@ -244,27 +267,22 @@ impl<C: KeptView> Views<'_, '_, C> {
 }
 
 /// Visits one viewer for a task: brings its view up to date ([`visit_view`]), notes the
-/// update, adds a revealing view to the task's team views (when they are gathered), and
-/// notes a view to file again.
+/// update, and notes a view to file again.
 fn visit_item<C: KeptView>(
-    (fov, union, updates, maps): Task<'_, '_, '_, '_>,
+    (fov, updates, maps): Task<'_, '_, '_, '_>,
     item: ViewItemMut<C>,
     layers_changed: bool,
     (index, refile): (&ReachIndex, &Parallel<Vec<(Entity, Option<Filed>)>>),
 ) {
-    let (entity, mut view, tile, tilemap, transform, reveals, team) = item;
+    let (entity, mut view, tile, tilemap, transform) = item;
     let before = view.computed().map(|key| key.map);
     let placing = (entity, &mut view, tile, tilemap, transform);
     if let Some(after) = visit_view(fov, placing, layers_changed, maps) {
-        updates.push((entity, reveals, before, after));
+        updates.push((entity, before, after));
     }
     let placed = view
         .computed()
         .and_then(|key| Some((key, maps.opacity(key.map)?.size())));
-    if let (Some(union), true, Some((key, size))) = (union, reveals, placed) {
-        let team = team.copied().unwrap_or_default();
-        union.add(key.map, team, size, view.view());
-    }
     let filed = placed.map(|(key, size)| Filed::new(&key, (size.x, size.y)));
     if index.filed(entity) != filed.as_ref() {
         refile.borrow_local_mut().push((entity, filed));
@@ -272,11 +290,9 @@ fn visit_item<C: KeptView>(
 }
 
 /// What one task of the recompute keeps while it visits viewers, borrowed for one visit: its
-/// thread's scratch space, team views (when they are gathered) and updates, and the maps its
-/// viewers stand on.
+/// thread's scratch space and updates, and the maps its viewers stand on.
 type Task<'t, 'm, 'w, 's> = (
     &'t mut Scratch,
-    Option<&'t mut TeamShares>,
     &'t mut Vec<Update>,
     &'t mut MapLookup<'m, 'w, 's>,
 );
@@ -311,40 +327,26 @@ fn visit_view<C: KeptView>(
     refresh(fov, entity, view, key).then(|| view.computed().map(|key| key.map))
 }
 
-/// Recomputes the viewers' views. Exclusive, to read the viewers' change ticks as whole
-/// columns (`MaybeMoved`).
+/// Recomputes the viewers' views and announces each changed one. Exclusive, to read the
+/// viewers' change ticks as whole columns (`MaybeMoved`).
 pub(crate) fn recompute_viewsheds(
     world: &mut World,
     mut moved: Local<MaybeMoved<Viewshed>>,
-    state: &mut SystemState<(
-        Views<Viewshed>,
-        MessageWriter<ViewshedUpdated>,
-        ResMut<FogDirty>,
-        ResMut<TeamUnion>,
-    )>,
+    state: &mut SystemState<(Views<Viewshed>, MessageWriter<ViewshedUpdated>)>,
 ) {
-    scan_then_run(world, &mut moved.0, state, |moved, params| {
-        let (mut views, mut messages, mut fog_dirty, mut union) = params;
-        // What an earlier frame gathered and no fog merged (the fog's phase did not run).
-        union.clear();
-        let (visited_all, updates) = views.recompute(moved, Some(&union));
-        // The maps whose fog must be rebuilt; most views stay on the map of the one before,
-        // so that one is not looked up again in the set.
-        let mut last_dirty = None;
-        for (viewer, reveals, before, after) in updates {
-            messages.write(ViewshedUpdated { viewer });
-            if !reveals {
-                continue;
-            }
-            for map in [before, after].into_iter().flatten() {
-                if last_dirty != Some(map) {
-                    fog_dirty.mark_recomputed(map);
-                    last_dirty = Some(map);
-                }
-            }
-        }
-        fog_dirty.set_gathered(visited_all);
-    });
+    scan_then_run(
+        world,
+        &mut moved.0,
+        state,
+        |moved, (mut views, mut messages)| {
+            let updates = views.recompute(moved);
+            messages.write_batch(updates.map(|(viewer, previous_map, map)| ViewshedUpdated {
+                viewer,
+                map,
+                previous_map,
+            }));
+        },
+    );
 }
 
 /// The scratch space of one thread's field-of-view computations, for every kind of grid.

@@ -2,10 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::options::FovOptions;
 use crate::save_format;
 use crate::viewshed::Viewshed;
-use crate::visible::VisibleSet;
+use viewshed_core::options::FovOptions;
+use viewshed_core::visible::VisibleSet;
 
 /// A saved viewshed. A field left out takes its default (the format: the current one).
 #[derive(Serialize, Deserialize)]

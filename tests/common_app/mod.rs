@@ -187,7 +187,7 @@ fn log_messages(
 pub fn logging_app() -> App {
     let mut app = app();
     app.init_resource::<Log>().add_systems(
-        PostUpdate,
+        ViewshedSchedule,
         log_messages
             .after(ViewshedSystems::Notify)
             .before(ViewshedSystems::Fog),

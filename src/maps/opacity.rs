@@ -16,10 +16,10 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::changes::ChangeLog;
-use crate::grid::OpacityGrid;
-use crate::layers::{LayerEpoch, LayerOf};
-use crate::placement::{Grid, Placement, grid_of};
+use crate::maps::layers::{LayerEpoch, LayerOf};
+use crate::maps::placement::{Grid, Placement, grid_of};
 use crate::staggered;
+use viewshed_core::grid::OpacityGrid;
 
 /// Blocks sight at its tile: a wall tile, a closed door, a boulder.
 ///

@@ -16,10 +16,10 @@ use bevy_ecs_tilemap::map::{
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::bits::{BitRows, low_bits};
-use crate::layers::LayerEpoch;
-use crate::placement::Placement;
-use crate::visible::Window;
+use crate::maps::layers::LayerEpoch;
+use crate::maps::placement::Placement;
+use viewshed_core::bits::{BitRows, low_bits};
+use viewshed_core::visible::Window;
 
 /// The side of a bucket of the [`PlacedIndex`], in tiles.
 const BUCKET: u32 = 8;
@@ -36,7 +36,7 @@ const BUCKET: u32 = 8;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_viewshed::prelude::*;
-/// # use bevy_viewshed::placed::Placed;
+/// # use bevy_viewshed::Placed;
 /// fn report_moves(moved: Query<(Entity, &Placed), Changed<Placed>>) {
 ///     for (entity, placed) in &moved {
 ///         info!("{entity} now stands at {:?}", placed.tile());

@@ -15,7 +15,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TileStorage;
 
-use crate::layers::LayerOf;
+use crate::maps::layers::LayerOf;
 
 /// Makes every tilemap below this entity (its descendants) a layer of one map.
 ///

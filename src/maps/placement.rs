@@ -11,8 +11,8 @@ use bevy_ecs_tilemap::map::{
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::hex::HexCoords;
-use crate::layers::{LayerOf, LayerProblem, root_of};
+use crate::maps::layers::{LayerOf, LayerProblem, root_of};
+use viewshed_core::hex::HexCoords;
 
 /// What a tilemap needs to turn a world position into a tile.
 type Geometry = (

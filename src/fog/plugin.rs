@@ -1,0 +1,75 @@
+//! [`FogPlugin`]: the fog domain's systems, observers and resources.
+
+use bevy::app::{App, Plugin};
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::prelude::*;
+
+use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
+use super::ghosts::{DisabledRemembered, on_remembered_disabled, remember_seen};
+use super::hide::hide_outside_view;
+use super::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
+use super::team::rebuild_team_views;
+use super::union::TeamUnion;
+use super::{
+    DrawnTeam, FogDirty, FogFade, FogOfWar, FogState, FogStyle, FogTeam, HideOutsideView,
+    RememberWhenSeen, RevealsFog, SoftEdge, Team, TileLook,
+};
+use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::viewshed::Viewshed;
+
+/// Fog of war: a [`FogOfWar`] on every map with each team's view and memory, written into the
+/// tile layers with a [`FogStyle`] (fades, soft edges); [`HideOutsideView`] entities shown or
+/// hidden; [`RememberWhenSeen`] ghosts in each map's `LastSeen`. Its systems run in
+/// [`ViewshedSystems::Fog`], from the views that [`ViewshedUpdated`](crate::ViewshedUpdated)
+/// names and what the maps step placed. A game without fog of war can leave it out of
+/// [`ViewshedPlugins`](crate::ViewshedPlugins); the replicon integration needs it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FogPlugin;
+
+impl Plugin for FogPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<FogChanges>()
+            .init_resource::<DisabledRemembered>()
+            .init_resource::<FogDirty>()
+            .init_resource::<TeamUnion>()
+            .init_resource::<FogTeam>()
+            .register_type::<Team>()
+            .register_type::<FogTeam>()
+            .register_type::<DrawnTeam>()
+            .register_type::<FogOfWar>()
+            .register_type::<RevealsFog>()
+            .register_type::<HideOutsideView>()
+            .register_type::<RememberWhenSeen>()
+            .register_type::<FogFade>()
+            .register_type::<SoftEdge>()
+            .register_type::<FogStyle>()
+            .register_type::<TileLook>()
+            .register_type::<FogState>();
+        // Every fog layer keeps its tiles in transition.
+        app.register_required_components::<FogStyle, FadingTiles>();
+        app.add_systems(
+            ViewshedSchedule,
+            (
+                track_fog,
+                update_fog,
+                style_new_tiles,
+                advance_fades.run_if(any_with_component::<FadingTiles>),
+                hide_outside_view.run_if(any_with_component::<HideOutsideView>),
+                remember_seen,
+            )
+                .chain()
+                .in_set(ViewshedSystems::Fog),
+        );
+        // Fades: a layer that loses its style stops fading.
+        app.add_observer(on_fog_style_removed);
+        // Ghosts: a remembered entity disabled vanishes.
+        app.add_observer(on_remembered_disabled);
+        // Team membership changes rebuild the team views of the map concerned.
+        app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
+            .add_observer(rebuild_team_views::<Discard, Viewshed, With<RevealsFog>>)
+            .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
+            .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
+            .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
+            .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>);
+    }
+}

@@ -1,0 +1,20 @@
+//! The first steps of a frame: which tilemaps form one map, where every placed entity stands,
+//! and what blocks sight on each map. Everything later reads what these modules write.
+//!
+//! | module | its job |
+//! |---|---|
+//! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`](layers::LayerOf)), root lookup |
+//! | [`layer_groups`] | all tilemaps below an entity as one map ([`LayerGroup`](layer_groups::LayerGroup)), for importers |
+//! | `placement` | the rule of where an entity stands (root map and tile, from `TilePos` or `Transform`) |
+//! | [`placed`] | [`Placed`](placed::Placed): where each looked-for entity stands, written when it changes |
+//! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque), [`MapOpacity`](opacity::MapOpacity)) |
+//! | `plugin` | [`MapsPlugin`]: their systems in [`ViewshedSystems::Layers`](crate::ViewshedSystems::Layers) and [`ViewshedSystems::SyncOpacity`](crate::ViewshedSystems::SyncOpacity), their observers |
+
+pub mod layer_groups;
+pub mod layers;
+pub mod opacity;
+pub mod placed;
+pub(crate) mod placement;
+mod plugin;
+
+pub use plugin::MapsPlugin;

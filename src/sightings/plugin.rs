@@ -1,0 +1,47 @@
+//! [`SightingsPlugin`]: the sightings domain's system, observers and resources.
+
+use bevy::app::{App, Plugin};
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use super::{
+    LostSight, ReplacedSightings, Spottable, Spotted, TargetsJudged, ViewerIndex, notify_sightings,
+    on_target_gone, on_viewer_back, on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
+};
+use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::viewshed::Viewshed;
+
+/// Sightings: [`Spotted`] and [`LostSight`] for the [`Spottable`] entities viewers start or
+/// stop seeing, in [`ViewshedSystems::Notify`], from the views that
+/// [`ViewshedUpdated`](crate::ViewshedUpdated) names and the targets whose `Placed` changed.
+/// A game that never reads sightings can leave it out of
+/// [`ViewshedPlugins`](crate::ViewshedPlugins).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SightingsPlugin;
+
+impl Plugin for SightingsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<Spotted>()
+            .add_message::<LostSight>()
+            .init_resource::<ViewerIndex>()
+            .init_resource::<TargetsJudged>()
+            .init_resource::<ReplacedSightings>()
+            .register_type::<Spottable>();
+        app.add_systems(
+            ViewshedSchedule,
+            notify_sightings.in_set(ViewshedSystems::Notify),
+        );
+        // Targets and viewers that stop standing anywhere, viewers replaced or back.
+        app.add_observer(on_target_gone::<Remove, Spottable>)
+            .add_observer(on_target_gone::<Remove, TilePos>)
+            .add_observer(on_target_gone::<Remove, TilemapId>)
+            .add_observer(on_target_gone::<Add, Disabled>)
+            .add_observer(on_viewer_gone::<Remove, Viewshed>)
+            .add_observer(on_viewer_gone::<Add, Disabled>)
+            .add_observer(on_viewer_back)
+            .add_observer(on_viewshed_replaced)
+            .add_observer(on_viewshed_inserted);
+    }
+}

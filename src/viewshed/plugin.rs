@@ -1,0 +1,27 @@
+//! [`ViewsPlugin`]: the views domain's system, observer and message.
+
+use bevy::app::{App, Plugin};
+use bevy::prelude::*;
+
+use super::recompute::{ViewshedUpdated, recompute_viewsheds};
+use super::{Viewshed, on_viewer_unmapped};
+use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+
+/// Views: every [`Viewshed`] that needs it is recomputed (in parallel) in
+/// [`ViewshedSystems::Views`], and each changed view is announced with a [`ViewshedUpdated`]
+/// message, which the later steps read. Every other domain but the maps reads it, so it
+/// cannot be left out.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ViewsPlugin;
+
+impl Plugin for ViewsPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_message::<ViewshedUpdated>()
+            .register_type::<Viewshed>()
+            .add_systems(
+                ViewshedSchedule,
+                recompute_viewsheds.in_set(ViewshedSystems::Views),
+            )
+            .add_observer(on_viewer_unmapped);
+    }
+}

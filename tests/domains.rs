@@ -1,0 +1,209 @@
+//! Each domain plugin of `ViewshedPlugins` run with only what it needs: the maps and the views
+//! always, then light, sightings or fog alone. Each app builds the plugin's schedule with
+//! Bevy's ambiguity detection as an error, and what a left-out domain owns is not there.
+
+mod common_app;
+
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::fog::FogPlugin;
+use bevy_viewshed::light::LightPlugin;
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::sightings::SightingsPlugin;
+use common_app::{core_seen, seen, spawn_map, spawn_player, spawn_viewer};
+
+/// The optional domains an app keeps.
+#[derive(Clone, Copy, Default)]
+struct Keep {
+    light: bool,
+    sightings: bool,
+    fog: bool,
+}
+
+/// `MinimalPlugins` and `ViewshedPlugins` without the domains `keep` leaves out; the plugin's
+/// schedule panics on any ambiguity when it is built.
+fn app_with(keep: Keep) -> App {
+    let mut group = ViewshedPlugins::default().build();
+    if !keep.light {
+        group = group.disable::<LightPlugin>();
+    }
+    if !keep.sightings {
+        group = group.disable::<SightingsPlugin>();
+    }
+    if !keep.fog {
+        group = group.disable::<FogPlugin>();
+    }
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, group));
+    app.edit_schedule(ViewshedSchedule, |schedule| {
+        schedule.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..default()
+        });
+    });
+    app
+}
+
+fn pillar(x: u32, y: u32) -> bool {
+    (x, y) == (5, 4)
+}
+
+/// Whether the app registered the message type `M` (its domain's plugin was added).
+fn has_messages<M: Message>(app: &App) -> bool {
+    app.world().contains_resource::<Messages<M>>()
+}
+
+#[test]
+fn the_views_alone_see_exactly_and_nothing_else_is_registered() {
+    let mut app = app_with(Keep::default());
+    let map = spawn_map(&mut app, 12, 9, pillar);
+    let viewer = spawn_viewer(&mut app, map, 2, 4, 6);
+    let player = spawn_player(&mut app, map, 9, 4, 4);
+    // Components of the domains left out do nothing, and nothing panics.
+    app.world_mut().spawn((
+        LightSource::new(3),
+        Spottable,
+        HideOutsideView,
+        RememberWhenSeen,
+        TilePos { x: 3, y: 4 },
+        TilemapId(map),
+    ));
+    for x in 2..5 {
+        app.world_mut().get_mut::<TilePos>(viewer).unwrap().x = x;
+        app.update();
+        assert_eq!(seen(&app, viewer), core_seen(12, 9, pillar, (x, 4), 6));
+    }
+    assert_eq!(seen(&app, player), core_seen(12, 9, pillar, (9, 4), 4));
+    assert!(app.world().get::<MapOpacity>(map).is_some());
+    assert!(app.world().get::<FogOfWar>(map).is_none());
+    assert!(app.world().get::<Lighting>(map).is_none());
+    assert!(viewshed_spotted(&app, viewer).is_empty());
+    assert!(has_messages::<ViewshedUpdated>(&app));
+    assert!(!has_messages::<Spotted>(&app));
+    assert!(!app.world().contains_resource::<FogTeam>());
+}
+
+fn viewshed_spotted(app: &App, viewer: Entity) -> Vec<Entity> {
+    app.world()
+        .get::<Viewshed>(viewer)
+        .unwrap()
+        .spotted()
+        .collect()
+}
+
+#[test]
+fn light_with_only_the_views_shows_a_dark_viewer_the_lit_tiles() {
+    let mut app = app_with(Keep {
+        light: true,
+        ..default()
+    });
+    let open = |_, _| false;
+    let map = spawn_map(&mut app, 10, 10, open);
+    let torch = app
+        .world_mut()
+        .spawn((LightSource::new(2), TilePos { x: 2, y: 2 }, TilemapId(map)))
+        .id();
+    let viewer = app
+        .world_mut()
+        .spawn((
+            Viewshed::new(10),
+            NeedsLight::new(0),
+            TilePos { x: 7, y: 7 },
+            TilemapId(map),
+        ))
+        .id();
+    for torch_x in [2, 3] {
+        app.world_mut().get_mut::<TilePos>(torch).unwrap().x = torch_x;
+        app.update();
+        let field = core_seen(10, 10, open, (7, 7), 10);
+        let lit = core_seen(10, 10, open, (torch_x, 2), 2);
+        let expected: Vec<(u32, u32)> = field
+            .into_iter()
+            .filter(|tile| lit.contains(tile) || *tile == (7, 7))
+            .collect();
+        assert_eq!(seen(&app, viewer), expected);
+    }
+    assert!(app.world().get::<Lighting>(map).is_some());
+    assert!(app.world().get::<FogOfWar>(map).is_none());
+}
+
+#[test]
+fn sightings_with_only_the_views_spot_and_lose_a_target() {
+    let mut app = app_with(Keep {
+        sightings: true,
+        ..default()
+    });
+    let map = spawn_map(&mut app, 12, 9, pillar);
+    let viewer = spawn_viewer(&mut app, map, 2, 4, 8);
+    let target = app
+        .world_mut()
+        .spawn((Spottable, TilePos { x: 4, y: 4 }, TilemapId(map)))
+        .id();
+    let mut spotted = app.world().resource::<Messages<Spotted>>().get_cursor();
+    let mut lost = app.world().resource::<Messages<LostSight>>().get_cursor();
+    app.update();
+    assert_eq!(viewshed_spotted(&app, viewer), vec![target]);
+    let read = spotted.read(app.world().resource::<Messages<Spotted>>());
+    assert_eq!(
+        read.map(|s| (s.viewer, s.target)).collect::<Vec<_>>(),
+        [(viewer, target)]
+    );
+    // Behind the pillar.
+    app.world_mut().get_mut::<TilePos>(target).unwrap().x = 8;
+    app.update();
+    assert!(viewshed_spotted(&app, viewer).is_empty());
+    let read = lost.read(app.world().resource::<Messages<LostSight>>());
+    assert_eq!(
+        read.map(|s| (s.viewer, s.target)).collect::<Vec<_>>(),
+        [(viewer, target)]
+    );
+    assert!(app.world().get::<FogOfWar>(map).is_none());
+}
+
+#[test]
+fn fog_with_only_the_views_reveals_and_remembers() {
+    let mut app = app_with(Keep {
+        fog: true,
+        ..default()
+    });
+    let map = spawn_map(&mut app, 12, 9, pillar);
+    let player = spawn_player(&mut app, map, 2, 4, 3);
+    app.update();
+    let first = core_seen(12, 9, pillar, (2, 4), 3);
+    app.world_mut().get_mut::<TilePos>(player).unwrap().x = 8;
+    app.update();
+    let now = core_seen(12, 9, pillar, (8, 4), 3);
+    let fog = app
+        .world()
+        .get::<FogOfWar>(map)
+        .expect("the fog is on the map");
+    for y in 0..9 {
+        for x in 0..12 {
+            let expected = if now.contains(&(x, y)) {
+                FogState::Visible
+            } else if first.contains(&(x, y)) {
+                FogState::Remembered
+            } else {
+                FogState::Unexplored
+            };
+            assert_eq!(fog.state(TilePos { x, y }), expected, "tile ({x}, {y})");
+        }
+    }
+    assert!(!has_messages::<Spotted>(&app));
+    assert!(app.world().get::<Lighting>(map).is_none());
+}
+
+/// Every domain together, as `ViewshedPlugin` adds them: the schedule has no ambiguity either.
+#[test]
+fn every_domain_together_has_no_ambiguity() {
+    let mut app = app_with(Keep {
+        light: true,
+        sightings: true,
+        fog: true,
+    });
+    let map = spawn_map(&mut app, 12, 9, pillar);
+    let player = spawn_player(&mut app, map, 2, 4, 5);
+    app.update();
+    assert_eq!(seen(&app, player), core_seen(12, 9, pillar, (2, 4), 5));
+}
