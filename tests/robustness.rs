@@ -285,7 +285,7 @@ fn a_nan_cone_is_not_recomputed_every_frame() {
     assert!(viewshed(&app, viewer).is_visible(TilePos { x: 4, y: 4 }));
 }
 
-/// Found by `tests/model.rs`: inserting a new `Viewshed` on a viewer (new settings) keeps
+/// Found by `tests/model/`: inserting a new `Viewshed` on a viewer (new settings) keeps
 /// what it sees, so no `Spotted` is sent again; off any map, it loses its targets.
 #[test]
 fn a_viewshed_inserted_again_keeps_its_sightings() {
@@ -317,7 +317,7 @@ fn a_viewshed_inserted_again_keeps_its_sightings() {
     assert_eq!(take_log(&mut app), vec![(false, viewer, target)]);
 }
 
-/// Found by `tests/model.rs`: a revealing viewer whose `Viewshed` is inserted again while it
+/// Found by `tests/model/`: a revealing viewer whose `Viewshed` is inserted again while it
 /// moves to another map leaves no lit tiles behind on the first.
 #[test]
 fn a_viewshed_inserted_again_on_a_viewer_changing_maps_clears_the_old_fog() {
@@ -335,7 +335,7 @@ fn a_viewshed_inserted_again_on_a_viewer_changing_maps_clears_the_old_fog() {
     assert_eq!(fog_state(&app, second, 2, 2), FogState::Visible);
 }
 
-/// Found by `tests/model.rs`: a target on a tilemap that becomes a layer of the viewer's map
+/// Found by `tests/model/`: a target on a tilemap that becomes a layer of the viewer's map
 /// is spotted (and lost when the layer leaves).
 #[test]
 fn a_target_on_a_tilemap_that_becomes_a_layer_is_spotted() {
@@ -362,7 +362,7 @@ fn shows(app: &App, layer: Entity, x: u32, y: u32) -> bool {
     app.world().get::<TileVisible>(tile).unwrap().0
 }
 
-/// Found by `tests/model.rs`: a fog layer gets its look whenever it becomes part of a map
+/// Found by `tests/model/`: a fog layer gets its look whenever it becomes part of a map
 /// again: it became a layer, its `TileStorage` was put back, or one of its tiles was disabled
 /// while its state changed.
 #[test]
