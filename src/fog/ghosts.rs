@@ -39,7 +39,7 @@ use viewshed_core::bits::BitRows;
 ///   [`FogOfWar`] has a view for it.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Placed)]
+#[require(crate::maps::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RememberWhenSeen;
 

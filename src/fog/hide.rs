@@ -14,7 +14,7 @@ use crate::maps::placed::{Placed, PlacedIndex};
 /// viewers do; an entity that stands on no tile of a map is hidden.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Visibility, crate::maps::placed::Placed)]
+#[require(Visibility, crate::maps::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct HideOutsideView;
 

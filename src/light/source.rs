@@ -40,6 +40,7 @@ use viewshed_core::visible::VisibleSet;
 /// set is computed again after loading.
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
+#[require(crate::maps::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LightSource {
     /// How far it lights, in tiles (a disk, like [`Viewshed::new`](crate::Viewshed::new)).

@@ -17,7 +17,8 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::changes::ChangeLog;
 use crate::maps::layers::{LayerEpoch, LayerOf};
-use crate::maps::placement::{Grid, Placement, grid_of};
+use crate::maps::placed::Placed;
+use crate::maps::placement::{Grid, PlaceProblem, grid_of};
 use crate::staggered;
 use viewshed_core::grid::OpacityGrid;
 
@@ -30,6 +31,7 @@ use viewshed_core::grid::OpacityGrid;
 /// viewer that is itself opaque still sees out of its own tile.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
+#[require(crate::maps::placed::Placed)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Opaque;
 
@@ -243,15 +245,17 @@ pub(crate) fn follow_map_types(
     }
 }
 
-type OpaqueItem<'a> = (Entity, Option<&'a TilePos>, Option<&'a TilemapId>);
+/// An opaque entity as `sync_opaque` reads it: where it is placed, whether by a `TilePos`,
+/// and its tilemap.
+type OpaqueItem<'a> = (Entity, &'a Placed, bool, Option<&'a TilemapId>);
 
-/// Finds the opaque entities whose `TilePos` or `TilemapId` changed since `sync_opaque` last
-/// ran by reading their change ticks.
+/// Finds the opaque entities whose `Placed` changed since `sync_opaque` last ran (the maps
+/// step placed them again because they moved) by reading their change ticks.
 pub(crate) struct MovedOpaque(ChangeScan<Opaque>);
 
 impl FromWorld for MovedOpaque {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![column::<TilePos>(world), column::<TilemapId>(world)];
+        let columns = vec![column::<Placed>(world)];
         Self(ChangeScan::new(world, columns))
     }
 }
@@ -259,8 +263,17 @@ impl FromWorld for MovedOpaque {
 /// What `sync_opaque` reads and writes besides the change ticks.
 #[derive(SystemParam)]
 pub(crate) struct OpaqueSync<'w, 's> {
-    all: Query<'w, 's, OpaqueItem<'static>, With<Opaque>>,
-    placement: Placement<'w, 's>,
+    all: Query<
+        'w,
+        's,
+        (
+            Entity,
+            &'static Placed,
+            Has<TilePos>,
+            Option<&'static TilemapId>,
+        ),
+        With<Opaque>,
+    >,
     maps: Query<'w, 's, &'static mut MapOpacity>,
     epoch: Res<'w, LayerEpoch>,
     index: ResMut<'w, OpaqueIndex>,
@@ -283,11 +296,11 @@ impl OpaqueSync<'_, '_> {
     fn sync(&mut self, moved: &[Entity]) {
         let index = &mut *self.index;
         let layers_changed = self.epoch.changed_since(&mut index.epoch);
-        let (all, placement, maps) = (&self.all, &self.placement, &mut self.maps);
+        let (all, maps) = (&self.all, &mut self.maps);
         if std::mem::take(&mut index.relink) || layers_changed {
             index.pending.clear();
             for item in all {
-                place(item, placement, maps, index);
+                place(item, maps, index);
             }
             return;
         }
@@ -295,34 +308,22 @@ impl OpaqueSync<'_, '_> {
         for &entity in moved.iter().chain(&pending) {
             // A query skips what it should (disabled entities, those no longer opaque).
             if let Ok(item) = all.get(entity) {
-                place(item, placement, maps, index);
+                place(item, maps, index);
             }
         }
     }
 }
 
-/// Counts an opaque entity on the cell it stands on (and no longer where it stood).
+/// Counts an opaque entity on the cell its `Placed` says (and no longer where it stood); only
+/// a `TilePos` places an opaque entity.
 fn place(
-    (entity, tile, tilemap): OpaqueItem,
-    placement: &Placement,
+    (entity, placed, by_tile, tilemap): OpaqueItem,
     maps: &mut Query<&mut MapOpacity>,
     index: &mut OpaqueIndex,
 ) {
-    let target = match (tile, tilemap) {
-        (Some(tile), Some(tilemap)) => match placement.root(tilemap.0) {
-            Ok(map) if maps.contains(map) => Some((map, (tile.x, tile.y))),
-            _ => {
-                warn_once(index, entity, || {
-                    format!(
-                        "is on {:?}, which is not a tilemap (or a layer of one); it blocks no \
-                         sight until it is placed on one",
-                        tilemap.0
-                    )
-                });
-                None
-            }
-        },
-        _ => {
+    let target = match (placed.located(), tilemap) {
+        (Ok((map, tile)), _) if by_tile && maps.contains(map) => Some((map, (tile.x, tile.y))),
+        (Ok(_) | Err(PlaceProblem::NotPlaced), _) if !by_tile || tilemap.is_none() => {
             warn_once(index, entity, || {
                 "has no TilePos and TilemapId (a Transform does not place an Opaque entity); \
                  it blocks no sight until it gets both"
@@ -330,6 +331,23 @@ fn place(
             });
             None
         }
+        (Ok(_), Some(tilemap)) => {
+            warn_once(index, entity, || {
+                format!(
+                    "is on {:?}, which is not a tilemap (or a layer of one); it blocks no \
+                     sight until it is placed on one",
+                    tilemap.0
+                )
+            });
+            None
+        }
+        (Err(problem), _) => {
+            warn_once(index, entity, || {
+                format!("{}; it blocks no sight until then", problem.describe())
+            });
+            None
+        }
+        (Ok(_), None) => None,
     };
     if index.placed.get(&entity).copied() == target {
         return;

@@ -1,13 +1,14 @@
-//! The first step of a frame: where every entity that others look for stands. A
-//! [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView) or
-//! [`RememberWhenSeen`](crate::RememberWhenSeen) entity gets a [`Placed`], written by
-//! `place_entities` only when its map or tile changes, so later steps find what moved with
-//! `Changed<Placed>` and what stands near a tile in the `PlacedIndex`, and never work out a
-//! placement themselves.
+//! The first step of a frame: where every placed entity stands. Viewers, lights, opaque
+//! entities and the entities others look for ([`Spottable`](crate::Spottable),
+//! [`HideOutsideView`](crate::HideOutsideView), [`RememberWhenSeen`](crate::RememberWhenSeen))
+//! get a [`Placed`], written by `place_entities` only when its map or tile changes, so later
+//! steps find what moved with `Changed<Placed>` (or its change ticks) and what stands near a
+//! tile in the `PlacedIndex`, and never work out a placement themselves.
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
+use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
@@ -16,8 +17,9 @@ use bevy_ecs_tilemap::map::{
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
-use crate::maps::placement::Placement;
+use crate::maps::placement::{PlaceProblem, Placement};
 use viewshed_core::bits::{BitRows, low_bits};
 use viewshed_core::visible::Window;
 
@@ -29,9 +31,10 @@ const BUCKET: u32 = 8;
 /// writes it in [`ViewshedSystems::SyncOpacity`](crate::ViewshedSystems::SyncOpacity), and only
 /// when it changes, so `Changed<Placed>` tells a game which of these entities moved this frame.
 ///
-/// It comes with [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView),
-/// [`RememberWhenSeen`](crate::RememberWhenSeen) and, with the `replicon` feature,
-/// `ReplicateWhenSeen`.
+/// It comes with [`Viewshed`](crate::Viewshed), [`LightSource`](crate::LightSource),
+/// [`Opaque`](crate::Opaque), [`Spottable`](crate::Spottable),
+/// [`HideOutsideView`](crate::HideOutsideView), [`RememberWhenSeen`](crate::RememberWhenSeen)
+/// and, with the `replicon` feature, `ReplicateWhenSeen`.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -45,29 +48,53 @@ const BUCKET: u32 = 8;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-pub struct Placed(Option<(Entity, TilePos)>);
+pub struct Placed {
+    at: Option<(Entity, TilePos)>,
+    /// Why it stands nowhere (`None` before it was first placed, and while it stands).
+    #[reflect(ignore)]
+    problem: Option<PlaceProblem>,
+}
 
 impl Placed {
     /// The map (root tilemap) and tile, if the entity stands anywhere.
     pub fn get(&self) -> Option<(Entity, TilePos)> {
-        self.0
+        self.at
     }
 
     /// The map (root tilemap) the entity stands on.
     pub fn map(&self) -> Option<Entity> {
-        self.0.map(|(map, _)| map)
+        self.at.map(|(map, _)| map)
     }
 
     /// The tile the entity stands on.
     pub fn tile(&self) -> Option<TilePos> {
-        self.0.map(|(_, tile)| tile)
+        self.at.map(|(_, tile)| tile)
     }
 
     /// Whether the entity stands on `tile` of `map`.
     pub fn is_at(&self, map: Entity, tile: TilePos) -> bool {
-        self.0 == Some((map, tile))
+        self.at == Some((map, tile))
+    }
+
+    /// Where it stands, or why it stands nowhere.
+    pub(crate) fn located(&self) -> Result<(Entity, TilePos), PlaceProblem> {
+        self.at.ok_or(self.problem.unwrap_or(PlaceProblem::NotPlaced))
+    }
+
+    fn from_result(located: Result<(Entity, TilePos), PlaceProblem>) -> Self {
+        Self {
+            at: located.ok(),
+            problem: located.err(),
+        }
     }
 }
+
+/// An entity other steps look for near a tile (a target, a hidden monster, a remembered one,
+/// a replicated unit): filed in the [`PlacedIndex`] where its [`Placed`] says. Viewers, lights
+/// and walls are placed too, but not filed.
+#[derive(Component, Clone, Copy, Debug, Default)]
+#[require(Placed)]
+pub(crate) struct Findable;
 
 /// Every [`Placed`] entity by map and 8x8-tile bucket, so that later steps visit the entities
 /// near a view or a changed tile, not every entity.
@@ -81,14 +108,16 @@ impl PlacedIndex {
         at.map(|(map, tile)| (map, tile.x / BUCKET, tile.y / BUCKET))
     }
 
-    /// `entity` moved from `from` to `to` (`None`: nowhere).
+    /// `entity` moved from `from` to `to` (`None`: nowhere, or not filed yet: then it is
+    /// looked for where it goes, so that filing it twice files it once).
     fn moved(
         &mut self,
         entity: Entity,
         from: Option<(Entity, TilePos)>,
         to: Option<(Entity, TilePos)>,
     ) {
-        let (from_bucket, to_bucket) = (Self::bucket(from), Self::bucket(to));
+        let to_bucket = Self::bucket(to);
+        let from_bucket = Self::bucket(from).or(to_bucket);
         if let Some(key) = from_bucket
             && let Some(entities) = self.buckets.get_mut(&key)
             && let Some(at) = entities.iter().position(|&(e, _)| e == entity)
@@ -140,18 +169,52 @@ impl PlacedIndex {
 #[derive(Resource, Default)]
 pub(crate) struct PlaceAgain(EntityHashSet);
 
-/// Works out where every [`Placed`] entity stands when anything it depends on changed: its
-/// `TilePos`, `TilemapId` or `GlobalTransform`, layers (every root may have changed), or any
-/// tilemap's geometry (size, type, transform, grid).
-pub(crate) fn place_entities(
-    mut entities: Query<(
-        Entity,
-        Option<Ref<TilePos>>,
-        Option<Ref<TilemapId>>,
-        Option<Ref<GlobalTransform>>,
-        &mut Placed,
-    )>,
+/// Finds the placed entities whose `Placed` (a new one), `TilePos` or `TilemapId` changed since
+/// `place_entities` last ran, by reading their change ticks 64 at a time: walls, viewers and
+/// targets are placed, and nearly none of them moves in a frame.
+pub(crate) struct MaybeMoved(ChangeScan<Placed>);
+
+impl FromWorld for MaybeMoved {
+    fn from_world(world: &mut World) -> Self {
+        let columns = vec![
+            column::<Placed>(world),
+            column::<TilePos>(world),
+            column::<TilemapId>(world),
+        ];
+        Self(ChangeScan::new(world, columns))
+    }
+}
+
+type PlacedItem<'a> = (
+    Entity,
+    Option<&'a TilePos>,
+    Option<&'a TilemapId>,
+    Option<&'a GlobalTransform>,
+    Mut<'a, Placed>,
+    bool,
+);
+
+/// What `place_entities` reads and writes besides the change ticks.
+#[derive(SystemParam)]
+pub(crate) struct Placing<'w, 's> {
+    entities: Query<
+        'w,
+        's,
+        (
+            Entity,
+            Option<&'static TilePos>,
+            Option<&'static TilemapId>,
+            Option<&'static GlobalTransform>,
+            &'static mut Placed,
+            Has<Findable>,
+        ),
+    >,
+    /// Entities placed by `Transform` whose transform changed.
+    carried: Query<'w, 's, Entity, (With<Placed>, Without<TilePos>, Changed<GlobalTransform>)>,
+    /// Tilemaps whose geometry changed: every entity is placed again.
     maps: Query<
+        'w,
+        's,
         (),
         (
             With<TilemapSize>,
@@ -165,37 +228,81 @@ pub(crate) fn place_entities(
             )>,
         ),
     >,
-    mut gone_maps: RemovedComponents<TilemapSize>,
-    (epoch, mut seen_epoch): (Res<LayerEpoch>, Local<u64>),
-    (mut again, mut index): (ResMut<PlaceAgain>, ResMut<PlacedIndex>),
-    placement: Placement,
+    gone_maps: RemovedComponents<'w, 's, TilemapSize>,
+    epoch: Res<'w, LayerEpoch>,
+    seen_epoch: Local<'s, u64>,
+    again: ResMut<'w, PlaceAgain>,
+    index: ResMut<'w, PlacedIndex>,
+    placement: Placement<'w, 's>,
+}
+
+/// Works out where every [`Placed`] entity stands when anything it depends on changed: its
+/// `TilePos`, `TilemapId` or (placed by `Transform`) `GlobalTransform`, its `Placed` is new,
+/// it was re-enabled, or for every entity: layers changed (every root may have) or any
+/// tilemap's geometry did (size, type, transform, grid). Exclusive, to read the change ticks
+/// as whole columns.
+pub(crate) fn place_entities(
+    world: &mut World,
+    mut moved: Local<MaybeMoved>,
+    state: &mut SystemState<Placing>,
 ) {
-    let layers = epoch.changed_since(&mut seen_epoch);
-    let maps_changed = !maps.is_empty() | (gone_maps.read().count() > 0);
-    let all = layers || maps_changed;
-    let again = std::mem::take(&mut again.0);
-    // Nearly always empty: no lookup per entity then.
-    let again = |entity: &Entity| !again.is_empty() && again.contains(entity);
-    for (entity, tile, tilemap, transform, mut placed) in &mut entities {
-        let by_transform = tile.is_none();
-        let moved = all
-            || placed.is_added()
-            || tile.as_ref().is_some_and(DetectChanges::is_changed)
-            || tilemap.as_ref().is_some_and(DetectChanges::is_changed)
-            || (by_transform && transform.as_ref().is_some_and(DetectChanges::is_changed))
-            || again(&entity);
-        if !moved {
-            continue;
+    scan_then_run(world, &mut moved.0, state, |moved, mut placing| {
+        placing.place(moved);
+    });
+}
+
+impl Placing<'_, '_> {
+    fn place(&mut self, moved: &[Entity]) {
+        let layers = self.epoch.changed_since(&mut self.seen_epoch);
+        let maps_changed = !self.maps.is_empty() | (self.gone_maps.read().count() > 0);
+        let again = std::mem::take(&mut self.again.0);
+        let mut roots = LastRoot::default();
+        let (placement, index) = (&self.placement, &mut *self.index);
+        if layers || maps_changed {
+            for item in &mut self.entities {
+                let re_enabled = again.contains(&item.0);
+                place_one(item, placement, &mut roots, index, re_enabled);
+            }
+            return;
         }
-        let now = placement
-            .locate(tile.as_deref(), tilemap.as_deref(), transform.as_deref())
-            .ok();
-        let was = placed.0;
-        if placed.set_if_neq(Placed(now)) || again(&entity) {
-            index.moved(entity, was, now);
-            // A re-enabled entity counts as moved, wherever it stands.
-            placed.set_changed();
+        let listed = moved.iter().chain(&again).copied().chain(&self.carried);
+        let mut listed = self.entities.iter_many_mut(listed);
+        while let Some(item) = listed.fetch_next() {
+            let re_enabled = again.contains(&item.0);
+            place_one(item, placement, &mut roots, index, re_enabled);
         }
+    }
+}
+
+/// The last tilemap whose root was looked up, and its root: consecutive entities mostly
+/// stand on the same tilemap, so its `LayerOf` chain is walked once for a run of them.
+#[derive(Default)]
+struct LastRoot(Option<(Entity, Result<Entity, PlaceProblem>)>);
+
+/// Places one entity, and files it again if it is [`Findable`] and moved. A re-enabled one
+/// counts as moved (its `Placed` is marked changed) wherever it stands.
+fn place_one(
+    (entity, tile, tilemap, transform, mut placed, findable): PlacedItem,
+    placement: &Placement,
+    LastRoot(last): &mut LastRoot,
+    index: &mut PlacedIndex,
+    re_enabled: bool,
+) {
+    let root = |tilemap: Entity| match *last {
+        Some((asked, root)) if asked == tilemap => root,
+        _ => {
+            let root = placement.root(tilemap);
+            *last = Some((tilemap, root));
+            root
+        }
+    };
+    let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, root));
+    let was = placed.at;
+    if placed.set_if_neq(now) || re_enabled {
+        if findable {
+            index.moved(entity, was, now.at);
+        }
+        placed.set_changed();
     }
 }
 
@@ -211,14 +318,15 @@ pub(crate) fn place_again<E: EntityEvent, C: Component>(
     }
 }
 
-/// A [`Placed`] was inserted (by the plugin or a game): it is filed where it says.
-pub(crate) fn on_placed_inserted(
-    event: On<Insert, Placed>,
-    placed: Query<&Placed, Allow<Disabled>>,
+/// A [`Placed`] was inserted (by the plugin or a game) on a [`Findable`] entity, or an entity
+/// became findable: it is filed where its `Placed` says.
+pub(crate) fn on_findable_placed<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
     mut index: ResMut<PlacedIndex>,
 ) {
-    if let Ok(placed) = placed.get(event.entity) {
-        index.moved(event.entity, None, placed.0);
+    if let Ok(placed) = placed.get(event.event_target()) {
+        index.moved(event.event_target(), None, placed.at);
     }
 }
 
@@ -226,11 +334,11 @@ pub(crate) fn on_placed_inserted(
 /// filed nowhere.
 pub(crate) fn on_placed_discarded(
     event: On<Discard, Placed>,
-    placed: Query<&Placed, Allow<Disabled>>,
+    placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
     mut index: ResMut<PlacedIndex>,
 ) {
     if let Ok(placed) = placed.get(event.entity) {
-        index.moved(event.entity, placed.0, None);
+        index.moved(event.entity, placed.at, None);
     }
 }
 

@@ -1,6 +1,7 @@
-//! Where an entity stands: the root map and tile of a viewer, a spottable target or a hidden
-//! monster, from its `TilePos` or, failing that, its `GlobalTransform` and its tilemap's
-//! geometry. One rule for every kind of entity the plugin places.
+//! Where an entity stands: the root map and tile of a viewer, a light, a wall, a spottable
+//! target or a hidden monster, from its `TilePos` or, failing that, its `GlobalTransform` and
+//! its tilemap's geometry. One rule for every kind of entity the plugin places, used by
+//! `placed.rs` alone.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -119,14 +120,15 @@ impl Placement<'_, '_> {
     }
 
     /// The root map and tile of an entity with these components, if that tile lies on the
-    /// root map.
-    pub(crate) fn locate(
+    /// root map, with the tilemap's root found by `root` (which may remember its last answer).
+    pub(crate) fn locate_in(
         &self,
         tile: Option<&TilePos>,
         tilemap: Option<&TilemapId>,
         transform: Option<&GlobalTransform>,
+        root: impl FnOnce(Entity) -> Result<Entity, PlaceProblem>,
     ) -> Result<(Entity, TilePos), PlaceProblem> {
-        let (root, at) = self.locate_via(tile, tilemap, transform, |tilemap| self.root(tilemap))?;
+        let (root, at) = self.locate_via(tile, tilemap, transform, root)?;
         // A tile beyond its root map (one that shrank, or a bad position) stands nowhere.
         let inside = self
             .sizes
@@ -139,8 +141,8 @@ impl Placement<'_, '_> {
         }
     }
 
-    /// [`locate`](Self::locate), with the tilemap's root found by `root`.
-    pub(crate) fn locate_via(
+    /// The root map and tile of an entity, the tile maybe beyond the map.
+    fn locate_via(
         &self,
         tile: Option<&TilePos>,
         tilemap: Option<&TilemapId>,

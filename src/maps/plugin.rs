@@ -18,8 +18,8 @@ use super::opacity::{
     sync_opaque, track_maps,
 };
 use super::placed::{
-    PlaceAgain, Placed, PlacedIndex, on_placed_discarded, on_placed_inserted, place_again,
-    place_entities,
+    Findable, PlaceAgain, Placed, PlacedIndex, on_findable_placed, on_placed_discarded,
+    place_again, place_entities,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 
@@ -125,9 +125,10 @@ fn add_observers(app: &mut App) {
         .add_observer(on_opaque_gone::<Add, Disabled>)
         .add_observer(queue_placement::<Remove, Disabled>)
         .add_observer(queue_placement::<Insert, Opaque>);
-    // Placement: entities that others look for, filed where they stand, placed again when
-    // re-enabled or when they lose their tile or tilemap.
-    app.add_observer(on_placed_inserted)
+    // Placement: placed entities are placed again when re-enabled or when they lose their
+    // tile or tilemap; those that others look for are filed where they stand.
+    app.add_observer(on_findable_placed::<Insert, Placed>)
+        .add_observer(on_findable_placed::<Add, Findable>)
         .add_observer(on_placed_discarded)
         .add_observer(place_again::<Remove, Disabled>)
         .add_observer(place_again::<Remove, TilePos>)

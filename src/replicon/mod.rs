@@ -93,7 +93,7 @@ use team_view::{TeamViews, update_team_views};
 /// It requires replicon's `Replicated`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Replicated, crate::maps::placed::Placed)]
+#[require(Replicated, crate::maps::placed::Findable)]
 pub struct ReplicateWhenSeen;
 
 /// The team a connected client plays for: put it on replicon's client entity on the server

@@ -28,7 +28,7 @@ use viewers::ViewerIndex;
 /// `Transform` on its `TilemapId`, as viewers do.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Placed)]
+#[require(crate::maps::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Spottable;
 

@@ -45,6 +45,7 @@ pub use plugin::ViewsPlugin;
 /// ```
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
+#[require(crate::maps::placed::Placed)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),

@@ -14,8 +14,6 @@ use bevy::ecs::batching::BatchingStrategy;
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
 use bevy::utils::Parallel;
-use bevy_ecs_tilemap::map::TilemapId;
-use bevy_ecs_tilemap::tiles::TilePos;
 
 use bevy::ecs::component::Mutable;
 use bevy::ecs::entity::EntityHashSet;
@@ -23,7 +21,8 @@ use bevy::ecs::entity::EntityHashSet;
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
 use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::{Grid, PlaceProblem, Placement};
+use crate::maps::placed::Placed;
+use crate::maps::placement::{Grid, PlaceProblem};
 use crate::staggered;
 use crate::viewshed::map_lookup::MapLookup;
 use crate::viewshed::reach_index::{Filed, ReachIndex};
@@ -104,27 +103,17 @@ impl KeptView for Viewshed {
     }
 }
 
-type ViewItem<C> = (
-    Entity,
-    &'static mut C,
-    Option<Ref<'static, TilePos>>,
-    Option<Ref<'static, TilemapId>>,
-    Option<&'static GlobalTransform>,
-);
+type ViewItem<C> = (Entity, &'static mut C, Ref<'static, Placed>);
 
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
-/// changed, by reading change ticks: new ones, moved ones (`TilePos`, `TilemapId`) and those
-/// whose options changed or that were enabled again (`C`). Those placed by `Transform` are
-/// listed by [`Views`] (their tile follows their map's transform too).
+/// changed, by reading change ticks: new ones, those whose options changed or that were
+/// enabled again (`C`), and those that moved (`Placed`, written by the maps step only when
+/// the entity's map or tile changed).
 pub(crate) struct MaybeMoved<C: KeptView>(pub(crate) ChangeScan<C>);
 
 impl<C: KeptView> FromWorld for MaybeMoved<C> {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![
-            column::<C>(world),
-            column::<TilePos>(world),
-            column::<TilemapId>(world),
-        ];
+        let columns = vec![column::<C>(world), column::<Placed>(world)];
         Self(ChangeScan::new(world, columns))
     }
 }
@@ -194,9 +183,7 @@ impl MapChanges<'_, '_> {
 #[derive(SystemParam)]
 pub(crate) struct Views<'w, 's, C: KeptView> {
     items: Query<'w, 's, ViewItem<C>>,
-    by_transform: Query<'w, 's, Entity, (With<C>, Without<TilePos>)>,
     maps: Query<'w, 's, &'static MapOpacity>,
-    placement: Placement<'w, 's>,
     map_changes: MapChanges<'w, 's>,
     removed: RemovedComponents<'w, 's, C>,
     index: Local<'s, ReachIndex>,
@@ -214,7 +201,7 @@ impl<C: KeptView> Views<'_, '_, C> {
     pub(crate) fn recompute(&mut self, moved: &[Entity]) -> impl Iterator<Item = Update> + '_ {
         let (layers_changed, listed) = self.viewers_to_visit(moved);
         let (updates, refile) = (&*self.updates, &*self.refile);
-        let (maps, placement, index) = (&self.maps, &self.placement, &*self.index);
+        let (maps, index) = (&self.maps, &*self.index);
         let visit = |task: Task<'_, '_, '_, '_>, item: ViewItemMut<C>| {
             visit_item(task, item, layers_changed, (index, refile));
         };
@@ -222,7 +209,7 @@ impl<C: KeptView> Views<'_, '_, C> {
         let fovs = &*self.fov;
         let task = || {
             let locals = (fovs.borrow_local_mut(), updates.borrow_local_mut());
-            (locals, MapLookup::new(maps, placement))
+            (locals, MapLookup::new(maps))
         };
         match &listed {
             Some(listed) => {
@@ -246,8 +233,7 @@ impl<C: KeptView> Views<'_, '_, C> {
     }
 
     /// Whether layers changed, and the viewers to visit (`None`: every one): those
-    /// `MaybeMoved` found, those filed near changed tiles and those placed by `Transform`,
-    /// when they are few.
+    /// `MaybeMoved` found and those filed near changed tiles, when they are few.
     fn viewers_to_visit(&mut self, moved: &[Entity]) -> (bool, Option<EntityHashSet>) {
         for view in self.removed.read() {
             self.index.unfile(view);
@@ -258,7 +244,6 @@ impl<C: KeptView> Views<'_, '_, C> {
                 let few = near.len() + moved.len() <= FEW;
                 if few {
                     near.extend(moved);
-                    near.extend(&self.by_transform);
                 }
                 (false, (few && near.len() <= FEW).then_some(near))
             }
@@ -274,10 +259,9 @@ fn visit_item<C: KeptView>(
     layers_changed: bool,
     (index, refile): (&ReachIndex, &Parallel<Vec<(Entity, Option<Filed>)>>),
 ) {
-    let (entity, mut view, tile, tilemap, transform) = item;
+    let (entity, mut view, placed) = item;
     let before = view.computed().map(|key| key.map);
-    let placing = (entity, &mut view, tile, tilemap, transform);
-    if let Some(after) = visit_view(fov, placing, layers_changed, maps) {
+    if let Some(after) = visit_view(fov, (entity, &mut view, &placed), layers_changed, maps) {
         updates.push((entity, before, after));
     }
     let placed = view
@@ -301,29 +285,14 @@ type Task<'t, 'm, 'w, 's> = (
 /// it. Returns the view's map after it changed (`Some(None)`: emptied), `None` if unchanged.
 fn visit_view<C: KeptView>(
     fov: &mut Scratch,
-    (entity, view, tile, tilemap, transform): (
-        Entity,
-        &mut Mut<C>,
-        Option<Ref<TilePos>>,
-        Option<Ref<TilemapId>>,
-        Option<&GlobalTransform>,
-    ),
+    (entity, view, placed): (Entity, &mut Mut<C>, &Ref<Placed>),
     layers_changed: bool,
     maps: &mut MapLookup,
 ) -> Option<Option<Entity>> {
-    if !layers_changed
-        && still_placed(view, tile.as_ref(), tilemap.as_ref())
-        && catch_up(view, maps)
-    {
+    if !layers_changed && still_placed(view, placed) && catch_up(view, maps) {
         return None;
     }
-    let key = locate(
-        view.options(),
-        tile.as_deref(),
-        tilemap.as_deref(),
-        transform,
-        maps,
-    );
+    let key = locate(view.options(), placed, maps);
     refresh(fov, entity, view, key).then(|| view.computed().map(|key| key.map))
 }
 
@@ -387,17 +356,9 @@ impl Scratch {
 /// An entity as the recompute visits it.
 type ViewItemMut<'w, 's, C> = bevy::ecs::query::QueryItem<'w, 's, ViewItem<C>>;
 
-/// Whether a viewer placed by `TilePos` has a view and kept its settings, tile and tilemap
-/// since the last run.
-fn still_placed<C: KeptView>(
-    view: &Mut<C>,
-    tile: Option<&Ref<TilePos>>,
-    tilemap: Option<&Ref<TilemapId>>,
-) -> bool {
-    view.computed().is_some()
-        && !view.is_changed()
-        && tile.is_some_and(|tile| !tile.is_changed())
-        && tilemap.is_some_and(|tilemap| !tilemap.is_changed())
+/// Whether a viewer has a view and kept its settings, map and tile since the last run.
+fn still_placed<C: KeptView>(view: &Mut<C>, placed: &Ref<Placed>) -> bool {
+    view.computed().is_some() && !view.is_changed() && !placed.is_changed()
 }
 
 /// For a viewer that did not move: whether its view is still right, given the opacity
@@ -470,13 +431,10 @@ fn refresh<C: KeptView>(
 /// The map, tile and settings a viewer's view depends on, or why it sees nothing.
 fn locate<'a>(
     options: FovOptions,
-    tile: Option<&TilePos>,
-    tilemap: Option<&TilemapId>,
-    transform: Option<&GlobalTransform>,
+    placed: &Placed,
     maps: &mut MapLookup<'a, '_, '_>,
 ) -> Result<(ViewKey, &'a MapOpacity), PlaceProblem> {
-    let placement = maps.placement();
-    let (map, tile) = placement.locate_via(tile, tilemap, transform, |t| maps.root(t))?;
+    let (map, tile) = placed.located()?;
     let Some(opacity) = maps.opacity(map) else {
         return Err(PlaceProblem::NotATilemap(map));
     };
