@@ -21,14 +21,14 @@ fn at_edge(team: &TeamFog, around: &Neighbourhood, tile: TilePos) -> bool {
 impl FogOfWar {
     /// Whether `tile` is not seen now by the team drawn but borders a tile that is (as of the
     /// last update of a map with a soft-edged layer).
-    pub(crate) fn is_edge(&self, tile: TilePos) -> bool {
+    pub(super) fn is_edge(&self, tile: TilePos) -> bool {
         self.edge.get(tile.y, tile.x)
     }
 
     /// Brings the edge up to date for the team drawn: every tile when `all` (or the map must
     /// be rewritten anyway), else only the tiles whose visibility differs from what the tiles
     /// show, and their neighbours (the only tiles whose neighbourhood changed).
-    pub(crate) fn update_edges(&mut self, all: bool, around: &Neighbourhood) {
+    pub(super) fn update_edges(&mut self, all: bool, around: &Neighbourhood) {
         let Some(team) = self.teams.get(&self.shown_team) else {
             return;
         };

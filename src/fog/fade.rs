@@ -15,7 +15,7 @@ use crate::fog::TileLook;
 
 /// When a fade starts and how long it lasts.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct FadeStart {
+pub(super) struct FadeStart {
     pub(crate) now: Duration,
     pub(crate) length: Duration,
 }
@@ -60,7 +60,7 @@ impl Fade {
 /// The tiles of one fog layer in transition. Every [`FogStyle`](crate::FogStyle) layer has
 /// one (a required component); it is empty unless the style fades.
 #[derive(Component, Debug, Default)]
-pub(crate) struct FadingTiles(HashMap<TilePos, Fade>);
+pub(super) struct FadingTiles(HashMap<TilePos, Fade>);
 
 impl FadingTiles {
     /// Stops the fade of `tile`, if it has one.
@@ -118,7 +118,7 @@ impl FadingTiles {
 
 /// A layer lost its [`FogStyle`](crate::FogStyle): its tiles are the game's again, and the fades
 /// under way stop where they are (they are dropped, not finished).
-pub(crate) fn on_fog_style_removed(
+pub(super) fn on_fog_style_removed(
     event: On<Remove, crate::fog::style::FogStyle>,
     mut layers: Query<&mut FadingTiles, Allow<Disabled>>,
 ) {
@@ -128,7 +128,7 @@ pub(crate) fn on_fog_style_removed(
 }
 
 /// Moves the tiles in transition one frame on, and ends the fades that are over.
-pub(crate) fn advance_fades(
+pub(super) fn advance_fades(
     time: Option<Res<Time>>,
     mut layers: Query<(&TileStorage, &mut FadingTiles)>,
     mut tiles: Query<(&mut TileVisible, &mut TileColor), Allow<Disabled>>,

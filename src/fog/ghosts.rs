@@ -273,10 +273,10 @@ fn new_stamp() -> u64 {
 /// Remembered entities disabled since the last update: to each team that saw one, it has
 /// vanished (it is judged again when it is enabled, as a moved entity).
 #[derive(Resource, Default)]
-pub(crate) struct DisabledRemembered(Vec<Entity>);
+pub(super) struct DisabledRemembered(Vec<Entity>);
 
 /// A remembered entity was disabled: the ghosts judge it at the next update.
-pub(crate) fn on_remembered_disabled(
+pub(super) fn on_remembered_disabled(
     event: On<Add, Disabled>,
     remembered: Query<(), (With<RememberWhenSeen>, Allow<Disabled>)>,
     mut disabled: ResMut<DisabledRemembered>,
@@ -289,7 +289,7 @@ pub(crate) fn on_remembered_disabled(
 /// Keeps every map's [`LastSeen`] up to date with what each team sees now, looking only at
 /// the remembered entities that moved or went, those near tiles whose visibility changed for
 /// a team, and what the team knew of those tiles.
-pub(crate) fn remember_seen(
+pub(super) fn remember_seen(
     entities: Query<&Placed, With<RememberWhenSeen>>,
     moved: Query<
         Entity,

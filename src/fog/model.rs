@@ -86,7 +86,7 @@ impl TeamFog {
     }
 
     /// What is seen now is explored.
-    pub(crate) fn explore_visible(&mut self) {
+    pub(super) fn explore_visible(&mut self) {
         for (explored, &visible) in self
             .explored
             .words_mut()
@@ -267,7 +267,7 @@ impl FogOfWar {
     }
 
     /// Draws `team` from now on (it gets a fog if it had none).
-    pub(crate) fn show_team(&mut self, team: Team) {
+    pub(super) fn show_team(&mut self, team: Team) {
         self.shown_team = team;
         self.team_mut(team);
     }
@@ -275,7 +275,7 @@ impl FogOfWar {
     /// The tiles whose look must be written: every tile when `all` (or the map is new or
     /// resized), else the tiles whose state for the team drawn (or whether they are at the
     /// edge of its view) differs from what the tiles show.
-    pub(crate) fn tiles_to_write(&self, all: bool) -> TilesToWrite {
+    pub(super) fn tiles_to_write(&self, all: bool) -> TilesToWrite {
         let (width, height) = (self.width, self.height);
         if all || self.refresh_all {
             return TilesToWrite::All { width, height };
@@ -293,7 +293,7 @@ impl FogOfWar {
     }
 
     /// The tiles now show the team drawn.
-    pub(crate) fn mark_shown(&mut self) {
+    pub(super) fn mark_shown(&mut self) {
         self.refresh_all = false;
         if let Some(shown) = self.teams.get(&self.shown_team) {
             self.shown_visible.clone_from(&shown.visible);
@@ -312,7 +312,7 @@ pub(crate) fn differs<'a>(now: &'a BitRows, drawn: &'a BitRows) -> impl Iterator
 }
 
 /// Calls `f` for the tile of each set bit of `words`, rows of `stride` words.
-pub(crate) fn for_each_set_bit(
+pub(super) fn for_each_set_bit(
     stride: usize,
     words: impl Iterator<Item = u64>,
     mut f: impl FnMut(TilePos),
@@ -358,7 +358,7 @@ impl TilesToWrite {
     }
 
     /// Calls `f` for each of them in `rows`, row after row.
-    pub(crate) fn for_each_in(&self, rows: Range<u32>, mut f: impl FnMut(TilePos)) {
+    pub(super) fn for_each_in(&self, rows: Range<u32>, mut f: impl FnMut(TilePos)) {
         let (first, end) = (rows.start, rows.end.min(self.rows()));
         match self {
             Self::All { width, .. } => {

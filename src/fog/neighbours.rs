@@ -9,7 +9,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 /// The neighbours of a tile on one map: its 8 neighbours on square and isometric maps, its 6
 /// on hexagonal ones, in bevy_ecs_tilemap's coordinates for the map's type.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Neighbourhood {
+pub(super) struct Neighbourhood {
     map_type: TilemapType,
     size: TilemapSize,
 }
@@ -45,7 +45,7 @@ impl Neighbourhood {
     }
 
     /// Whether `a` and `b` are neighbours.
-    pub(crate) fn are_neighbours(&self, a: TilePos, b: TilePos) -> bool {
+    pub(super) fn are_neighbours(&self, a: TilePos, b: TilePos) -> bool {
         let mut found = false;
         self.for_each(a, |n| found |= n == b);
         found

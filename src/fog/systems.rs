@@ -22,7 +22,7 @@ use crate::viewshed::recompute::ViewshedUpdated;
 /// Gives every root tilemap a [`FogOfWar`] and keeps it sized like the tilemap (also one the
 /// game inserted at another size); takes it from tilemaps that became layers or stopped being
 /// tilemaps.
-pub(crate) fn track_fog(
+pub(super) fn track_fog(
     mut commands: Commands,
     new_maps: Query<
         (Entity, &TilemapSize),
@@ -95,7 +95,7 @@ type FogLayer<'a> = (
 
 /// Rebuilds the team views of the maps that need it and writes what changed into the fog
 /// layers, for the team drawn.
-pub(crate) fn update_fog(
+pub(super) fn update_fog(
     mut fogs: Query<(
         Entity,
         &mut FogOfWar,
@@ -227,7 +227,7 @@ fn write_layer(
 /// Gives tiles spawned (or moved) into a fog layer the look of their state. A tile counts once
 /// it is in its layer's `TileStorage`, so the tiles are only looked at in frames where the
 /// storage of a fog layer changed.
-pub(crate) fn style_new_tiles(
+pub(super) fn style_new_tiles(
     new_tiles: Query<
         (Entity, &TilePos, &TilemapId),
         Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,

@@ -73,7 +73,7 @@ pub struct DrawnTeam(pub Team);
 /// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer
 /// left, lost its viewshed, was disabled, started revealing, changed or lost its `Team`): the
 /// map its view is on has its team views rebuilt. `F` says which viewers count.
-pub(crate) fn rebuild_team_views<E: EntityEvent, C: Component, F: QueryFilter>(
+pub(super) fn rebuild_team_views<E: EntityEvent, C: Component, F: QueryFilter>(
     event: On<E, C>,
     viewers: Query<&Viewshed, (F, Allow<Disabled>)>,
     mut dirty: ResMut<FogDirty>,

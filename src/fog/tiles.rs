@@ -25,7 +25,7 @@ type LookParts = (
 
 /// Writes looks into tiles, changing a component only when its value differs.
 #[derive(SystemParam)]
-pub(crate) struct TileWriter<'w, 's> {
+pub(super) struct TileWriter<'w, 's> {
     commands: Commands<'w, 's>,
     /// Disabled tiles too: they look right when enabled again.
     tiles: Query<'w, 's, LookParts, Allow<Disabled>>,
@@ -57,7 +57,7 @@ impl TileWriter<'_, '_> {
     /// Each tile written is a few cache misses (its entity, its components, their change
     /// ticks), which the threads overlap. (Bevy's `par_iter_many_unique_mut` would check the
     /// entities' uniqueness in quadratic time: they are sorted and deduplicated here.)
-    pub(crate) fn write_many(
+    pub(super) fn write_many(
         &mut self,
         storage: &TileStorage,
         to_write: &TilesToWrite,
@@ -88,7 +88,7 @@ impl TileWriter<'_, '_> {
     /// Starts moving the tile at `tile` of `storage` to the look `look` (see
     /// [`FogFade`](crate::fog::FogFade)); a tile that has nothing to fade (no `TileVisible` or
     /// `TileColor`, or hidden and staying hidden) takes it at once.
-    pub(crate) fn fade(
+    pub(super) fn fade(
         &mut self,
         storage: &TileStorage,
         tile: TilePos,

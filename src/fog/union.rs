@@ -18,7 +18,7 @@ use viewshed_core::visible::VisibleSet;
 
 /// Every thread's copies of the team views it gathered; emptied before each gathering.
 #[derive(Resource, Default)]
-pub(crate) struct TeamUnion(Parallel<TeamShares>);
+pub(super) struct TeamUnion(Parallel<TeamShares>);
 
 /// One thread's copies of the views of the teams it met, per map: a few, looked up for
 /// every view added, so a list searched in order (a `BTreeMap` cost 84 instructions a view, this about 47 with four teams).
@@ -41,7 +41,7 @@ impl TeamUnion {
     /// Makes the team views of `map` in `fog` the union of the copies gathered for it (a
     /// team without any is left with an empty view), and empties those copies. The copies
     /// must [`fit`](Self::fits) the fog.
-    pub(crate) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) {
+    pub(super) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) {
         for team in fog.teams.values_mut() {
             team.visible.clear_all();
         }
@@ -88,7 +88,7 @@ impl TeamShares {
 
 /// Gathers the team views of `map` from its members, one parallel pass over them (each
 /// thread into its own copies).
-pub(crate) fn gather_members(
+pub(super) fn gather_members(
     map: Entity,
     size: TilemapSize,
     members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,

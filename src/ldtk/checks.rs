@@ -12,7 +12,7 @@ use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::{LdtkOpacity, LdtkVision};
 
 /// Checks [`LdtkOpacity`] and [`LdtkVision`] against each project loaded or modified.
-pub(crate) fn check_config(
+pub(super) fn check_config(
     mut events: MessageReader<AssetEvent<LdtkProject>>,
     projects: Res<Assets<LdtkProject>>,
     opacity: Res<LdtkOpacity>,
@@ -37,7 +37,7 @@ pub(crate) fn check_config(
 }
 
 /// What the configuration names that `defs` does not define.
-pub(crate) fn problems(
+pub(super) fn problems(
     defs: &Definitions,
     opacity: &LdtkOpacity,
     vision: &LdtkVision,

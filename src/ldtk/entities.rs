@@ -18,11 +18,11 @@ use crate::viewshed::Viewshed;
 
 /// On an LDtk entity this integration has read (whether it gave it anything or not).
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub(crate) struct VisionRead;
+pub(super) struct VisionRead;
 
 /// On an LDtk entity this integration placed on its level's map.
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub(crate) struct PlacedOnLevel;
+pub(super) struct PlacedOnLevel;
 
 /// Where an entity's level map is.
 enum LevelMap {
@@ -47,7 +47,7 @@ type NewLdtkEntity = (
 /// places them on their level's map. An entity's identifier and fields come from its
 /// `EntityInstance`, or from the project's data by its `EntityIid` when a registered bundle
 /// left the instance out.
-pub(crate) fn give_vision(
+pub(super) fn give_vision(
     vision: Res<LdtkVision>,
     new: Query<
         NewLdtkEntity,
@@ -101,7 +101,7 @@ pub(crate) fn give_vision(
 }
 
 /// Keeps the `TilePos` of placed entities on their `GridCoords` when the game moves them.
-pub(crate) fn follow_grid_coords(
+pub(super) fn follow_grid_coords(
     moved: Query<(Entity, &GridCoords), (Changed<GridCoords>, With<PlacedOnLevel>)>,
     mut commands: Commands,
 ) {

@@ -10,14 +10,14 @@ use crate::ldtk::config::LdtkFog;
 use crate::maps::layer_groups::LayerGroup;
 
 /// A level entity was spawned: its tilemaps are the layers of one map.
-pub(crate) fn group_level(event: On<Add, LevelIid>, mut commands: Commands) {
+pub(super) fn group_level(event: On<Add, LevelIid>, mut commands: Commands) {
     commands
         .entity(event.event_target())
         .try_insert_if_new(LayerGroup::default());
 }
 
 /// Puts the [`LdtkFog`] style on the tile layers spawned since the last update.
-pub(crate) fn style_level_layers(
+pub(super) fn style_level_layers(
     fog: Res<LdtkFog>,
     settings: Option<Res<LdtkSettings>>,
     layers: Query<(Entity, &LayerMetadata), (Added<LayerMetadata>, With<TileStorage>)>,

@@ -15,7 +15,7 @@ const MAX_DEPTH: usize = 8;
 
 /// Finds the LDtk data of spawned entities.
 #[derive(SystemParam)]
-pub(crate) struct ProjectData<'w, 's> {
+pub(super) struct ProjectData<'w, 's> {
     parents: Query<'w, 's, &'static ChildOf>,
     levels: Query<'w, 's, &'static LevelIid>,
     handles: Query<'w, 's, &'static LdtkProjectHandle>,
@@ -24,7 +24,7 @@ pub(crate) struct ProjectData<'w, 's> {
 
 impl ProjectData<'_, '_> {
     /// The level entity above `entity`, if any (a `Worldly` entity has none).
-    pub(crate) fn level_of(&self, entity: Entity) -> Option<Entity> {
+    pub(super) fn level_of(&self, entity: Entity) -> Option<Entity> {
         self.parents
             .iter_ancestors(entity)
             .take(MAX_DEPTH)
@@ -60,7 +60,7 @@ impl ProjectData<'_, '_> {
 
     /// The entity instance `iid`, looked for in the level above `entity` (or, for an entity
     /// above no level, every level of its project).
-    pub(crate) fn entity_instance(&self, entity: Entity, iid: &str) -> Option<&EntityInstance> {
+    pub(super) fn entity_instance(&self, entity: Entity, iid: &str) -> Option<&EntityInstance> {
         match self.level_data(entity) {
             Some(level) => instances(level).find(|instance| instance.iid == iid),
             None => self

@@ -19,12 +19,12 @@ use crate::maps::opacity::Opaque;
 
 /// On a tile whose `Opaque` this integration put (and may take away again).
 #[derive(Component, Clone, Copy, Debug, Default)]
-pub(crate) struct OpaqueFromLdtk;
+pub(super) struct OpaqueFromLdtk;
 
 /// The IntGrid value the level's data gives a tile that has no `IntGridCell` (an `IntGridCell`
 /// the game inserts later takes precedence).
 #[derive(Component, Clone, Copy, Debug)]
-pub(crate) struct IntGridValue(i32);
+pub(super) struct IntGridValue(i32);
 
 /// What a tile's opacity is decided from.
 type TileItem = (
@@ -49,7 +49,7 @@ type ChangedTile = Or<(
 
 /// Puts `Opaque` on the LDtk tiles [`LdtkOpacity`] lists and takes it from those it no longer
 /// lists: the tiles whose value or tags changed, or all of them when the configuration did.
-pub(crate) fn sync_tile_opacity(
+pub(super) fn sync_tile_opacity(
     config: Res<LdtkOpacity>,
     changed: Query<TileItem, (LdtkTile, ChangedTile)>,
     all: Query<TileItem, LdtkTile>,
@@ -96,7 +96,7 @@ type NewIntGridLayer = (Entity, &'static LayerMetadata, &'static TileStorage);
 /// level's data, where bevy_ecs_ldtk put no `IntGridCell`. An IntGrid layer drawn with several
 /// tilemaps (overlapping auto-layer tiles) gets each value once, on the first tilemap with a
 /// tile there, and none where one of them has an `IntGridCell`.
-pub(crate) fn read_int_grid_values(
+pub(super) fn read_int_grid_values(
     layers: Query<NewIntGridLayer, Added<LayerMetadata>>,
     cells: Query<(), With<IntGridCell>>,
     project: ProjectData,

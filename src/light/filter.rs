@@ -67,7 +67,7 @@ pub struct NeedsLight {
 /// whole gets a new one). Inserted with `NeedsLight`, removed with it.
 #[derive(Component, Debug, Default)]
 #[component(clone_behavior = Ignore)]
-pub(crate) struct LightFilter {
+pub(super) struct LightFilter {
     /// The field of view `F` before the light rule (shared with `NeedsLight::field_of_view`).
     field_of_view: Arc<VisibleSet>,
     /// The viewshed generation and the view's key (without its opacity version) `F` was
@@ -124,7 +124,7 @@ impl NeedsLight {
 
 /// Filters the views of viewers that need light, and announces those that changed only
 /// because the light did.
-pub(crate) fn filter_by_light(
+pub(super) fn filter_by_light(
     mut viewers: Query<(
         Entity,
         &mut Viewshed,
@@ -345,7 +345,7 @@ const NEIGHBOURS: [(i32, i32); 8] = [
 /// again, or cloned from another viewer): the field of view is computed again at the next
 /// update and filtered afresh, with a new [`LightFilter`] (the crate's bookkeeping, which a
 /// clone of the entity does not copy).
-pub(crate) fn on_light_rule_inserted<C: Component>(
+pub(super) fn on_light_rule_inserted<C: Component>(
     event: On<Insert, C>,
     mut viewers: Query<&mut Viewshed, (With<NeedsLight>, Allow<Disabled>)>,
     mut commands: Commands,
@@ -361,7 +361,7 @@ pub(crate) fn on_light_rule_inserted<C: Component>(
 
 /// `NeedsLight` was removed from a viewer: its field of view is recomputed at the next update,
 /// unfiltered, and its [`LightFilter`] goes.
-pub(crate) fn on_needs_light_removed(
+pub(super) fn on_needs_light_removed(
     event: On<Remove, NeedsLight>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
     mut commands: Commands,

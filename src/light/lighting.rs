@@ -133,7 +133,7 @@ impl Lighting {
     }
 
     /// Whether what `light` added is exactly `wanted` over the tiles `lit`.
-    pub(crate) fn holds_exactly(
+    pub(super) fn holds_exactly(
         &self,
         light: Entity,
         wanted: &Contribution,
@@ -176,7 +176,7 @@ impl Lighting {
 
     /// Takes away exactly what [`add`](Self::add) added for `light`, if anything; returns
     /// whether it did.
-    pub(crate) fn take_away(&mut self, light: Entity) -> bool {
+    pub(super) fn take_away(&mut self, light: Entity) -> bool {
         let Some(contribution) = self.applied.remove(&light) else {
             return false;
         };
@@ -299,7 +299,7 @@ fn distance(grid: Grid, a: (u32, u32), b: (u32, u32)) -> f32 {
 
 /// Gives every map with a [`MapOpacity`] a [`Lighting`] of its size, clears it when the map
 /// is resized, and takes it from tilemaps that are no longer maps.
-pub(crate) fn track_lighting(
+pub(super) fn track_lighting(
     mut commands: Commands,
     new_maps: Query<(Entity, &MapOpacity), Without<Lighting>>,
     mut maps: Query<(&MapOpacity, &mut Lighting)>,

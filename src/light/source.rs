@@ -165,7 +165,7 @@ impl KeptView for LightSource {
 }
 
 /// Recomputes the lit sets that need it (in parallel, like the viewers' views).
-pub(crate) fn recompute_lights(
+pub(super) fn recompute_lights(
     world: &mut World,
     mut moved: Local<MaybeMoved<LightSource>>,
     state: &mut SystemState<Views<LightSource>>,
@@ -183,7 +183,7 @@ pub(crate) fn recompute_lights(
 /// What a light added is found by its entity in the maps' ledgers, never in its
 /// `LightSource`: a component written over in place (`*light = LightSource::new(..)`, or a
 /// clone of another light) carries nothing of what its entity added.
-pub(crate) fn apply_lights(
+pub(super) fn apply_lights(
     lights: Query<(Entity, &LightSource), Changed<LightSource>>,
     mut maps: Query<&mut Lighting>,
 ) {
@@ -228,7 +228,7 @@ fn withdraw(light: Entity, likely: Option<Entity>, maps: &mut Query<&mut Lightin
 /// A light was removed, replaced (its `LightSource` inserted again), despawned or disabled
 /// (`C` is the component of the lifecycle event `E`): it lights nothing any more, and a
 /// re-enabled light is recomputed.
-pub(crate) fn on_light_gone<E: EntityEvent, C: Component>(
+pub(super) fn on_light_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     lights: Query<(), (With<LightSource>, Allow<Disabled>)>,
     mut maps: Query<&mut Lighting>,
@@ -243,7 +243,7 @@ pub(crate) fn on_light_gone<E: EntityEvent, C: Component>(
 /// another light): it is computed afresh at the next update (the old value's light was taken
 /// away when it was discarded, `on_light_gone`; a clone's lit set is its original's), and
 /// then added to its map.
-pub(crate) fn on_light_inserted(
+pub(super) fn on_light_inserted(
     event: On<Insert, LightSource>,
     mut lights: Query<&mut LightSource, Allow<Disabled>>,
 ) {
@@ -254,7 +254,7 @@ pub(crate) fn on_light_inserted(
 
 /// A light was re-enabled or lost its `TilemapId` (`C` is the component of the lifecycle event
 /// `E`): it is placed and recomputed at the next update.
-pub(crate) fn on_light_moved<E: EntityEvent, C: Component>(
+pub(super) fn on_light_moved<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut lights: Query<&mut LightSource, Allow<Disabled>>,
 ) {

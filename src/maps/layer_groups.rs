@@ -51,21 +51,21 @@ impl LayerGroup {
 
 /// On a tilemap whose [`LayerOf`] a group keeps: the group entity.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct GroupedBy(Entity);
+pub(super) struct GroupedBy(Entity);
 
 /// Whether the hierarchy may have changed below a group since the last update.
 #[derive(Resource, Default)]
-pub(crate) struct GroupsDirty(bool);
+pub(super) struct GroupsDirty(bool);
 
 /// Run condition of [`group_layers`]: the hierarchy may have changed below a group (a frame
 /// without it costs the executor nothing for the system).
-pub(crate) fn groups_dirty(dirty: Res<GroupsDirty>) -> bool {
+pub(super) fn groups_dirty(dirty: Res<GroupsDirty>) -> bool {
     dirty.0
 }
 
 /// A group was added or removed, or a tilemap appeared or disappeared (`E` is `Add` or
 /// `Remove`, `C` is `LayerGroup` or `TileStorage`).
-pub(crate) fn on_group_or_tilemap<E: EntityEvent, C: Component>(
+pub(super) fn on_group_or_tilemap<E: EntityEvent, C: Component>(
     _event: On<E, C>,
     mut dirty: ResMut<GroupsDirty>,
 ) {
@@ -74,7 +74,7 @@ pub(crate) fn on_group_or_tilemap<E: EntityEvent, C: Component>(
 
 /// An entity was re-parented (`E` is `Insert` or `Remove`); tiles (with a `TilemapId`) do not
 /// change which tilemaps are below a group.
-pub(crate) fn on_reparented<E: EntityEvent>(
+pub(super) fn on_reparented<E: EntityEvent>(
     event: On<E, ChildOf>,
     tiles: Query<(), With<TilemapId>>,
     mut dirty: ResMut<GroupsDirty>,
@@ -87,7 +87,7 @@ pub(crate) fn on_reparented<E: EntityEvent>(
 /// A tilemap whose `LayerOf` a group keeps got another one, or lost it (by hand, `E` is
 /// `Insert` or `Remove`): the group puts it back at the next update. (The group's own writes
 /// come here too, and the next walk finds nothing to change.)
-pub(crate) fn on_grouped_layer_changed<E: EntityEvent>(
+pub(super) fn on_grouped_layer_changed<E: EntityEvent>(
     event: On<E, LayerOf>,
     grouped: Query<(), With<GroupedBy>>,
     mut dirty: ResMut<GroupsDirty>,
@@ -106,7 +106,7 @@ type WalkItem = (
 );
 
 /// Keeps `LayerOf` on the tilemaps below each [`LayerGroup`] when the hierarchy changed.
-pub(crate) fn group_layers(
+pub(super) fn group_layers(
     mut dirty: ResMut<GroupsDirty>,
     mut groups: Query<(Entity, &mut LayerGroup)>,
     members: Query<(Entity, &GroupedBy)>,

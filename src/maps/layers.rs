@@ -46,7 +46,7 @@ pub(crate) enum LayerProblem {
 }
 
 /// The root map of `tilemap`: itself, or the tilemap at the end of its chain of [`LayerOf`].
-pub(crate) fn root_of(tilemap: Entity, layers: &Query<&LayerOf>) -> Result<Entity, LayerProblem> {
+pub(super) fn root_of(tilemap: Entity, layers: &Query<&LayerOf>) -> Result<Entity, LayerProblem> {
     let mut chain = [tilemap; MAX_LAYER_DEPTH + 1];
     let mut map = tilemap;
     for depth in 1..=MAX_LAYER_DEPTH + 1 {
@@ -90,7 +90,7 @@ impl LayerEpoch {
 }
 
 /// A tilemap became or stopped being a layer (`E` is `Insert` or `Remove`).
-pub(crate) fn on_layers_changed<E: EntityEvent>(
+pub(super) fn on_layers_changed<E: EntityEvent>(
     _event: On<E, LayerOf>,
     mut epoch: ResMut<LayerEpoch>,
 ) {
@@ -99,11 +99,11 @@ pub(crate) fn on_layers_changed<E: EntityEvent>(
 
 /// Tilemaps already warned about, so that each problem is logged once.
 #[derive(Resource, Default)]
-pub(crate) struct LayerWarnings(EntityHashSet);
+pub(super) struct LayerWarnings(EntityHashSet);
 
 /// Warns once about each layer that has no root (a cycle, a chain too deep) or whose size
 /// differs from its root's.
-pub(crate) fn check_layers(
+pub(super) fn check_layers(
     changed: Query<(Entity, &LayerOf), Or<(Changed<LayerOf>, Changed<TilemapSize>)>>,
     layers: Query<&LayerOf>,
     sizes: Query<&TilemapSize>,

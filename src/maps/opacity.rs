@@ -98,7 +98,7 @@ impl MapOpacity {
     }
 
     /// Follows a change of the map's `TilemapType`.
-    pub(crate) fn set_kind(&mut self, kind: Grid) {
+    pub(super) fn set_kind(&mut self, kind: Grid) {
         if kind != self.kind {
             self.kind = kind;
             self.rebuild(self.size);
@@ -185,7 +185,7 @@ impl MapOpacity {
 
 /// Where each registered [`Opaque`] entity counts: its map (root tilemap) and cell.
 #[derive(Resource, Debug, Default)]
-pub(crate) struct OpaqueIndex {
+pub(super) struct OpaqueIndex {
     /// The [`LayerEpoch`] the entities were placed at.
     epoch: u64,
     placed: EntityHashMap<(Entity, (u32, u32))>,
@@ -199,7 +199,7 @@ pub(crate) struct OpaqueIndex {
 
 /// Gives every root tilemap a [`MapOpacity`] and keeps it sized like the tilemap; takes it
 /// from tilemaps that became layers or stopped being tilemaps.
-pub(crate) fn track_maps(
+pub(super) fn track_maps(
     mut commands: Commands,
     new_maps: Query<
         (Entity, &TilemapSize, Option<&TilemapType>),
@@ -234,7 +234,7 @@ pub(crate) fn track_maps(
 
 /// Keeps each map's field of view in step with its `TilemapType` (square, hexagonal or
 /// staggered isometric), read when it becomes a map and when its type changes.
-pub(crate) fn follow_map_types(
+pub(super) fn follow_map_types(
     mut maps: Query<(&TilemapType, &mut MapOpacity), Or<(Changed<TilemapType>, Added<MapOpacity>)>>,
 ) {
     for (map_type, mut opacity) in &mut maps {
@@ -251,7 +251,7 @@ type OpaqueItem<'a> = (Entity, &'a Placed, bool, Option<&'a TilemapId>);
 
 /// Finds the opaque entities whose `Placed` changed since `sync_opaque` last ran (the maps
 /// step placed them again because they moved) by reading their change ticks.
-pub(crate) struct MovedOpaque(ChangeScan<Opaque>);
+pub(super) struct MovedOpaque(ChangeScan<Opaque>);
 
 impl FromWorld for MovedOpaque {
     fn from_world(world: &mut World) -> Self {
@@ -262,7 +262,7 @@ impl FromWorld for MovedOpaque {
 
 /// What `sync_opaque` reads and writes besides the change ticks.
 #[derive(SystemParam)]
-pub(crate) struct OpaqueSync<'w, 's> {
+pub(super) struct OpaqueSync<'w, 's> {
     all: Query<
         'w,
         's,
@@ -282,7 +282,7 @@ pub(crate) struct OpaqueSync<'w, 's> {
 /// Places opaque entities that moved, changed tilemap, became opaque or were re-enabled (the
 /// last two are noted by observers, so that the scan of every opaque entity's ticks checks
 /// two components, not three). Exclusive, to read the ticks as whole columns.
-pub(crate) fn sync_opaque(
+pub(super) fn sync_opaque(
     world: &mut World,
     mut moved: Local<MovedOpaque>,
     state: &mut SystemState<OpaqueSync>,
@@ -379,7 +379,7 @@ fn unplace(entity: Entity, maps: &mut Query<&mut MapOpacity>, index: &mut Opaque
 
 /// `Opaque`, `TilePos` or `TilemapId` was removed from an entity, or it was disabled or
 /// despawned (`C` is the component of the lifecycle event `E`): it blocks no more sight.
-pub(crate) fn on_opaque_gone<E: EntityEvent, C: Component>(
+pub(super) fn on_opaque_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut maps: Query<&mut MapOpacity>,
     mut index: ResMut<OpaqueIndex>,
@@ -392,7 +392,7 @@ pub(crate) fn on_opaque_gone<E: EntityEvent, C: Component>(
 
 /// An entity was re-enabled (`Remove<Disabled>`) or became opaque (`Insert<Opaque>`): if it
 /// is opaque, it is placed (again) at the next sync.
-pub(crate) fn queue_placement<E: EntityEvent, C: Component>(
+pub(super) fn queue_placement<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut index: ResMut<OpaqueIndex>,
 ) {

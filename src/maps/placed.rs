@@ -78,7 +78,8 @@ impl Placed {
 
     /// Where it stands, or why it stands nowhere.
     pub(crate) fn located(&self) -> Result<(Entity, TilePos), PlaceProblem> {
-        self.at.ok_or(self.problem.unwrap_or(PlaceProblem::NotPlaced))
+        self.at
+            .ok_or(self.problem.unwrap_or(PlaceProblem::NotPlaced))
     }
 
     fn from_result(located: Result<(Entity, TilePos), PlaceProblem>) -> Self {
@@ -167,7 +168,7 @@ impl PlacedIndex {
 /// Entities to place again whatever their change ticks say: re-enabled, or they lost their
 /// `TilePos` or `TilemapId`.
 #[derive(Resource, Default)]
-pub(crate) struct PlaceAgain(EntityHashSet);
+pub(super) struct PlaceAgain(EntityHashSet);
 
 /// Finds the placed entities whose `Placed` (a new one), `TilePos` or `TilemapId` changed since
 /// `place_entities` last ran, by reading their change ticks 64 at a time: walls, viewers and
@@ -196,7 +197,7 @@ type PlacedItem<'a> = (
 
 /// What `place_entities` reads and writes besides the change ticks.
 #[derive(SystemParam)]
-pub(crate) struct Placing<'w, 's> {
+pub(super) struct Placing<'w, 's> {
     entities: Query<
         'w,
         's,
@@ -241,7 +242,7 @@ pub(crate) struct Placing<'w, 's> {
 /// it was re-enabled, or for every entity: layers changed (every root may have) or any
 /// tilemap's geometry did (size, type, transform, grid). Exclusive, to read the change ticks
 /// as whole columns.
-pub(crate) fn place_entities(
+pub(super) fn place_entities(
     world: &mut World,
     mut moved: Local<MaybeMoved>,
     state: &mut SystemState<Placing>,
@@ -308,7 +309,7 @@ fn place_one(
 
 /// An entity that others look for was re-enabled, or lost its `TilePos` or `TilemapId`: it is
 /// placed again at the next update (`C` is the component of the lifecycle event `E`).
-pub(crate) fn place_again<E: EntityEvent, C: Component>(
+pub(super) fn place_again<E: EntityEvent, C: Component>(
     event: On<E, C>,
     placed: Query<(), (With<Placed>, Allow<Disabled>)>,
     mut again: ResMut<PlaceAgain>,
@@ -320,7 +321,7 @@ pub(crate) fn place_again<E: EntityEvent, C: Component>(
 
 /// A [`Placed`] was inserted (by the plugin or a game) on a [`Findable`] entity, or an entity
 /// became findable: it is filed where its `Placed` says.
-pub(crate) fn on_findable_placed<E: EntityEvent, C: Component>(
+pub(super) fn on_findable_placed<E: EntityEvent, C: Component>(
     event: On<E, C>,
     placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
     mut index: ResMut<PlacedIndex>,
@@ -332,7 +333,7 @@ pub(crate) fn on_findable_placed<E: EntityEvent, C: Component>(
 
 /// A [`Placed`] is about to be replaced or removed (the entity may be despawned): it is
 /// filed nowhere.
-pub(crate) fn on_placed_discarded(
+pub(super) fn on_placed_discarded(
     event: On<Discard, Placed>,
     placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
     mut index: ResMut<PlacedIndex>,

@@ -97,7 +97,7 @@ pub(crate) enum Grid {
 }
 
 /// The field of view of a tilemap of this type.
-pub(crate) fn grid_of(map_type: &TilemapType) -> Grid {
+pub(super) fn grid_of(map_type: &TilemapType) -> Grid {
     let hex = |system: &HexCoordSystem| match system {
         HexCoordSystem::Row => HexCoords::Row,
         HexCoordSystem::Column => HexCoords::Column,
@@ -121,7 +121,7 @@ impl Placement<'_, '_> {
 
     /// The root map and tile of an entity with these components, if that tile lies on the
     /// root map, with the tilemap's root found by `root` (which may remember its last answer).
-    pub(crate) fn locate_in(
+    pub(super) fn locate_in(
         &self,
         tile: Option<&TilePos>,
         tilemap: Option<&TilemapId>,

@@ -38,7 +38,7 @@ impl FogLookup for Query<'_, '_, &FogOfWar> {
 
 /// Brings what each team sees up to date (moved entities, changed views) and tells the
 /// clients of each team what changed for it.
-pub(crate) fn update_client_sight(
+pub(super) fn update_client_sight(
     maybe_moved: Query<Entity, MaybeMoved>,
     marked: Query<MarkedItem, With<ReplicateWhenSeen>>,
     fogs: Query<&FogOfWar>,
@@ -113,7 +113,7 @@ fn resync(
 
 /// A client was authorized (replicon inserted its `ClientVisibility`) or got a team: it sees
 /// what its team sees, from now on.
-pub(crate) fn on_client_changed<C: Component>(
+pub(super) fn on_client_changed<C: Component>(
     event: On<Insert, C>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     (sight, views): (Res<TeamSight>, Res<TeamViews>),
@@ -127,7 +127,7 @@ pub(crate) fn on_client_changed<C: Component>(
 /// A client whose team the game changed in place (`client_team.0 = Team(1)`, no insert) sees
 /// what its new team sees, and that team's fog, from this update on. (An inserted `ClientTeam`
 /// is dealt with at once by [`on_client_changed`]; meeting it here again changes nothing.)
-pub(crate) fn resync_changed_teams(
+pub(super) fn resync_changed_teams(
     mut clients: Query<(&mut ClientVisibility, &ClientTeam), Changed<ClientTeam>>,
     (sight, views): (Res<TeamSight>, Res<TeamViews>),
     bit: Res<SightBit>,
@@ -138,7 +138,7 @@ pub(crate) fn resync_changed_teams(
 }
 
 /// A client lost its team: it sees no marked entity.
-pub(crate) fn on_client_team_removed(
+pub(super) fn on_client_team_removed(
     event: On<Remove, ClientTeam>,
     mut clients: Query<&mut ClientVisibility>,
     (sight, views): (Res<TeamSight>, Res<TeamViews>),
@@ -150,7 +150,7 @@ pub(crate) fn on_client_team_removed(
 }
 
 /// An entity was marked: hidden from every client until the next update places it.
-pub(crate) fn on_marked(
+pub(super) fn on_marked(
     event: On<Add, ReplicateWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
     mut sight: ResMut<TeamSight>,
@@ -166,7 +166,7 @@ pub(crate) fn on_marked(
 /// a visibility filter). A despawned one is shown too: replicon then sends its despawn to
 /// every client that holds it, even one it was hidden from in this same frame (replicon skips
 /// the despawn of an entity hidden at the time, and would leave it on that client for good).
-pub(crate) fn on_unmarked(
+pub(super) fn on_unmarked(
     event: On<Remove, ReplicateWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
     mut sight: ResMut<TeamSight>,
@@ -180,7 +180,7 @@ pub(crate) fn on_unmarked(
 
 /// A marked entity lost or got back something that places it or names its team (`C` is the
 /// component of the lifecycle event `E`): it is placed again at the next update.
-pub(crate) fn recheck_marked<E: EntityEvent, C: Component>(
+pub(super) fn recheck_marked<E: EntityEvent, C: Component>(
     event: On<E, C>,
     marked: Query<(), (With<ReplicateWhenSeen>, Allow<Disabled>)>,
     mut sight: ResMut<TeamSight>,

@@ -18,26 +18,26 @@ use viewshed_core::bits::{BitRows, WORD_BITS, for_each_one};
 /// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
 /// hidden entity is despawned on the client).
 #[derive(Resource, Clone, Copy, Debug)]
-pub(crate) struct SightBit(pub(crate) FilterBit);
+pub(super) struct SightBit(pub(crate) FilterBit);
 
 /// Where a marked entity stands (its root map and tile, if any) and the team it belongs to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Standing {
+pub(super) struct Standing {
     pub(crate) at: Option<(Entity, TilePos)>,
     pub(crate) owner: Option<Team>,
 }
 
 /// A change of what a team sees: (team, entity, seen now).
-pub(crate) type SightChange = (Team, Entity, bool);
+pub(super) type SightChange = (Team, Entity, bool);
 
 /// The fog of a root map, if it has one.
-pub(crate) trait FogLookup {
+pub(super) trait FogLookup {
     fn fog(&self, map: Entity) -> Option<&FogOfWar>;
 }
 
 /// What every team sees of the marked entities, with what is needed to update it from changes.
 #[derive(Resource, Default)]
-pub(crate) struct TeamSight {
+pub(super) struct TeamSight {
     /// Every marked entity, placed or not (a new one stands nowhere until the next update).
     standing: EntityHashMap<Standing>,
     /// The marked entities on each (root map, x, y).
@@ -149,7 +149,7 @@ impl TeamSight {
 
     /// Compares every team's view on every map with the view last compared, and judges again
     /// the entities on the tiles that changed (only tiles with a marked entity are looked at).
-    pub(crate) fn compare_views(
+    pub(super) fn compare_views(
         &mut self,
         maps: impl Iterator<Item = Entity>,
         fogs: &impl FogLookup,

@@ -106,11 +106,11 @@ impl Plugin for TeamViewProtocolPlugin {
 
 /// The server's [`TeamView`] entities, by (root map, team).
 #[derive(Resource, Default)]
-pub(crate) struct TeamViews(HashMap<(Entity, Team), Entity>);
+pub(super) struct TeamViews(HashMap<(Entity, Team), Entity>);
 
 impl TeamViews {
     /// Shows each view to the clients of its team only.
-    pub(crate) fn show_to(
+    pub(super) fn show_to(
         &self,
         visibility: &mut ClientVisibility,
         team: Option<Team>,
@@ -125,7 +125,7 @@ impl TeamViews {
 /// Keeps a [`TeamView`] entity per map and team in step with the map's [`FogOfWar`]: spawned
 /// (shown to that team's clients only) when the team gets a fog, copied when it changes,
 /// despawned when the map loses its fog.
-pub(crate) fn update_team_views(
+pub(super) fn update_team_views(
     mut commands: Commands,
     fogs: Query<(Entity, &FogOfWar)>,
     mut views: Query<&mut TeamView>,

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::maps::opacity::MapOpacity;
 
 /// One task's lookups of the maps its viewers stand on, remembering the last answer.
-pub(crate) struct MapLookup<'a, 'w, 's> {
+pub(super) struct MapLookup<'a, 'w, 's> {
     maps: &'a Query<'w, 's, &'static MapOpacity>,
     /// The last map asked about, and its opacity if it is a map.
     opacity: Option<(Entity, Option<&'a MapOpacity>)>,

@@ -26,7 +26,7 @@ const BUCKET: u32 = 16;
 
 /// The views of every map, by bucket.
 #[derive(Default)]
-pub(crate) struct ReachIndex {
+pub(super) struct ReachIndex {
     maps: EntityHashMap<MapViews>,
     /// Where each view is filed, and the stamp of that filing.
     filed: EntityHashMap<(Filed, u64)>,
@@ -85,7 +85,7 @@ fn is_current(filed: &EntityHashMap<(Filed, u64)>, view: Entity, stamp: u64) -> 
 
 /// Where one view is filed: its map and the buckets its reach overlaps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Filed {
+pub(super) struct Filed {
     map: Entity,
     area: Area,
 }
@@ -176,12 +176,12 @@ impl ReachIndex {
     }
 
     /// Forgets `view` (despawned, or no longer a view).
-    pub(crate) fn unfile(&mut self, view: Entity) {
+    pub(super) fn unfile(&mut self, view: Entity) {
         self.filed.remove(&view);
     }
 
     /// Forgets a map that is no longer one (its views are visited and filed again).
-    pub(crate) fn forget_map(&mut self, map: Entity) {
+    pub(super) fn forget_map(&mut self, map: Entity) {
         self.maps.remove(&map);
         self.filed.retain(|_, (filed, _)| filed.map != map);
     }
@@ -189,7 +189,7 @@ impl ReachIndex {
     /// Adds to `out` the views of `map` that the opacity changes since the last call can
     /// reach; `false` when the changes cannot be told cell by cell (the map is new to the
     /// index, or its log was reset or overran): every view must then be visited.
-    pub(crate) fn reached_by_changes(
+    pub(super) fn reached_by_changes(
         &mut self,
         map: Entity,
         opacity: &MapOpacity,
@@ -218,7 +218,7 @@ impl ReachIndex {
     }
 
     /// Notes that every change of `map` up to now was dealt with (every view was visited).
-    pub(crate) fn seen_all(&mut self, map: Entity, opacity: &MapOpacity) {
+    pub(super) fn seen_all(&mut self, map: Entity, opacity: &MapOpacity) {
         self.maps.entry(map).or_default().seen_version = opacity.version();
     }
 }

@@ -148,7 +148,7 @@ enum Visit {
 /// What changed on the maps since the last run: whether every viewer must be visited (a
 /// map's size, grid or existence changed, or layers did) or only those near changed tiles.
 #[derive(SystemParam)]
-pub(crate) struct MapChanges<'w, 's> {
+pub(super) struct MapChanges<'w, 's> {
     epoch: Res<'w, LayerEpoch>,
     seen_epoch: Local<'s, u64>,
     changed: Query<'w, 's, (Entity, Ref<'static, MapOpacity>), Changed<MapOpacity>>,
@@ -298,7 +298,7 @@ fn visit_view<C: KeptView>(
 
 /// Recomputes the viewers' views and announces each changed one. Exclusive, to read the
 /// viewers' change ticks as whole columns (`MaybeMoved`).
-pub(crate) fn recompute_viewsheds(
+pub(super) fn recompute_viewsheds(
     world: &mut World,
     mut moved: Local<MaybeMoved<Viewshed>>,
     state: &mut SystemState<(Views<Viewshed>, MessageWriter<ViewshedUpdated>)>,

@@ -10,7 +10,7 @@ use viewshed_core::visible::VisibleSet;
 /// A saved viewshed. A field left out takes its default (the format: the current one).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ViewshedSave {
+pub(super) struct ViewshedSave {
     #[serde(default = "save_format::unspecified")]
     format: u32,
     #[serde(default = "default_options")]
