@@ -8,16 +8,15 @@
 //! not seen yet, however many frames it was disabled for.
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
-use bevy::ecs::system::{SystemParam, SystemState};
+use bevy::ecs::system::SystemParam;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::changes::ChangeLog;
 use crate::maps::layers::{LayerEpoch, LayerOf};
-use crate::maps::placed::Placed;
+use crate::maps::placed::{Placed, PlacedMoves};
 use crate::maps::placement::{Grid, PlaceProblem, grid_of};
 use crate::staggered;
 use viewshed_core::grid::OpacityGrid;
@@ -249,18 +248,7 @@ pub(super) fn follow_map_types(
 /// and its tilemap.
 type OpaqueItem<'a> = (Entity, &'a Placed, bool, Option<&'a TilemapId>);
 
-/// Finds the opaque entities whose `Placed` changed since `sync_opaque` last ran (the maps
-/// step placed them again because they moved) by reading their change ticks.
-pub(super) struct MovedOpaque(ChangeScan<Opaque>);
-
-impl FromWorld for MovedOpaque {
-    fn from_world(world: &mut World) -> Self {
-        let columns = vec![column::<Placed>(world)];
-        Self(ChangeScan::new(world, columns))
-    }
-}
-
-/// What `sync_opaque` reads and writes besides the change ticks.
+/// What `sync_opaque` reads and writes.
 #[derive(SystemParam)]
 pub(super) struct OpaqueSync<'w, 's> {
     all: Query<
@@ -277,23 +265,17 @@ pub(super) struct OpaqueSync<'w, 's> {
     maps: Query<'w, 's, &'static mut MapOpacity>,
     epoch: Res<'w, LayerEpoch>,
     index: ResMut<'w, OpaqueIndex>,
+    moves: Res<'w, PlacedMoves>,
 }
 
-/// Places opaque entities that moved, changed tilemap, became opaque or were re-enabled (the
-/// last two are noted by observers, so that the scan of every opaque entity's ticks checks
-/// two components, not three). Exclusive, to read the ticks as whole columns.
-pub(super) fn sync_opaque(
-    world: &mut World,
-    mut moved: Local<MovedOpaque>,
-    state: &mut SystemState<OpaqueSync>,
-) {
-    scan_then_run(world, &mut moved.0, state, |moved, mut sync| {
-        sync.sync(moved)
-    });
+/// Counts opaque entities where they stand: those the maps step placed anew this frame
+/// (`PlacedMoves`), and those that became opaque or were re-enabled (noted by observers).
+pub(super) fn sync_opaque(mut sync: OpaqueSync) {
+    sync.sync();
 }
 
 impl OpaqueSync<'_, '_> {
-    fn sync(&mut self, moved: &[Entity]) {
+    fn sync(&mut self) {
         let index = &mut *self.index;
         let layers_changed = self.epoch.changed_since(&mut index.epoch);
         let (all, maps) = (&self.all, &mut self.maps);
@@ -305,7 +287,7 @@ impl OpaqueSync<'_, '_> {
             return;
         }
         let pending = std::mem::take(&mut index.pending);
-        for &entity in moved.iter().chain(&pending) {
+        for &entity in self.moves.entities().iter().chain(&pending) {
             // A query skips what it should (disabled entities, those no longer opaque).
             if let Ok(item) = all.get(entity) {
                 place(item, maps, index);

@@ -170,19 +170,29 @@ impl PlacedIndex {
 #[derive(Resource, Default)]
 pub(super) struct PlaceAgain(EntityHashSet);
 
-/// Finds the placed entities whose `Placed` (a new one), `TilePos` or `TilemapId` changed since
-/// `place_entities` last ran, by reading their change ticks 64 at a time: walls, viewers and
-/// targets are placed, and nearly none of them moves in a frame.
+/// Finds the placed entities whose `TilePos` or `TilemapId` changed since `place_entities`
+/// last ran, by reading their change ticks 64 at a time: walls, viewers and targets are
+/// placed, and nearly none of them moves in a frame. (A new `Placed` is placed through
+/// [`PlaceAgain`], by an observer.)
 pub(crate) struct MaybeMoved(ChangeScan<Placed>);
 
 impl FromWorld for MaybeMoved {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![
-            column::<Placed>(world),
-            column::<TilePos>(world),
-            column::<TilemapId>(world),
-        ];
+        let columns = vec![column::<TilePos>(world), column::<TilemapId>(world)];
         Self(ChangeScan::new(world, columns))
+    }
+}
+
+/// The entities whose [`Placed`] `place_entities` changed (or marked changed) this frame,
+/// written by it alone, anew each frame: the later steps take the moved walls, viewers and
+/// lights from here instead of scanning every one of them again.
+#[derive(Resource, Default)]
+pub(crate) struct PlacedMoves(Vec<Entity>);
+
+impl PlacedMoves {
+    /// The entities placed anew this frame (some may be listed twice).
+    pub(crate) fn entities(&self) -> &[Entity] {
+        &self.0
     }
 }
 
@@ -234,6 +244,7 @@ pub(super) struct Placing<'w, 's> {
     seen_epoch: Local<'s, u64>,
     again: ResMut<'w, PlaceAgain>,
     index: ResMut<'w, PlacedIndex>,
+    moves: ResMut<'w, PlacedMoves>,
     placement: Placement<'w, 's>,
 }
 
@@ -258,11 +269,19 @@ impl Placing<'_, '_> {
         let maps_changed = !self.maps.is_empty() | (self.gone_maps.read().count() > 0);
         let again = std::mem::take(&mut self.again.0);
         let mut roots = LastRoot::default();
-        let (placement, index) = (&self.placement, &mut *self.index);
+        let placement = &self.placement;
+        let out = (&mut *self.index, &mut self.moves.0);
+        out.1.clear();
         if layers || maps_changed {
             for item in &mut self.entities {
                 let re_enabled = again.contains(&item.0);
-                place_one(item, placement, &mut roots, index, re_enabled);
+                place_one(
+                    item,
+                    placement,
+                    &mut roots,
+                    (&mut *out.0, &mut *out.1),
+                    re_enabled,
+                );
             }
             return;
         }
@@ -270,7 +289,13 @@ impl Placing<'_, '_> {
         let mut listed = self.entities.iter_many_mut(listed);
         while let Some(item) = listed.fetch_next() {
             let re_enabled = again.contains(&item.0);
-            place_one(item, placement, &mut roots, index, re_enabled);
+            place_one(
+                item,
+                placement,
+                &mut roots,
+                (&mut *out.0, &mut *out.1),
+                re_enabled,
+            );
         }
     }
 }
@@ -280,13 +305,14 @@ impl Placing<'_, '_> {
 #[derive(Default)]
 struct LastRoot(Option<(Entity, Result<Entity, PlaceProblem>)>);
 
-/// Places one entity, and files it again if it is [`Findable`] and moved. A re-enabled one
-/// counts as moved (its `Placed` is marked changed) wherever it stands.
+/// Places one entity, notes it in the moves and files it again if it is [`Findable`], when it
+/// moved. A re-enabled one counts as moved (its `Placed` is marked changed) wherever it
+/// stands.
 fn place_one(
     (entity, tile, tilemap, transform, mut placed, findable): PlacedItem,
     placement: &Placement,
     LastRoot(last): &mut LastRoot,
-    index: &mut PlacedIndex,
+    (index, moves): (&mut PlacedIndex, &mut Vec<Entity>),
     re_enabled: bool,
 ) {
     let root = |tilemap: Entity| match *last {
@@ -304,11 +330,12 @@ fn place_one(
             index.moved(entity, was, now.at);
         }
         placed.set_changed();
+        moves.push(entity);
     }
 }
 
-/// An entity that others look for was re-enabled, or lost its `TilePos` or `TilemapId`: it is
-/// placed again at the next update (`C` is the component of the lifecycle event `E`).
+/// A placed entity is new, was re-enabled, or lost its `TilePos` or `TilemapId`: it is placed
+/// (again) at the next update (`C` is the component of the lifecycle event `E`).
 pub(super) fn place_again<E: EntityEvent, C: Component>(
     event: On<E, C>,
     placed: Query<(), (With<Placed>, Allow<Disabled>)>,

@@ -18,8 +18,8 @@ use super::opacity::{
     sync_opaque, track_maps,
 };
 use super::placed::{
-    Findable, PlaceAgain, Placed, PlacedIndex, on_findable_placed, on_placed_discarded,
-    place_again, place_entities,
+    Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
+    on_placed_discarded, place_again, place_entities,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 
@@ -41,6 +41,7 @@ impl Plugin for MapsPlugin {
             .init_resource::<GroupsDirty>()
             .init_resource::<PlacedIndex>()
             .init_resource::<PlaceAgain>()
+            .init_resource::<PlacedMoves>()
             .register_type::<Placed>()
             .register_type::<MapOpacity>()
             .register_type::<Opaque>()
@@ -130,6 +131,7 @@ fn add_observers(app: &mut App) {
     app.add_observer(on_findable_placed::<Insert, Placed>)
         .add_observer(on_findable_placed::<Add, Findable>)
         .add_observer(on_placed_discarded)
+        .add_observer(place_again::<Add, Placed>)
         .add_observer(place_again::<Remove, Disabled>)
         .add_observer(place_again::<Remove, TilePos>)
         .add_observer(place_again::<Remove, TilemapId>);

@@ -21,7 +21,7 @@ use bevy::ecs::entity::EntityHashSet;
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
 use crate::maps::opacity::MapOpacity;
-use crate::maps::placed::Placed;
+use crate::maps::placed::{Placed, PlacedMoves};
 use crate::maps::placement::{Grid, PlaceProblem};
 use crate::staggered;
 use crate::viewshed::map_lookup::MapLookup;
@@ -106,14 +106,13 @@ impl KeptView for Viewshed {
 type ViewItem<C> = (Entity, &'static mut C, Ref<'static, Placed>);
 
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
-/// changed, by reading change ticks: new ones, those whose options changed or that were
-/// enabled again (`C`), and those that moved (`Placed`, written by the maps step only when
-/// the entity's map or tile changed).
+/// changed, by reading change ticks: new ones, and those whose options changed or that were
+/// enabled again (`C`). Those that moved are the maps step's [`PlacedMoves`].
 pub(crate) struct MaybeMoved<C: KeptView>(pub(crate) ChangeScan<C>);
 
 impl<C: KeptView> FromWorld for MaybeMoved<C> {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![column::<C>(world), column::<Placed>(world)];
+        let columns = vec![column::<C>(world)];
         Self(ChangeScan::new(world, columns))
     }
 }
@@ -184,6 +183,7 @@ impl MapChanges<'_, '_> {
 pub(crate) struct Views<'w, 's, C: KeptView> {
     items: Query<'w, 's, ViewItem<C>>,
     maps: Query<'w, 's, &'static MapOpacity>,
+    moves: Res<'w, PlacedMoves>,
     map_changes: MapChanges<'w, 's>,
     removed: RemovedComponents<'w, 's, C>,
     index: Local<'s, ReachIndex>,
@@ -233,7 +233,8 @@ impl<C: KeptView> Views<'_, '_, C> {
     }
 
     /// Whether layers changed, and the viewers to visit (`None`: every one): those
-    /// `MaybeMoved` found and those filed near changed tiles, when they are few.
+    /// `MaybeMoved` found, those the maps step placed anew and those filed near changed
+    /// tiles, when they are few.
     fn viewers_to_visit(&mut self, moved: &[Entity]) -> (bool, Option<EntityHashSet>) {
         for view in self.removed.read() {
             self.index.unfile(view);
@@ -241,9 +242,20 @@ impl<C: KeptView> Views<'_, '_, C> {
         match self.map_changes.read(&mut self.index) {
             Visit::All { layers } => (layers, None),
             Visit::Near(mut near) => {
-                let few = near.len() + moved.len() <= FEW;
+                // The moves are every placed entity's (walls, targets, the other kind of
+                // view): only this kind's count, found when there are not too many to look up.
+                let moves = self.moves.entities();
+                let few = near.len() + moved.len() <= FEW && moves.len() <= 4 * FEW;
                 if few {
                     near.extend(moved);
+                    for &entity in moves {
+                        if near.len() > FEW {
+                            break;
+                        }
+                        if self.items.contains(entity) {
+                            near.insert(entity);
+                        }
+                    }
                 }
                 (false, (few && near.len() <= FEW).then_some(near))
             }
