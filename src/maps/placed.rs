@@ -19,7 +19,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
-use crate::maps::placement::{PlaceProblem, Placement};
+use crate::maps::placement::{MapOf, PlaceProblem, Placement};
 use viewshed_core::bits::{BitRows, low_bits};
 use viewshed_core::visible::Window;
 
@@ -268,69 +268,69 @@ impl Placing<'_, '_> {
         let layers = self.epoch.changed_since(&mut self.seen_epoch);
         let maps_changed = !self.maps.is_empty() | (self.gone_maps.read().count() > 0);
         let again = std::mem::take(&mut self.again.0);
-        let mut roots = LastRoot::default();
-        let placement = &self.placement;
-        let out = (&mut *self.index, &mut self.moves.0);
-        out.1.clear();
+        // Nearly always empty: no lookup per entity then.
+        let re_enabled = |entity: Entity| !again.is_empty() && again.contains(&entity);
+        let mut place = Place {
+            placement: &self.placement,
+            last: None,
+            index: &mut self.index,
+            moves: &mut self.moves.0,
+        };
+        place.moves.clear();
         if layers || maps_changed {
             for item in &mut self.entities {
-                let re_enabled = again.contains(&item.0);
-                place_one(
-                    item,
-                    placement,
-                    &mut roots,
-                    (&mut *out.0, &mut *out.1),
-                    re_enabled,
-                );
+                let re_enabled = re_enabled(item.0);
+                place.one(item, re_enabled);
             }
             return;
         }
         let listed = moved.iter().chain(&again).copied().chain(&self.carried);
         let mut listed = self.entities.iter_many_mut(listed);
         while let Some(item) = listed.fetch_next() {
-            let re_enabled = again.contains(&item.0);
-            place_one(
-                item,
-                placement,
-                &mut roots,
-                (&mut *out.0, &mut *out.1),
-                re_enabled,
-            );
+            let re_enabled = re_enabled(item.0);
+            place.one(item, re_enabled);
         }
     }
 }
 
-/// The last tilemap whose root was looked up, and its root: consecutive entities mostly
-/// stand on the same tilemap, so its `LayerOf` chain is walked once for a run of them.
-#[derive(Default)]
-struct LastRoot(Option<(Entity, Result<Entity, PlaceProblem>)>);
+/// Where `place_entities` places entities and notes what moved.
+struct Place<'a, 'w, 's> {
+    placement: &'a Placement<'w, 's>,
+    /// The last tilemap whose root was looked up, its root and the root's size: consecutive
+    /// entities mostly stand on the same tilemap, so its `LayerOf` chain is walked once for a
+    /// run of them.
+    last: Option<(Entity, MapOf)>,
+    index: &'a mut PlacedIndex,
+    moves: &'a mut Vec<Entity>,
+}
 
-/// Places one entity, notes it in the moves and files it again if it is [`Findable`], when it
-/// moved. A re-enabled one counts as moved (its `Placed` is marked changed) wherever it
-/// stands.
-fn place_one(
-    (entity, tile, tilemap, transform, mut placed, findable): PlacedItem,
-    placement: &Placement,
-    LastRoot(last): &mut LastRoot,
-    (index, moves): (&mut PlacedIndex, &mut Vec<Entity>),
-    re_enabled: bool,
-) {
-    let root = |tilemap: Entity| match *last {
-        Some((asked, root)) if asked == tilemap => root,
-        _ => {
-            let root = placement.root(tilemap);
-            *last = Some((tilemap, root));
-            root
+impl Place<'_, '_, '_> {
+    /// Places one entity; when it moved, notes it in the moves and files it again if it is
+    /// [`Findable`]. A re-enabled one counts as moved (its `Placed` is marked changed)
+    /// wherever it stands.
+    fn one(
+        &mut self,
+        (entity, tile, tilemap, transform, mut placed, findable): PlacedItem,
+        re_enabled: bool,
+    ) {
+        let (placement, last) = (self.placement, &mut self.last);
+        let map_of = |tilemap: Entity| match *last {
+            Some((asked, map_of)) if asked == tilemap => map_of,
+            _ => {
+                let map_of = placement.root_and_size(tilemap);
+                *last = Some((tilemap, map_of));
+                map_of
+            }
+        };
+        let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, map_of));
+        let was = placed.at;
+        if placed.set_if_neq(now) || re_enabled {
+            if findable {
+                self.index.moved(entity, was, now.at);
+            }
+            placed.set_changed();
+            self.moves.push(entity);
         }
-    };
-    let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, root));
-    let was = placed.at;
-    if placed.set_if_neq(now) || re_enabled {
-        if findable {
-            index.moved(entity, was, now.at);
-        }
-        placed.set_changed();
-        moves.push(entity);
     }
 }
 
@@ -372,20 +372,33 @@ pub(super) fn on_placed_discarded(
 
 impl PlacedIndex {
     /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
-    /// `tiles` (some may stand on a tile whose bit is clear: callers check).
+    /// `tiles` (some may stand on a tile whose bit is clear: callers check). The bits are
+    /// read a bucket row at a time (its rows' words ORed together, a bucket being one byte of
+    /// a word), so only the buckets that hold a set bit are looked up.
     pub(crate) fn touched_by(&self, map: Entity, tiles: &BitRows) -> Vec<Entity> {
         let mut found = Vec::new();
-        for (&(on, bx, by), entities) in &self.buckets {
-            let (x0, y0) = (bx * BUCKET, by * BUCKET);
-            // A bucket lies within one word of each row (BUCKET divides 64).
-            let (word, shift) = ((x0 / 64) as usize, x0 % 64);
-            let touched = |y| {
-                let row = tiles.row(y);
-                row.get(word)
-                    .is_some_and(|w| (w >> shift) & low_bits(BUCKET) != 0)
-            };
-            if on == map && (y0..(y0 + BUCKET).min(tiles.rows())).any(touched) {
-                found.extend(entities.iter().map(|&(entity, _)| entity));
+        if self.buckets.is_empty() || tiles.rows() == 0 {
+            return found;
+        }
+        let mut band = vec![0u64; tiles.row(0).len()];
+        for by in 0..tiles.rows().div_ceil(BUCKET) {
+            band.fill(0);
+            for y in by * BUCKET..((by + 1) * BUCKET).min(tiles.rows()) {
+                for (word, &bits) in band.iter_mut().zip(tiles.row(y)) {
+                    *word |= bits;
+                }
+            }
+            for (i, &word) in (0u32..).zip(&band) {
+                let mut word = word;
+                while word != 0 {
+                    // A bucket lies within one word of each row (BUCKET divides 64).
+                    let bucket = word.trailing_zeros() / BUCKET;
+                    word &= !(low_bits(BUCKET) << (bucket * BUCKET));
+                    let bx = i * (64 / BUCKET) + bucket;
+                    if let Some(entities) = self.buckets.get(&(map, bx, by)) {
+                        found.extend(entities.iter().map(|&(entity, _)| entity));
+                    }
+                }
             }
         }
         found

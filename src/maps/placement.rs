@@ -75,6 +75,9 @@ impl PlaceProblem {
     }
 }
 
+/// A tilemap's root map and that map's size, or why it has none.
+pub(super) type MapOf = Result<(Entity, Option<TilemapSize>), PlaceProblem>;
+
 /// Finds the root map and tile of entities.
 #[derive(SystemParam)]
 pub(crate) struct Placement<'w, 's> {
@@ -119,22 +122,31 @@ impl Placement<'_, '_> {
         root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
     }
 
+    /// The root map of `tilemap` and that map's size (if it has one).
+    pub(super) fn root_and_size(&self, tilemap: Entity) -> MapOf {
+        let root = self.root(tilemap)?;
+        Ok((root, self.sizes.get(root).ok().copied()))
+    }
+
     /// The root map and tile of an entity with these components, if that tile lies on the
-    /// root map, with the tilemap's root found by `root` (which may remember its last answer).
+    /// root map, with the tilemap's root and its size found by `map_of` (which may remember
+    /// its last answer, [`root_and_size`](Self::root_and_size)).
     pub(super) fn locate_in(
         &self,
         tile: Option<&TilePos>,
         tilemap: Option<&TilemapId>,
         transform: Option<&GlobalTransform>,
-        root: impl FnOnce(Entity) -> Result<Entity, PlaceProblem>,
+        map_of: impl FnOnce(Entity) -> MapOf,
     ) -> Result<(Entity, TilePos), PlaceProblem> {
+        let mut size = None;
+        let root = |tilemap| {
+            let (root, map_size) = map_of(tilemap)?;
+            size = map_size;
+            Ok(root)
+        };
         let (root, at) = self.locate_via(tile, tilemap, transform, root)?;
         // A tile beyond its root map (one that shrank, or a bad position) stands nowhere.
-        let inside = self
-            .sizes
-            .get(root)
-            .is_ok_and(|size| at.x < size.x && at.y < size.y);
-        if inside {
+        if size.is_some_and(|size| at.x < size.x && at.y < size.y) {
             Ok((root, at))
         } else {
             Err(PlaceProblem::OffMap(root))
