@@ -3,7 +3,6 @@
 use bevy::app::{App, Plugin};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapId;
 
 use super::filter::{filter_by_light, on_light_rule_inserted, on_needs_light_removed};
 use super::lighting::track_lighting;
@@ -43,7 +42,6 @@ impl Plugin for LightPlugin {
             .add_observer(on_light_inserted)
             .add_observer(on_light_gone::<Add, Disabled>)
             .add_observer(on_light_moved::<Remove, Disabled>)
-            .add_observer(on_light_moved::<Remove, TilemapId>)
             .add_observer(on_needs_light_removed)
             .add_observer(on_light_rule_inserted::<Viewshed>)
             .add_observer(on_light_rule_inserted::<NeedsLight>);

@@ -252,8 +252,9 @@ pub(super) fn on_light_inserted(
     }
 }
 
-/// A light was re-enabled or lost its `TilemapId` (`C` is the component of the lifecycle event
-/// `E`): it is placed and recomputed at the next update.
+/// A light was re-enabled (`C` is the component of the lifecycle event `E`): it is recomputed
+/// at the next update, and so adds its light again. (One that loses its `TilemapId` is
+/// placed nowhere by the maps step, and so loses its light.)
 pub(super) fn on_light_moved<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut lights: Query<&mut LightSource, Allow<Disabled>>,

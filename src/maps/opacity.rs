@@ -282,30 +282,39 @@ impl OpaqueSync<'_, '_> {
         if std::mem::take(&mut index.relink) || layers_changed {
             index.pending.clear();
             for item in all {
-                place(item, maps, index);
+                place(item, maps, index, true);
             }
             return;
         }
+        // A moved wall that lost its tile or tilemap is not warned about (the game took it
+        // away); a new or re-enabled one without them is.
         let pending = std::mem::take(&mut index.pending);
-        for &entity in self.moves.entities().iter().chain(&pending) {
+        let moved = self.moves.entities().iter().map(|&entity| (entity, false));
+        for (entity, new) in moved.chain(pending.into_iter().map(|entity| (entity, true))) {
             // A query skips what it should (disabled entities, those no longer opaque).
             if let Ok(item) = all.get(entity) {
-                place(item, maps, index);
+                place(item, maps, index, new);
             }
         }
     }
 }
 
 /// Counts an opaque entity on the cell its `Placed` says (and no longer where it stood); only
-/// a `TilePos` places an opaque entity.
+/// a `TilePos` places an opaque entity. One without a tile or tilemap is warned about when
+/// `warn_unplaced`.
 fn place(
     (entity, placed, by_tile, tilemap): OpaqueItem,
     maps: &mut Query<&mut MapOpacity>,
     index: &mut OpaqueIndex,
+    warn_unplaced: bool,
 ) {
     let target = match (placed.located(), tilemap) {
         (Ok((map, tile)), _) if by_tile && maps.contains(map) => Some((map, (tile.x, tile.y))),
         (Ok(_) | Err(PlaceProblem::NotPlaced), _) if !by_tile || tilemap.is_none() => {
+            if !warn_unplaced {
+                unplace(entity, maps, index);
+                return;
+            }
             warn_once(index, entity, || {
                 "has no TilePos and TilemapId (a Transform does not place an Opaque entity); \
                  it blocks no sight until it gets both"

@@ -270,19 +270,3 @@ impl Viewshed {
         self.generation += 1;
     }
 }
-
-/// A viewer lost its `TilemapId` (its `TilePos` kept): its view is worked out again at the
-/// next update, so that it stands nowhere and sees nothing (a removal is no change the
-/// recompute's scan sees).
-pub(crate) fn on_viewer_unmapped(
-    event: On<Remove, bevy_ecs_tilemap::map::TilemapId>,
-    mut viewers: Query<
-        &mut Viewshed,
-        bevy::ecs::query::Allow<bevy::ecs::entity_disabling::Disabled>,
-    >,
-) {
-    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        // Changed, so that the recompute visits it.
-        viewshed.computed = None;
-    }
-}

@@ -1,10 +1,10 @@
-//! [`ViewsPlugin`]: the views domain's system, observer and message.
+//! [`ViewsPlugin`]: the views domain's system and message.
 
 use bevy::app::{App, Plugin};
 use bevy::prelude::*;
 
+use super::Viewshed;
 use super::recompute::{ViewshedUpdated, recompute_viewsheds};
-use super::{Viewshed, on_viewer_unmapped};
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 
 /// Views: every [`Viewshed`] that needs it is recomputed (in parallel) in
@@ -21,7 +21,6 @@ impl Plugin for ViewsPlugin {
             .add_systems(
                 ViewshedSchedule,
                 recompute_viewsheds.in_set(ViewshedSystems::Views),
-            )
-            .add_observer(on_viewer_unmapped);
+            );
     }
 }
