@@ -195,6 +195,23 @@ impl TryFrom<ExploredMemory> for FogOfWar {
     }
 }
 
+/// A [`FogOfWar`] is saved as its [`ExploredMemory`] (what is seen now is not saved).
+#[cfg(feature = "serde")]
+impl serde::Serialize for FogOfWar {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.memory().serialize(serializer)
+    }
+}
+
+/// A [`FogOfWar`] loads from its [`ExploredMemory`], checked before anything is allocated.
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for FogOfWar {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let memory = ExploredMemory::deserialize(deserializer)?;
+        FogOfWar::try_from(memory).map_err(serde::de::Error::custom)
+    }
+}
+
 /// A saved [`ExploredMemory`]: its fields and the save format.
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]

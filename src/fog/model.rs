@@ -141,15 +141,6 @@ impl TeamFog {
 #[derive(Component, Reflect, Clone, Debug, Default)]
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::fog::ghosts::LastSeen)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        into = "crate::fog::memory::ExploredMemory",
-        try_from = "crate::fog::memory::ExploredMemory"
-    )
-)]
 pub struct FogOfWar {
     pub(crate) width: u32,
     pub(crate) height: u32,

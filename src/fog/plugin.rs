@@ -5,7 +5,7 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
 use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
-use super::ghosts::{DisabledRemembered, on_remembered_disabled, remember_seen};
+use super::ghosts::{DisabledRemembered, LastSeen, on_remembered_disabled, remember_seen};
 use super::hide::hide_outside_view;
 use super::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
 use super::team::rebuild_team_views;
@@ -45,8 +45,9 @@ impl Plugin for FogPlugin {
             .register_type::<FogStyle>()
             .register_type::<TileLook>()
             .register_type::<FogState>();
-        // Every fog layer keeps its tiles in transition.
-        app.register_required_components::<FogStyle, FadingTiles>();
+        // Every fog layer keeps its tiles in transition; every map's fog, its ghosts.
+        app.register_required_components::<FogStyle, FadingTiles>()
+            .register_required_components::<FogOfWar, LastSeen>();
         app.add_systems(
             ViewshedSchedule,
             (
