@@ -114,11 +114,3 @@ impl PluginGroup for ViewshedPlugins {
             .add(FogPlugin)
     }
 }
-
-impl ViewshedPlugins {
-    /// Whether `app` runs the plugin (its [`SchedulePlugin`] was added, by [`ViewshedPlugin`]
-    /// or this group): the integrations check it.
-    pub fn added_to(app: &App) -> bool {
-        app.is_plugin_added::<SchedulePlugin>()
-    }
-}

@@ -37,8 +37,7 @@ use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::assets::LdtkProject;
 
-use crate::plugin::ViewshedPlugins;
-use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::schedule::{SchedulePlugin, ViewshedSchedule, ViewshedSystems};
 
 mod checks;
 mod config;
@@ -85,7 +84,7 @@ impl Plugin for LdtkViewshedPlugin {
     }
 
     fn finish(&self, app: &mut App) {
-        if !ViewshedPlugins::added_to(app) {
+        if !app.is_plugin_added::<SchedulePlugin>() {
             error!(
                 "bevy_viewshed: LdtkViewshedPlugin needs ViewshedPlugin, whose schedule runs its \
                  systems; levels will not be connected to the field of view"
