@@ -616,6 +616,8 @@ fn the_map_components_are_registered_for_reflection() {
         ("FogOfWar", TypeId::of::<FogOfWar>()),
         ("MapOpacity", TypeId::of::<MapOpacity>()),
         ("DrawnTeam", TypeId::of::<bevy_viewshed::DrawnTeam>()),
+        ("Lighting", TypeId::of::<Lighting>()),
+        ("LastSeen", TypeId::of::<LastSeen>()),
     ] {
         let registration = registry
             .get(id)

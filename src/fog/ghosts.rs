@@ -87,7 +87,11 @@ struct Sighting {
 /// holds its ghosts only: what it says a team saw then is no news of now, and the teams see
 /// what they see at the next update. A clone put back on its own map before the next update
 /// changes nothing.
-#[derive(Component, Clone, Debug, Default)]
+///
+/// It is `Reflect` as an opaque value (an inspector shows its `Debug` form and can clone it).
+#[derive(Component, Reflect, Clone, Debug, Default)]
+#[reflect(opaque)]
+#[reflect(Component, Default, Debug)]
 #[component(map_entities)]
 #[cfg_attr(
     feature = "serde",

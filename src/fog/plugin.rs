@@ -37,6 +37,7 @@ impl Plugin for FogPlugin {
             .register_type::<FogTeam>()
             .register_type::<DrawnTeam>()
             .register_type::<FogOfWar>()
+            .register_type::<LastSeen>()
             .register_type::<RevealsFog>()
             .register_type::<HideOutsideView>()
             .register_type::<RememberWhenSeen>()

@@ -42,7 +42,12 @@ const MOST: f32 = (1 << 20) as f32;
 ///     let _dim = if lighting.is_lit(tile) { lighting.brightness(tile).min(1.0) } else { 0.0 };
 /// }
 /// ```
-#[derive(Component, Debug, Default)]
+///
+/// It is `Reflect` as an opaque value (an inspector shows its `Debug` form); read it through
+/// its methods.
+#[derive(Component, Reflect, Clone, Debug, Default)]
+#[reflect(opaque)]
+#[reflect(Component, Default, Debug)]
 pub struct Lighting {
     width: u32,
     height: u32,

@@ -24,7 +24,8 @@ pub struct LightPlugin;
 impl Plugin for LightPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<LightSource>()
-            .register_type::<NeedsLight>();
+            .register_type::<NeedsLight>()
+            .register_type::<super::Lighting>();
         app.add_systems(
             ViewshedSchedule,
             (
