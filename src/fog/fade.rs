@@ -1,4 +1,4 @@
-//! Fades: how a tile of a layer whose [`FogStyle`](crate::FogStyle) has a [`FogFade`] moves
+//! Fades: how a tile of a layer whose [`FogStyle`](crate::FogStyle) has a [`FogFade`](crate::FogFade) moves
 //! from one look to the next over time, and the set of tiles in transition on each layer
 //! (in a frame where no fog state changed, the only tiles written).
 
