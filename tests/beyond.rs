@@ -359,8 +359,11 @@ fn a_cloned_viewshed_announces_its_own_sightings() {
     assert_eq!(viewshed(&app, twin).spotted().count(), 0);
 }
 
+/// What the observers of one entity heard: (event, viewer, target).
+type Events = Arc<Mutex<Vec<(&'static str, Entity, Entity)>>>;
+
 #[test]
-fn observers_watch_spotted_and_lost_sight() {
+fn observers_watch_spotted_and_lost_sight_on_the_viewer_and_the_target() {
     let mut app = app();
     let map = spawn_map(&mut app, 20, 9, |_, _| false);
     let guard = spawn_viewer(&mut app, map, 2, 4, 5);
@@ -392,17 +395,30 @@ fn observers_watch_spotted_and_lost_sight() {
         .id();
     app.world_mut().entity_mut(guard).insert(Spottable);
     app.update();
-    assert_eq!(*events.lock().unwrap(), vec![("spotted", guard, rival)]);
+    // The guard hears what it spots, and, as a target, that the rival spotted it.
+    let heard = |events: &Events| {
+        let mut heard = events.lock().unwrap().clone();
+        heard.sort();
+        heard
+    };
+    let mut expected = vec![("spotted", guard, rival), ("spotted", rival, guard)];
+    expected.sort();
+    assert_eq!(heard(&events), expected);
     assert_eq!(
         viewshed(&app, rival).spotted().collect::<Vec<_>>(),
         vec![guard]
     );
     app.world_mut().entity_mut(rival).remove::<Spottable>();
     app.update();
-    assert_eq!(
-        *events.lock().unwrap(),
-        vec![("spotted", guard, rival), ("lost", guard, rival)]
-    );
+    expected.push(("lost", guard, rival));
+    expected.sort();
+    assert_eq!(heard(&events), expected);
+    // The rival walks away: the guard, as a target, hears that it was lost.
+    app.world_mut().get_mut::<TilePos>(rival).unwrap().x = 19;
+    app.update();
+    expected.push(("lost", rival, guard));
+    expected.sort();
+    assert_eq!(heard(&events), expected);
 }
 
 #[test]

@@ -34,17 +34,48 @@ pub struct Spottable;
 
 /// A viewer started seeing a [`Spottable`] target.
 ///
-/// Sent both ways: as a buffered message (read it with `MessageReader<Spotted>` after
-/// [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify)) and as an entity event on the
-/// viewer, for observers (`commands.entity(guard).observe(|spotted: On<Spotted>| ..)` or a
-/// global `app.add_observer(..)`).
+/// Sent three ways: as a buffered message (read it with `MessageReader<Spotted>` after
+/// [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify)), once, with `on` the viewer;
+/// and as an entity event on the viewer and then on the target, for observers: a guard
+/// watches what it spots, a monster that it was seen.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # let mut world = World::new();
+/// # let (guard, thief) = (world.spawn_empty().id(), world.spawn_empty().id());
+/// // The guard's observer hears the guard's sightings ...
+/// world.entity_mut(guard).observe(|spotted: On<Spotted>| {
+///     info!("{} spots {}", spotted.viewer, spotted.target);
+/// });
+/// // ... the thief's, that it was seen.
+/// world.entity_mut(thief).observe(|spotted: On<Spotted>| {
+///     info!("{} was seen by {}", spotted.target, spotted.viewer);
+/// });
+/// ```
+///
+/// A global observer (`app.add_observer(..)`) hears both triggers: `on` (the event's target)
+/// tells them apart.
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Spotted {
     /// Who sees.
-    #[event_target]
     pub viewer: Entity,
     /// What it now sees.
     pub target: Entity,
+    /// The entity this event is on: the viewer, or, for the second trigger, the target.
+    #[event_target]
+    pub on: Entity,
+}
+
+impl Spotted {
+    /// `viewer` started seeing `target`, as the message and the viewer's event say it.
+    pub fn new(viewer: Entity, target: Entity) -> Self {
+        Self {
+            viewer,
+            target,
+            on: viewer,
+        }
+    }
 }
 
 /// A viewer stopped seeing a [`Spottable`] target (the target moved away or behind a wall,
@@ -53,13 +84,28 @@ pub struct Spotted {
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LostSight {
     /// Who saw.
-    #[event_target]
     pub viewer: Entity,
     /// What it no longer sees.
     pub target: Entity,
+    /// The entity this event is on: the viewer, or, for the second trigger, the target (a
+    /// despawned target hears nothing).
+    #[event_target]
+    pub on: Entity,
 }
 
-/// Sends [`Spotted`] and [`LostSight`] both ways: as a message and as an entity event.
+impl LostSight {
+    /// `viewer` stopped seeing `target`, as the message and the viewer's event say it.
+    pub fn new(viewer: Entity, target: Entity) -> Self {
+        Self {
+            viewer,
+            target,
+            on: viewer,
+        }
+    }
+}
+
+/// Sends [`Spotted`] and [`LostSight`]: as a message, and as entity events on the viewer and
+/// on the target.
 #[derive(SystemParam)]
 pub(crate) struct Announce<'w, 's> {
     commands: Commands<'w, 's>,
@@ -70,11 +116,51 @@ pub(crate) struct Announce<'w, 's> {
 impl Announce<'_, '_> {
     fn send(&mut self, seen: bool, viewer: Entity, target: Entity) {
         if seen {
-            self.spotted.write(Spotted { viewer, target });
-            self.commands.trigger(Spotted { viewer, target });
+            let spotted = Spotted::new(viewer, target);
+            self.spotted.write(spotted);
+            let both = [
+                spotted,
+                Spotted {
+                    on: target,
+                    ..spotted
+                },
+            ];
+            self.commands
+                .queue(move |world: &mut World| trigger_where_heard(world, both));
         } else {
-            self.lost.write(LostSight { viewer, target });
-            self.commands.trigger(LostSight { viewer, target });
+            let lost = LostSight::new(viewer, target);
+            self.lost.write(lost);
+            let both = [lost, LostSight { on: target, ..lost }];
+            self.commands
+                .queue(move |world: &mut World| trigger_where_heard(world, both));
+        }
+    }
+}
+
+/// Triggers a sighting on its viewer and on its target, each only if an observer can hear
+/// it: a global one, or one watching that entity. A game without sighting observers
+/// pays for no trigger (each costs a few hundred instructions, and a crowded scene has
+/// thousands of sightings a frame).
+fn trigger_where_heard<E>(world: &mut World, both: [E; 2])
+where
+    E: EntityEvent + Copy,
+    for<'a> E::Trigger<'a>: Default,
+{
+    let heard = |world: &World, entity: Entity| {
+        let Some(key) = world.event_key::<E>() else {
+            return false;
+        };
+        world
+            .observers()
+            .try_get_observers(key)
+            .is_some_and(|observers| {
+                !observers.global_observers().is_empty()
+                    || observers.entity_observers().contains_key(&entity)
+            })
+    };
+    for event in both {
+        if heard(world, event.event_target()) {
+            world.trigger(event);
         }
     }
 }

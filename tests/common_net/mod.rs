@@ -48,11 +48,16 @@ fn server_app(transport: Transport) -> App {
         ViewshedReplicationPlugin,
     ))
     .init_resource::<Sightings>()
+    // Each sighting is heard on its viewer and on its target: the viewer's is logged.
     .add_observer(|s: On<Spotted>, mut log: ResMut<Sightings>| {
-        log.0.push((true, s.viewer, s.target))
+        if s.on == s.viewer {
+            log.0.push((true, s.viewer, s.target))
+        }
     })
     .add_observer(|s: On<LostSight>, mut log: ResMut<Sightings>| {
-        log.0.push((false, s.viewer, s.target))
+        if s.on == s.viewer {
+            log.0.push((false, s.viewer, s.target))
+        }
     });
     if transport == Transport::Loopback {
         app.add_plugins(RepliconExampleBackendPlugins);

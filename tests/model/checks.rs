@@ -296,7 +296,7 @@ impl Harness {
                 pairs.extend(targets.iter().map(|&t| (viewer, t)));
             }
         }
-        for log in [&heard.messages, &heard.events] {
+        for log in [&heard.messages, &heard.events, &heard.on_targets] {
             pairs.extend(log.iter().map(|&(_, v, t)| (v, t)));
         }
         for (viewer, target) in pairs {
@@ -306,7 +306,12 @@ impl Harness {
                 .is_some_and(|s| s.contains(&target));
             let after = spotted.get(&viewer).is_some_and(|s| s.contains(&target));
             let blipped = model.blipped.contains(&viewer) || model.blipped.contains(&target);
-            for (what, log) in [("messages", &heard.messages), ("events", &heard.events)] {
+            let logs = [
+                ("messages", &heard.messages),
+                ("events", &heard.events),
+                ("events on the target", &heard.on_targets),
+            ];
+            for (what, log) in logs {
                 let count =
                     |seen: bool| log.iter().filter(|&&m| m == (seen, viewer, target)).count();
                 let (s, l) = (count(true), count(false));

@@ -21,12 +21,28 @@ use crate::{common_app, skipped};
 /// Each update advances the app's clock by this much.
 pub(crate) const FRAME: Duration = Duration::from_millis(20);
 
-/// Spotted (true) / LostSight (false) as (viewer, target): from the messages and from the
-/// entity events.
+/// Spotted (true) / LostSight (false) as (viewer, target): from the messages, from the
+/// entity events on the viewer and from those on the target.
 #[derive(Resource, Default)]
 pub(crate) struct Heard {
     pub(crate) messages: Vec<(bool, Entity, Entity)>,
     pub(crate) events: Vec<(bool, Entity, Entity)>,
+    pub(crate) on_targets: Vec<(bool, Entity, Entity)>,
+}
+
+impl Heard {
+    /// An entity event `sighting` triggered `on` an entity: the viewer or the target.
+    fn hear(&mut self, sighting: (bool, Entity, Entity), on: Entity) {
+        if on == sighting.1 {
+            self.events.push(sighting);
+        } else {
+            assert_eq!(
+                on, sighting.2,
+                "a sighting is triggered on its viewer or target"
+            );
+            self.on_targets.push(sighting);
+        }
+    }
 }
 
 fn read_messages(
@@ -68,10 +84,10 @@ impl Harness {
         app.init_resource::<Heard>()
             .add_systems(PostUpdate, read_messages.after(ViewshedSystems::Notify))
             .add_observer(|e: On<Spotted>, mut heard: ResMut<Heard>| {
-                heard.events.push((true, e.viewer, e.target));
+                heard.hear((true, e.viewer, e.target), e.on);
             })
             .add_observer(|e: On<LostSight>, mut heard: ResMut<Heard>| {
-                heard.events.push((false, e.viewer, e.target));
+                heard.hear((false, e.viewer, e.target), e.on);
             });
         let rock = app.world_mut().spawn(Transform::default()).id();
         let mut model = Model::default();
