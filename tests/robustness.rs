@@ -480,3 +480,37 @@ fn a_viewer_that_loses_its_tilemap_sees_nothing() {
     app.update();
     assert!(viewshed(&app, viewer).count() > 0, "back on its map");
 }
+
+/// `RevealsFog` or `NeedsLight` on an entity without a `Viewshed` brings `Viewshed::default()`
+/// (radius 8, with a warning once), so the entity sees and is never silently blind; a
+/// `Viewshed` the game gives wins.
+#[test]
+fn a_component_that_needs_a_viewshed_brings_the_default_one() {
+    let mut app = app();
+    let map = spawn_map(&mut app, 20, 20, |_, _| false);
+    let at = (TilePos { x: 10, y: 10 }, TilemapId(map));
+    let revealing = app.world_mut().spawn((RevealsFog, at.0, at.1)).id();
+    let in_the_dark = app
+        .world_mut()
+        .spawn((NeedsLight::new(20), at.0, at.1))
+        .id();
+    let chosen = app
+        .world_mut()
+        .spawn((RevealsFog, Viewshed::new(3), at.0, at.1))
+        .id();
+    app.update();
+    for entity in [revealing, in_the_dark] {
+        assert_eq!(
+            viewshed(&app, entity).radius(),
+            Viewshed::default().radius()
+        );
+        assert_eq!(
+            seen(&app, entity),
+            core_seen(20, 20, |_, _| false, (10, 10), 8)
+        );
+    }
+    assert_eq!(
+        seen(&app, chosen),
+        core_seen(20, 20, |_, _| false, (10, 10), 3)
+    );
+}

@@ -17,19 +17,9 @@ use crate::viewshed::Viewshed;
 /// none gets `Viewshed::default()` (radius 8), and a warning says so once.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Viewshed = default_viewshed())]
+#[require(Viewshed = crate::viewshed::required_by("RevealsFog"))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevealsFog;
-
-/// The `Viewshed` a [`RevealsFog`] entity without one gets, with a warning (once): a radius
-/// the game did not choose.
-fn default_viewshed() -> Viewshed {
-    warn_once!(
-        "bevy_viewshed: RevealsFog on an entity without a Viewshed: it gets Viewshed::default() \
-         (radius 8); insert a Viewshed with the radius you want"
-    );
-    Viewshed::default()
-}
 
 /// The team a [`RevealsFog`] viewer sees for (team 0 without this component). A team's view,
 /// per map, is the union of its members' viewsheds, with an explored memory of its own (see

@@ -26,7 +26,8 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// The viewer's [`Viewshed`] then holds what it sees in the light, so fog of war, sightings
 /// and [`HideOutsideView`](crate::HideOutsideView) all follow the light. Give the viewer a
 /// long (or unlimited) radius: a torch in a distant room is seen through a doorway, a dark
-/// room next to it is not. Precisely, a tile of the viewer's field of view `F` is seen when
+/// room next to it is not. An entity without a `Viewshed` gets `Viewshed::default()` (radius
+/// 8), and a warning says so once. Precisely, a tile of the viewer's field of view `F` is seen when
 /// 1. it is within `dark_vision` of the viewer (measured like the viewer's radius: its
 ///    distance shape on square maps and on the diamond grid of staggered ones, in hexagons on
 ///    hexagonal maps), or
@@ -48,7 +49,7 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// ```
 #[derive(Component, Reflect, Clone, Debug, Default)]
 #[reflect(Component, Default, Debug)]
-#[require(Viewshed)]
+#[require(Viewshed = crate::viewshed::required_by("NeedsLight"))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NeedsLight {
     /// How far the viewer sees without light (0: only its own tile).

@@ -270,3 +270,21 @@ impl Viewshed {
         self.generation += 1;
     }
 }
+
+/// The `Viewshed` an entity gets when a component that needs one (`who`: `RevealsFog`,
+/// `NeedsLight`) comes without it: `Viewshed::default()`, a radius the game did not choose,
+/// with a warning once per component.
+pub(crate) fn required_by(who: &'static str) -> Viewshed {
+    static WARNED: std::sync::Mutex<Vec<&str>> = std::sync::Mutex::new(Vec::new());
+    let mut warned = WARNED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !warned.contains(&who) {
+        warned.push(who);
+        warn!(
+            "bevy_viewshed: {who} on an entity without a Viewshed: it gets Viewshed::default() \
+             (radius 8); insert a Viewshed with the radius you want"
+        );
+    }
+    Viewshed::default()
+}
