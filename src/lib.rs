@@ -81,6 +81,7 @@ pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;
 pub use maps::layers::{LayerOf, Layers};
 pub use maps::opacity::{MapOpacity, Opaque};
+pub use maps::painted::OpaqueCells;
 pub use maps::placed::Placed;
 pub use plugin::{ViewshedPlugin, ViewshedPlugins};
 pub use schedule::{ViewshedSchedule, ViewshedSystems};
@@ -99,9 +100,9 @@ pub mod prelude {
         DistanceShape, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
         FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerGroup, LayerOf,
         LightSource, Lighting, LineOfSight, LostSight, MapOpacity, NeedsLight, OpacityGrid, Opaque,
-        Radius, RememberWhenSeen, RevealsFog, SoftEdge, Spottable, Spotted, Team, TeamFog,
-        TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule, ViewshedSystems,
-        ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
+        OpaqueCells, Radius, RememberWhenSeen, RevealsFog, SoftEdge, Spottable, Spotted, Team,
+        TeamFog, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
+        ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
         hex_line_of_sight, line_of_sight,
     };
 }

@@ -632,3 +632,67 @@ fn the_map_components_are_registered_for_reflection() {
         }
     }
 }
+
+/// A map's `OpaqueCells` (the game's own grid) block sight like `Opaque` entities, and the
+/// two combine: a tile is opaque when it is painted or an entity stands on it. Cells set,
+/// cleared, or the whole component removed: the views follow.
+#[test]
+fn opaque_cells_paint_walls_in_bulk_beside_opaque_entities() {
+    let (width, height) = (16, 12);
+    let pillars = |x: u32, y: u32| x % 4 == 2 && y % 3 == 1;
+    let mut app = app();
+    let map = spawn_map(&mut app, width, height, |_, _| false);
+    app.world_mut()
+        .entity_mut(map)
+        .insert(OpaqueCells::from_fn(width, height, pillars));
+    let viewer = spawn_viewer(&mut app, map, 7, 6, 10);
+    app.update();
+    assert_eq!(
+        seen(&app, viewer),
+        core_seen(width, height, pillars, (7, 6), 10)
+    );
+    // A boulder (an entity) on a painted tile and one on a clear tile.
+    let on_painted = |app: &mut App, x, y| {
+        let tile = tile_entity(app, map, x, y);
+        app.world_mut().entity_mut(tile).insert(Opaque);
+        tile
+    };
+    let boulder = on_painted(&mut app, 10, 4);
+    on_painted(&mut app, 5, 6);
+    app.update();
+    let with_extra = |x: u32, y: u32| pillars(x, y) || (x, y) == (5, 6);
+    assert_eq!(
+        seen(&app, viewer),
+        core_seen(width, height, with_extra, (7, 6), 10)
+    );
+    // The game clears the painted tile under the boulder: the boulder still blocks.
+    app.world_mut()
+        .get_mut::<OpaqueCells>(map)
+        .unwrap()
+        .set(TilePos { x: 10, y: 4 }, false);
+    app.update();
+    assert!(opacity(&app, map).is_opaque(TilePos { x: 10, y: 4 }));
+    assert_eq!(
+        opacity(&app, map).opaque_entities_at(TilePos { x: 10, y: 4 }),
+        1
+    );
+    app.world_mut().entity_mut(boulder).remove::<Opaque>();
+    app.update();
+    let cleared = |x: u32, y: u32| with_extra(x, y) && (x, y) != (10, 4);
+    assert_eq!(
+        seen(&app, viewer),
+        core_seen(width, height, cleared, (7, 6), 10)
+    );
+    // Without the component, only the entity is left.
+    app.world_mut().entity_mut(map).remove::<OpaqueCells>();
+    app.update();
+    let only_extra = |x: u32, y: u32| (x, y) == (5, 6);
+    assert_eq!(
+        seen(&app, viewer),
+        core_seen(width, height, only_extra, (7, 6), 10)
+    );
+    assert_eq!(
+        opacity(&app, map).opaque_entities_at(TilePos { x: 5, y: 6 }),
+        1
+    );
+}

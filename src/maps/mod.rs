@@ -8,11 +8,13 @@
 //! | `placement` | the rule of where an entity stands (root map and tile, from `TilePos` or `Transform`) |
 //! | [`placed`] | [`Placed`](placed::Placed): where each looked-for entity stands, written when it changes |
 //! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque), [`MapOpacity`](opacity::MapOpacity)) |
+//! | [`painted`] | opacity in bulk from the game's own grid ([`OpaqueCells`](painted::OpaqueCells)) |
 //! | `plugin` | [`MapsPlugin`]: their systems in [`ViewshedSystems::Layers`](crate::ViewshedSystems::Layers) and [`ViewshedSystems::SyncOpacity`](crate::ViewshedSystems::SyncOpacity), their observers |
 
 pub mod layer_groups;
 pub mod layers;
 pub mod opacity;
+pub mod painted;
 pub mod placed;
 pub(crate) mod placement;
 mod plugin;

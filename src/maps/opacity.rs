@@ -9,7 +9,7 @@
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::system::SystemParam;
-use bevy::platform::collections::HashMap;
+use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
@@ -53,9 +53,12 @@ pub struct Opaque;
 #[reflect(Component, Default, Debug)]
 pub struct MapOpacity {
     grid: OpacityGrid,
-    /// How many opaque entities stand on each cell, also cells outside the current size
-    /// (so that shrinking and growing a map back loses nothing).
+    /// How many opaque entities stand on each cell, plus one where the game's
+    /// `OpaqueCells` paint it, also cells outside the current size (so that shrinking and
+    /// growing a map back loses nothing).
     counts: HashMap<(u32, u32), u32>,
+    /// The cells the game's `OpaqueCells` paint opaque, each counted once in `counts`.
+    painted: HashSet<(u32, u32)>,
     /// Versions and the latest changed cells (tile coordinates).
     changes: ChangeLog,
     /// Which field of view the map's grid gets (from its `TilemapType`).
@@ -129,7 +132,9 @@ impl MapOpacity {
 
     /// How many [`Opaque`] entities stand on `tile`.
     pub fn opaque_entities_at(&self, tile: TilePos) -> u32 {
-        self.counts.get(&(tile.x, tile.y)).copied().unwrap_or(0)
+        let cell = (tile.x, tile.y);
+        let counted = self.counts.get(&cell).copied().unwrap_or(0);
+        counted - u32::from(self.painted.contains(&cell))
     }
 
     /// The version of the grid: it grows with every change.
@@ -153,6 +158,19 @@ impl MapOpacity {
         if size != self.size {
             self.rebuild(size);
         }
+    }
+
+    /// Paints `cells` opaque, and no longer the cells painted before and not now.
+    pub(super) fn paint(&mut self, cells: HashSet<(u32, u32)>) {
+        let gone: Vec<(u32, u32)> = self.painted.difference(&cells).copied().collect();
+        let new: Vec<(u32, u32)> = cells.difference(&self.painted).copied().collect();
+        for cell in gone {
+            self.remove(cell);
+        }
+        for cell in new {
+            self.add(cell);
+        }
+        self.painted = cells;
     }
 
     fn add(&mut self, cell: (u32, u32)) {

@@ -17,6 +17,7 @@ use super::opacity::{
     MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement,
     sync_opaque, track_maps,
 };
+use super::painted::{OpaqueCells, paint_cells};
 use super::placed::{
     Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
     on_placed_discarded, place_again, place_entities,
@@ -45,6 +46,7 @@ impl Plugin for MapsPlugin {
             .register_type::<Placed>()
             .register_type::<MapOpacity>()
             .register_type::<Opaque>()
+            .register_type::<OpaqueCells>()
             .register_type::<LayerOf>()
             .register_type::<Layers>()
             .register_type::<LayerGroup>();
@@ -73,6 +75,7 @@ impl Plugin for MapsPlugin {
                     )>,
                 ),
                 sync_opaque,
+                paint_cells,
             )
                 .chain()
                 .in_set(ViewshedSystems::SyncOpacity),
