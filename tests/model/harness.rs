@@ -14,7 +14,7 @@ use bevy_viewshed::DrawnTeam;
 use bevy_viewshed::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use crate::ops::{GROUPS, MapKind, MapRef, Op, Pos, SLOTS, StyleKind};
+use crate::ops::{COORD, GROUPS, MapKind, MapRef, Op, Pos, SLOTS, StyleKind};
 use crate::rules::{EntityModel, MapModel, Model, Saved, ViewerModel};
 use crate::{common_app, skipped};
 
@@ -128,6 +128,25 @@ impl Harness {
 
     fn pick(list: &[Entity], i: usize) -> Option<Entity> {
         (!list.is_empty()).then(|| list[i % list.len()])
+    }
+
+    /// Paints `(x, y)` of the map in `slot` in its `OpaqueCells`, giving it one if needed.
+    fn paint_cell(&mut self, slot: usize, (x, y): (u32, u32), opaque: bool) {
+        let Some(map) = self.model.maps[slot % SLOTS].as_mut() else {
+            return;
+        };
+        let painted = map.painted.get_or_insert_default();
+        if opaque {
+            painted.insert((x, y));
+        } else {
+            painted.remove(&(x, y));
+        }
+        let mut entity = self.app.world_mut().entity_mut(map.entity);
+        if !entity.contains::<OpaqueCells>() {
+            entity.insert(OpaqueCells::from_fn(COORD, COORD, |_, _| false));
+        }
+        let mut cells = entity.get_mut::<OpaqueCells>().expect("just given");
+        cells.set(TilePos { x, y }, opaque);
     }
 
     fn tile_at(&self, slot: usize, (x, y): (u32, u32)) -> Option<Entity> {
@@ -270,6 +289,8 @@ impl Harness {
             | Op::SetTeam(..)
             | Op::SetFogTeam(..) => self.apply_viewer_op(op),
             Op::ToggleTileOpaque(..)
+            | Op::PaintCell(..)
+            | Op::RemovePaint(..)
             | Op::ToggleTileDisabled(..)
             | Op::DespawnTile(..)
             | Op::SpawnProp(..)
@@ -446,6 +467,16 @@ impl Harness {
             Op::ToggleTileOpaque(slot, at) => {
                 if let Some(tile) = self.tile_at(slot, at) {
                     self.toggle_opaque(tile);
+                }
+            }
+            Op::PaintCell(slot, at, opaque) => self.paint_cell(slot, at, opaque),
+            Op::RemovePaint(slot) => {
+                if let Some(map) = self.model.maps[slot % SLOTS].as_mut() {
+                    map.painted = None;
+                    self.app
+                        .world_mut()
+                        .entity_mut(map.entity)
+                        .remove::<OpaqueCells>();
                 }
             }
             Op::ToggleTileDisabled(slot, at) => {
@@ -669,6 +700,7 @@ impl Harness {
             kind: MapKind::Square,
             drawn: None,
             tiles,
+            painted: None,
         });
     }
 

@@ -2,8 +2,9 @@
 //! spawned, resized, stripped, despawned, layered by hand and by `LayerGroup` (two groups,
 //! nested or not, tilemaps re-parented, groups switched off), and retyped (square, diamond and
 //! staggered isometric, the six hexagonal systems); viewers, walls, doors and spottable
-//! targets spawned, moved, retargeted, disabled and despawned; teams, fog styles and saved
-//! memories switched), with `app.update()` between random batches. After every update the app
+//! targets spawned, moved, retargeted, disabled and despawned; walls painted and cleared in
+//! a map's `OpaqueCells`, and the component removed; teams, fog styles and saved memories
+//! switched), with `app.update()` between random batches. After every update the app
 //! is held to a plain model of the README's rules:
 //!
 //! - every group's `LayerGroup::root()` and every tilemap's `LayerOf` are the model's (the
@@ -11,7 +12,7 @@
 //!   was set by hand; a tilemap that leaves every group loses its `LayerOf`);
 //! - every enabled viewer's view is the field of view of its root map's grid (square, the
 //!   hexagonal one, or the square one on a staggered map's diamond grid) on the model's
-//!   opacity of that map, with its options (empty, and no `origin()`, when it stands on no
+//!   opacity of that map (its opaque entities and its painted tiles), with its options (empty, and no `origin()`, when it stands on no
 //!   tile of a tilemap);
 //! - every root tilemap has a `FogOfWar` whose team states are the model's (visible: the union
 //!   of the team's enabled `RevealsFog` members' views there; explored: ever visible, kept

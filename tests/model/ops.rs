@@ -210,6 +210,11 @@ pub(crate) enum Op {
     SetDrawnTeam(usize, Option<u32>),
     // Opacity.
     ToggleTileOpaque(usize, (u32, u32)),
+    /// The tilemap in a slot paints a tile opaque or clear in its `OpaqueCells` (given one,
+    /// `COORD` x `COORD`, if it had none: some cells lie beyond the map).
+    PaintCell(usize, (u32, u32), bool),
+    /// The tilemap in a slot loses its `OpaqueCells`.
+    RemovePaint(usize),
     ToggleTileDisabled(usize, (u32, u32)),
     DespawnTile(usize, (u32, u32)),
     SpawnProp(MapRef, Pos),
@@ -300,6 +305,8 @@ impl Op {
             Op::SetFogTeam(..) => "SetFogTeam",
             Op::SetDrawnTeam(..) => "SetDrawnTeam",
             Op::ToggleTileOpaque(..) => "ToggleTileOpaque",
+            Op::PaintCell(..) => "PaintCell",
+            Op::RemovePaint(..) => "RemovePaint",
             Op::ToggleTileDisabled(..) => "ToggleTileDisabled",
             Op::DespawnTile(..) => "DespawnTile",
             Op::SpawnProp(..) => "SpawnProp",
@@ -485,6 +492,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..TEAMS).prop_map(Op::SetFogTeam),
         1 => (slot(), team()).prop_map(|(s, t)| Op::SetDrawnTeam(s, t)),
         5 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileOpaque(s, at)),
+        3 => (slot(), at(), any::<bool>()).prop_map(|(s, at, o)| Op::PaintCell(s, at, o)),
+        1 => slot().prop_map(Op::RemovePaint),
         2 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileDisabled(s, at)),
         1 => (slot(), at()).prop_map(|(s, at)| Op::DespawnTile(s, at)),
         2 => (map_ref(), pos()).prop_map(|(m, at)| Op::SpawnProp(m, at)),

@@ -27,6 +27,8 @@ pub(crate) struct MapModel {
     /// Its `DrawnTeam`.
     pub(crate) drawn: Option<u32>,
     pub(crate) tiles: HashMap<(u32, u32), Entity>,
+    /// The tiles its `OpaqueCells` paint opaque (`None`: it has none).
+    pub(crate) painted: Option<BTreeSet<(u32, u32)>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -287,7 +289,14 @@ impl Model {
         let mut grids: HashMap<Entity, OpacityGrid> = HashMap::new();
         for map in self.maps.iter().flatten() {
             if self.is_root_tilemap(map.entity) {
-                grids.insert(map.entity, OpacityGrid::new(map.size.0, map.size.1));
+                let mut grid = OpacityGrid::new(map.size.0, map.size.1);
+                // Painted tiles beyond the map are no tiles of it.
+                for &(x, y) in map.painted.iter().flatten() {
+                    if grid.contains(x, y) {
+                        grid.set_opaque(x, y, true);
+                    }
+                }
+                grids.insert(map.entity, grid);
             }
         }
         for entity in self.entities.values() {
