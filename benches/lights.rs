@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::OpacityGrid;
 use bevy_viewshed::prelude::*;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use scene::support::MapKind;

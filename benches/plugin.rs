@@ -25,6 +25,7 @@ mod scene;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{Fov, OpacityGrid, VisibleSet};
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, Point, field_of_view};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use scene::support::MapKind;

@@ -30,6 +30,7 @@ use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
     ClientSightSystems, ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin,
 };
+use bevy_viewshed::{OpacityGrid, Team};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use scene::support::MapKind;
 use scene::{RADIUS, SIZE, minimal_plugins, spawn_dungeon, walk, walks};

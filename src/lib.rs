@@ -94,16 +94,19 @@ pub use viewshed_core::{
     hex_line_of_sight,
 };
 
-/// The types most users need: `use bevy_viewshed::prelude::*;`.
+/// What a game uses every day: `use bevy_viewshed::prelude::*;`.
+///
+/// Names a game is likely to have already (`Team`, `Ghost`, `Lighting`, `Radius`, `Fov`) and
+/// the core's own types and functions (`field_of_view`, `OpacityGrid`, `VisibleSet`,
+/// `HexCoords`, ...) stay out of it: import them from the crate root, e.g.
+/// `use bevy_viewshed::Team;`.
 pub mod prelude {
     pub use crate::{
-        DistanceShape, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Fov, FovError, FovMode,
-        FovOptions, Ghost, HexCoords, HexFov, HideOutsideView, LastSeen, LayerGroup, LayerOf,
-        LightSource, Lighting, LineOfSight, LostSight, MapOpacity, NeedsLight, OpacityGrid, Opaque,
-        OpaqueCells, Radius, RememberWhenSeen, RevealsFog, SoftEdge, Spottable, Spotted, Team,
-        TeamFog, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
-        ViewshedSystems, ViewshedUpdated, VisibleSet, VisionCone, field_of_view, hex_field_of_view,
-        hex_line_of_sight, line_of_sight,
+        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogState, FogStyle, FogTeam, FovMode,
+        FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource, LostSight,
+        MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog, SoftEdge,
+        Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
+        ViewshedSystems, ViewshedUpdated, VisionCone,
     };
 }
 

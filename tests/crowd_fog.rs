@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 use proptest::prelude::*;

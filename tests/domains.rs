@@ -7,6 +7,7 @@ mod common_app;
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Lighting;
 use bevy_viewshed::fog::FogPlugin;
 use bevy_viewshed::light::LightPlugin;
 use bevy_viewshed::prelude::*;

@@ -10,6 +10,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 use proptest::prelude::*;

@@ -31,6 +31,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{Ghost, Team};
 use common_app::{app, spawn_map};
 use proptest::prelude::*;
 

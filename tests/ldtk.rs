@@ -13,6 +13,7 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkViewshedPlugin, LdtkVision};
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{Radius, Team};
 use common_ldtk::*;
 
 /// IntGrid values of the "Walls" layer: wall, closed door, open door.

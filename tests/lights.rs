@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::hex_distance;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{Lighting, OpacityGrid, field_of_view, hex_field_of_view};
 use common_app::{app, generation, hex_coords, spawn_map, tile_entity};
 use proptest::prelude::*;
 

@@ -9,6 +9,7 @@ mod common_app;
 use bevy::ecs::schedule::{LogLevel, MultiThreadedExecutor, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Lighting;
 use bevy_viewshed::prelude::*;
 use common::random_grid;
 use common_app::*;

@@ -13,6 +13,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
 use bevy_replicon::test_app::TestClientEntity;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen};
 use common_net::{Net, set};

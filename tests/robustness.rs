@@ -420,7 +420,7 @@ mod saves {
         let memory = ExploredMemory {
             width: u32::MAX,
             height: 3,
-            teams: vec![(Team(0), vec![0; 3])],
+            teams: vec![(bevy_viewshed::Team(0), vec![0; 3])],
         };
         assert!(matches!(
             FogOfWar::try_from(memory),

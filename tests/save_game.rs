@@ -12,6 +12,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::save_format::SAVE_FORMAT;
 use bevy_viewshed::{ExploredMemory, MemoryError};
+use bevy_viewshed::{Radius, Team};
 use common_app::{app, spawn_map, spawn_player, tile_entity, viewshed};
 
 fn walls(x: u32, _y: u32) -> bool {

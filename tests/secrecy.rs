@@ -18,6 +18,7 @@ mod common_net;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::ReplicateWhenSeen;
 use common_app::{spawn_layer, spawn_map, tile_entity};

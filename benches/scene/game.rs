@@ -8,6 +8,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{OpacityGrid, Team};
 
 use super::support::{MapKind, Rng};
 use super::{RADIUS, SIZE, minimal_plugins, spawn_dungeon};

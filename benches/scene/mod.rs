@@ -12,6 +12,7 @@ pub mod game;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{OpacityGrid, Team};
 use support::Rng;
 
 pub const SIZE: u32 = 256;

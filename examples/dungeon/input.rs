@@ -4,6 +4,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Radius;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;

@@ -6,6 +6,7 @@
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 
 use crate::input::{Doors, blocked, neighbours};

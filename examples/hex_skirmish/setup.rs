@@ -2,6 +2,7 @@
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 
 use crate::map::{HexMap, MAP_SIZE, Terrain, tiles};

@@ -7,6 +7,7 @@ use std::collections::{HashSet, VecDeque};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{Team, TeamFog};
 
 use crate::map::{HexMap, MAP_SIZE, Rng, neighbours};
 use crate::script::Options;

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{Team, TeamFog};
 
 use crate::level::{CLOSED_DOOR, Level, OPEN_DOOR, OPEN_DOOR_TILE, Player, WALL};
 use crate::script::Options;

@@ -10,6 +10,7 @@ use bevy::state::app::StatesPlugin;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon_example_backend::{ExampleServer, RepliconExampleBackendPlugins};
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin};
 

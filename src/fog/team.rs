@@ -49,6 +49,7 @@ pub struct FogTeam(pub Team);
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::Team;
 /// use bevy_viewshed::DrawnTeam;
 ///
 /// fn show_the_enemy_map(mut commands: Commands, minimap: Single<Entity, With<FogOfWar>>) {

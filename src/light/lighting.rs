@@ -36,6 +36,7 @@ const MOST: f32 = (1 << 20) as f32;
 /// # use bevy::prelude::*;
 /// # use bevy_ecs_tilemap::prelude::*;
 /// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::Lighting;
 /// fn shade(maps: Query<&Lighting>, map: Single<Entity, With<TileStorage>>) {
 ///     let lighting = maps.get(*map).unwrap();
 ///     let tile = TilePos { x: 3, y: 4 };

@@ -43,6 +43,7 @@
 //! use bevy::state::app::StatesPlugin;
 //! use bevy_replicon::prelude::*;
 //! use bevy_viewshed::prelude::*;
+//! use bevy_viewshed::Team;
 //! use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin};
 //!
 //! let mut server = App::new();

@@ -34,6 +34,7 @@ pub use plugin::ViewsPlugin;
 ///
 /// ```
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::Radius;
 ///
 /// let mut viewshed = Viewshed::new(8)
 ///     .with_shape(DistanceShape::Chebyshev)

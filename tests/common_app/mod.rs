@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{HexCoords, OpacityGrid, field_of_view};
 
 /// `MinimalPlugins` + `ViewshedPlugin`: no window, no GPU.
 pub fn app() -> App {

@@ -17,6 +17,7 @@ use bevy_ecs_ldtk::systems;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ldtk::LdtkViewshedPlugin;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{OpacityGrid, field_of_view};
 use serde_json::Value;
 
 /// The project the tests load (written by `assets/make_ldtk_level.py`).

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use bevy::camera::visibility::Visibility;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use proptest::test_runner::TestCaseError;
 

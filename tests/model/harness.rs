@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::DrawnTeam;
+use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use proptest::test_runner::TestCaseError;
 

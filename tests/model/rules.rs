@@ -10,6 +10,7 @@ use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ExploredMemory;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{OpacityGrid, field_of_view, hex_field_of_view};
 
 use crate::common_app;
 use crate::ops::{GROUPS, MEMORIES, MapKind, SLOTS, Sight, StyleKind};
