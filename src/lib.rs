@@ -2,6 +2,29 @@
 //! the tiles around it, [`Opaque`] entities cast shadows, and fog of war (visible, remembered,
 //! unexplored) is written into the tile layers that opt in with a [`FogStyle`].
 //!
+//! # Quick start
+//!
+//! The README's quick start, `examples/quick_start.rs` (`cargo run --example quick_start`): a
+//! walled room with pillars, a player the arrow keys move, the fog of war following it.
+//!
+#![doc = concat!("```no_run\n", include_str!("../examples/quick_start.rs"), "```")]
+//!
+//! # Where to read on
+//!
+//! The guides, with the test or bench behind every claim:
+//! [the rules](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/rules.md),
+//! [the look of the fog](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/fog.md),
+//! [light and darkness](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/light.md),
+//! [the plugin](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/plugin.md)
+//! (schedule, components, sightings, save games),
+//! [LDtk and other importers](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/ldtk.md),
+//! [multiplayer](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/multiplayer.md),
+//! [robustness](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/robustness.md),
+//! [performance](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/performance.md),
+//! [the core without Bevy](https://github.com/bevy-viewshed/bevy_viewshed/blob/main/docs/core.md).
+//!
+//! # The core
+//!
 //! The field of view is exact symmetric shadowcasting (Albert Ford's rules) on bit-packed
 //! grids, from the Bevy-free [`viewshed_core`] crate, re-exported here ([`grid`], [`bits`],
 //! [`options`], [`shadowcast`], [`visible`], [`line_of_sight`](mod@line_of_sight), [`ascii`]):
@@ -18,7 +41,9 @@
 //! # Ok::<(), bevy_viewshed::FovError>(())
 //! ```
 //!
-//! The Bevy side: one module per domain, each with its own plugin, run in the order of the
+//! # The plugin
+//!
+//! One module per domain, each with its own plugin, run in the order of the
 //! frame's steps ([`ViewshedSystems`], in [`ViewshedSchedule`]); [`ViewshedPlugin`] adds them
 //! all ([`ViewshedPlugins`]):
 //!
