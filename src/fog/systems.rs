@@ -14,8 +14,7 @@ use crate::fog::neighbours::Neighbourhood;
 use crate::fog::tiles::TileWriter;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, FogDirty, FogOfWar, FogStyle, FogTeam, RevealsFog, Team};
-use crate::maps::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps};
-use crate::maps::placement::Placement;
+use crate::maps::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps, root_of};
 use crate::viewshed::Viewshed;
 use crate::viewshed::recompute::ViewshedUpdated;
 
@@ -233,7 +232,7 @@ pub(super) fn style_new_tiles(
         Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
     >,
     mut styles: Query<(Ref<TileStorage>, &FogStyle, &mut FadingTiles)>,
-    placement: Placement,
+    layers: Query<&LayerOf>,
     fogs: Query<&FogOfWar>,
     mut tiles: TileWriter,
 ) {
@@ -247,8 +246,7 @@ pub(super) fn style_new_tiles(
         if storage.checked_get(&tile) != Some(entity) {
             continue;
         }
-        let Some(fog) = placement
-            .root(tilemap)
+        let Some(fog) = root_of(tilemap, &layers)
             .ok()
             .and_then(|map| fogs.get(map).ok())
         else {

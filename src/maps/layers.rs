@@ -46,7 +46,7 @@ pub(crate) enum LayerProblem {
 }
 
 /// The root map of `tilemap`: itself, or the tilemap at the end of its chain of [`LayerOf`].
-pub(super) fn root_of(tilemap: Entity, layers: &Query<&LayerOf>) -> Result<Entity, LayerProblem> {
+pub(crate) fn root_of(tilemap: Entity, layers: &Query<&LayerOf>) -> Result<Entity, LayerProblem> {
     let mut chain = [tilemap; MAX_LAYER_DEPTH + 1];
     let mut map = tilemap;
     for depth in 1..=MAX_LAYER_DEPTH + 1 {

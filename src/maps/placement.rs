@@ -118,7 +118,7 @@ pub(super) fn grid_of(map_type: &TilemapType) -> Grid {
 
 impl Placement<'_, '_> {
     /// The root map of `tilemap`.
-    pub(crate) fn root(&self, tilemap: Entity) -> Result<Entity, PlaceProblem> {
+    fn root(&self, tilemap: Entity) -> Result<Entity, PlaceProblem> {
         root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
     }
 
