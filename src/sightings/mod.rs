@@ -12,14 +12,13 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::tiles::TilePos;
 
+mod judge;
 mod plugin;
 mod viewers;
 
-use crate::maps::placed::{Placed, PlacedIndex};
 use crate::viewshed::Viewshed;
-use crate::viewshed::recompute::ViewshedUpdated;
+use judge::{Change, TargetsJudged};
 pub use plugin::SightingsPlugin;
 use viewers::ViewerIndex;
 
@@ -115,41 +114,57 @@ pub(crate) struct Announce<'w, 's> {
 
 impl Announce<'_, '_> {
     fn send(&mut self, seen: bool, viewer: Entity, target: Entity) {
-        if seen {
-            let spotted = Spotted::new(viewer, target);
-            self.spotted.write(spotted);
-            let both = [
-                spotted,
-                Spotted {
-                    on: target,
-                    ..spotted
-                },
-            ];
-            self.commands
-                .queue(move |world: &mut World| trigger_where_heard(world, both));
-        } else {
-            let lost = LostSight::new(viewer, target);
-            self.lost.write(lost);
-            let both = [lost, LostSight { on: target, ..lost }];
-            self.commands
-                .queue(move |world: &mut World| trigger_where_heard(world, both));
+        self.send_all(vec![(seen, viewer, target)]);
+    }
+
+    /// Sends each change as a message, then queues one command that triggers them all.
+    fn send_all(&mut self, changes: Vec<Change>) {
+        if changes.is_empty() {
+            return;
         }
+        let (seen, lost): (Vec<_>, Vec<_>) = changes.into_iter().partition(|change| change.0);
+        let seen: Vec<[Spotted; 2]> = seen
+            .into_iter()
+            .map(|(_, viewer, target)| {
+                let spotted = Spotted::new(viewer, target);
+                [
+                    spotted,
+                    Spotted {
+                        on: target,
+                        ..spotted
+                    },
+                ]
+            })
+            .collect();
+        let lost: Vec<[LostSight; 2]> = lost
+            .into_iter()
+            .map(|(_, viewer, target)| {
+                let lost = LostSight::new(viewer, target);
+                [lost, LostSight { on: target, ..lost }]
+            })
+            .collect();
+        self.spotted.write_batch(seen.iter().map(|both| both[0]));
+        self.lost.write_batch(lost.iter().map(|both| both[0]));
+        self.commands.queue(move |world: &mut World| {
+            trigger_where_heard(world, seen);
+            trigger_where_heard(world, lost);
+        });
     }
 }
 
-/// Triggers a sighting on its viewer and on its target, each only if an observer can hear
-/// it: a global one, or one watching that entity. A game without sighting observers
-/// pays for no trigger (each costs a few hundred instructions, and a crowded scene has
-/// thousands of sightings a frame).
-fn trigger_where_heard<E>(world: &mut World, both: [E; 2])
+/// Triggers each sighting on its viewer and then on its target, each only if an observer can hear it: a global one, or one watching that entity.
+/// A game without sighting observers pays for no trigger (each costs a few hundred
+/// instructions, and a crowded scene has thousands of sightings a frame).
+fn trigger_where_heard<E>(world: &mut World, sightings: Vec<[E; 2]>)
 where
     E: EntityEvent + Copy,
     for<'a> E::Trigger<'a>: Default,
 {
+    let Some(key) = world.event_key::<E>() else {
+        return;
+    };
+    // Looked up for each trigger: an observer may add or remove observers.
     let heard = |world: &World, entity: Entity| {
-        let Some(key) = world.event_key::<E>() else {
-            return false;
-        };
         world
             .observers()
             .try_get_observers(key)
@@ -158,162 +173,17 @@ where
                     || observers.entity_observers().contains_key(&entity)
             })
     };
-    for event in both {
+    for event in sightings.into_iter().flatten() {
         if heard(world, event.event_target()) {
             world.trigger(event);
         }
     }
 }
 
-/// A change to announce: (seen, viewer, target).
-type Change = (bool, Entity, Entity);
-
-/// Where each target stood when the sightings last judged it: the viewers that see it are
-/// found from there when it moves.
-#[derive(Resource, Default)]
-pub(crate) struct TargetsJudged(EntityHashMap<(Entity, TilePos)>);
-
 /// The seen targets of viewers whose `Viewshed` is being replaced (inserted again), so that
 /// the new component keeps them and no sighting is announced twice.
 #[derive(Resource, Default)]
 pub(crate) struct ReplacedSightings(EntityHashMap<EntityHashSet>);
-
-/// Brings every viewer's set of seen targets up to date and announces the differences: each
-/// recomputed view against the targets near it, each moved target against the viewers whose
-/// reach holds the tile it left or the tile it reached. Nothing else is looked at.
-pub(crate) fn notify_sightings(
-    mut updated: MessageReader<ViewshedUpdated>,
-    mut viewers: Query<(Entity, &mut Viewshed)>,
-    targets: Query<&Placed, With<Spottable>>,
-    moved: Query<(Entity, &Placed), (With<Spottable>, Or<(Changed<Placed>, Added<Spottable>)>)>,
-    (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
-    mut judged: ResMut<TargetsJudged>,
-    mut announce: Announce,
-) {
-    if targets.is_empty() {
-        // Nothing to see, and no viewer holds a target (each target that went took itself
-        // out of every viewer, `on_target_gone`; an inserted `Viewshed` starts with none):
-        // the views need not be read.
-        updated.clear();
-        judged.0.clear();
-        if index.complete {
-            index.clear();
-        }
-        return;
-    }
-    if !index.complete {
-        // The first target since there were none: every view is filed.
-        for (viewer, viewshed) in viewers.iter() {
-            index.file(viewer, filing(viewshed));
-        }
-        index.complete = true;
-    }
-    let mut changes = Vec::new();
-    for viewer in updated.read().map(|m| m.viewer) {
-        if let Ok((_, viewshed)) = viewers.get_mut(viewer) {
-            index.file(viewer, filing(&viewshed));
-            compare_view(viewer, viewshed, (&targets, &placed), &mut changes);
-        }
-    }
-    // A viewer met twice (filed under both tiles' buckets, or recomputed above) finds nothing
-    // new the second time: each check is exact against its current view.
-    for (target, placed) in &moved {
-        let at = placed.get();
-        let before = match at {
-            Some(at) => judged.0.insert(target, at),
-            None => judged.0.remove(&target),
-        };
-        // The viewers that may see the tile it left or the tile it reached, map by map.
-        let other_map = before.filter(|left| at.is_none_or(|now| now.0 != left.0));
-        for (map, _) in at.into_iter().chain(other_map) {
-            let (mut tiles, mut count) = ([(0, 0); 2], 0);
-            for (_, tile) in [before, at]
-                .into_iter()
-                .flatten()
-                .filter(|&(on, _)| on == map)
-            {
-                tiles[count] = (tile.x, tile.y);
-                count += 1;
-            }
-            for viewer in index.seeing(map, &tiles[..count]) {
-                if viewer != target {
-                    recheck_target(&mut viewers, viewer, (target, at), &mut changes);
-                }
-            }
-        }
-    }
-    for (seen, viewer, target) in changes {
-        announce.send(seen, viewer, target);
-    }
-}
-
-/// Where the viewer index files a view: its map and window.
-fn filing(viewshed: &Viewshed) -> Option<(Entity, viewshed_core::visible::Window)> {
-    viewshed.map().map(|map| (map, viewshed.visible.window()))
-}
-
-/// A viewer with a new view: the targets filed near it that it sees now and did not see,
-/// then those it saw that no longer stand in its view. Its `Viewshed` is written (and so
-/// marked changed) only if something changed.
-fn compare_view(
-    viewer: Entity,
-    mut viewshed: Mut<Viewshed>,
-    (targets, index): (&Query<&Placed, With<Spottable>>, &PlacedIndex),
-    changes: &mut Vec<Change>,
-) {
-    let map = viewshed.map();
-    if let Some(map) = map {
-        for (target, tile) in index.near(map, viewshed.visible.window()) {
-            if target != viewer
-                && viewshed.visible.contains(tile.x, tile.y)
-                && !viewshed.spotted.contains(&target)
-                && targets.contains(target)
-            {
-                viewshed.spotted.insert(target);
-                changes.push((true, viewer, target));
-            }
-        }
-    }
-    let lost_from = changes.len();
-    for &target in &viewshed.spotted {
-        let at = targets.get(target).ok().and_then(Placed::get);
-        let sees = at
-            .is_some_and(|(on, tile)| Some(on) == map && viewshed.visible.contains(tile.x, tile.y));
-        if !sees {
-            changes.push((false, viewer, target));
-        }
-    }
-    for &(_, _, target) in &changes[lost_from..] {
-        viewshed.spotted.remove(&target);
-    }
-}
-
-/// A target that moved to `at` (or onto no tile): whether this viewer's view holds it now.
-/// The viewer is read first, and written only if that changed.
-fn recheck_target(
-    viewers: &mut Query<(Entity, &mut Viewshed)>,
-    viewer: Entity,
-    (target, at): (Entity, Option<(Entity, TilePos)>),
-    changes: &mut Vec<Change>,
-) {
-    let Ok((_, viewshed)) = viewers.get(viewer) else {
-        return;
-    };
-    let sees = at.is_some_and(|(map, tile)| {
-        viewshed.map() == Some(map) && viewshed.visible.contains(tile.x, tile.y)
-    });
-    if sees == viewshed.spotted.contains(&target) {
-        return;
-    }
-    if let Ok((_, mut viewshed)) = viewers.get_mut(viewer) {
-        if sees {
-            viewshed.spotted.insert(target);
-        } else {
-            viewshed.spotted.remove(&target);
-        }
-        changes.push((sees, viewer, target));
-    }
-}
 
 /// A target stopped standing anywhere: `Spottable`, `TilePos` or `TilemapId` was removed, or
 /// it was disabled or despawned (`C` is the component of the lifecycle event `E`). Every

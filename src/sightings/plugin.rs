@@ -6,9 +6,10 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use super::judge::{TargetsJudged, notify_sightings};
 use super::{
-    LostSight, ReplacedSightings, Spottable, Spotted, TargetsJudged, ViewerIndex, notify_sightings,
-    on_target_gone, on_viewer_back, on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
+    LostSight, ReplacedSightings, Spottable, Spotted, ViewerIndex, on_target_gone, on_viewer_back,
+    on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 use crate::viewshed::Viewshed;

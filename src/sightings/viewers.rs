@@ -1,4 +1,4 @@
-//! Which viewers may see a tile: every viewer filed under the 16x16-tile buckets of its
+//! Which viewers may see a tile: every viewer filed under the 8x8-tile buckets of its
 //! map that its view's window overlaps, with that window. The sightings keep it from the views
 //! they compare, so a target that moves is checked against the viewers whose view may hold
 //! its tile, not against every viewer, and a game without targets pays nothing for it.
@@ -9,11 +9,13 @@ use bevy::prelude::*;
 
 use viewshed_core::visible::Window;
 
-/// The side of a bucket, in tiles.
-const BUCKET: u32 = 16;
+/// The side of a bucket, in tiles: a radius-8 view's window spans 3x3 buckets, and a moved
+/// target is checked against the viewers filed under a bucket of 64 tiles.
+const BUCKET: u32 = 8;
 
-/// A window over more buckets than this is filed once, as seeing anywhere on its map.
-const WIDE: u32 = 64;
+/// A window over more buckets than this (128x128 tiles) is filed once, as seeing anywhere on
+/// its map.
+const WIDE: u32 = 256;
 
 /// The viewers by bucket of their view's window.
 #[derive(Resource, Default)]

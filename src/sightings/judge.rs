@@ -1,0 +1,215 @@
+//! Judging the sightings each frame: which viewers see which targets now, from the views that
+//! were recomputed and the targets that moved, and nothing else.
+//!
+//! A frame's sightings are judged in two passes. The first, on all threads, only reads: each
+//! recomputed view against the targets filed near it, each moved target against the viewers
+//! whose reach holds the tile it left or the tile it reached; it lists what differs from what
+//! each viewer saw. The second writes those differences into the viewers and announces them.
+//! A difference found twice (a recomputed viewer meets a moved target both ways, or a viewer is
+//! filed under both tiles' buckets) is announced once: the second finds it already written.
+
+use bevy::ecs::entity::EntityHashMap;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use super::viewers::ViewerIndex;
+use super::{Announce, Spottable};
+use crate::maps::placed::{Placed, PlacedIndex};
+use crate::parallel::collect_in_parts;
+use crate::viewshed::Viewshed;
+use crate::viewshed::recompute::ViewshedUpdated;
+
+/// A change to announce: (seen, viewer, target).
+pub(super) type Change = (bool, Entity, Entity);
+
+/// Where an entity stands: its map and tile.
+type At = Option<(Entity, TilePos)>;
+
+/// Fewer recomputed views or moved targets than this are judged on one thread.
+const JUDGED_IN_PARALLEL: usize = 64;
+
+/// Where each target stood when the sightings last judged it: the viewers that see it are
+/// found from there when it moves.
+#[derive(Resource, Default)]
+pub(crate) struct TargetsJudged(pub(super) EntityHashMap<(Entity, TilePos)>);
+
+/// A target that moved: where it stood when last judged, and where it stands now.
+struct Move {
+    target: Entity,
+    before: At,
+    at: At,
+}
+
+/// Brings every viewer's set of seen targets up to date and announces the differences.
+pub(crate) fn notify_sightings(
+    mut updated: MessageReader<ViewshedUpdated>,
+    mut viewers: Query<(Entity, &mut Viewshed)>,
+    targets: Query<&Placed, With<Spottable>>,
+    moved: Query<(Entity, &Placed), (With<Spottable>, Or<(Changed<Placed>, Added<Spottable>)>)>,
+    (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
+    mut judged: ResMut<TargetsJudged>,
+    mut announce: Announce,
+) {
+    if targets.is_empty() {
+        // Nothing to see, and no viewer holds a target (each target that went took itself
+        // out of every viewer, `on_target_gone`; an inserted `Viewshed` starts with none):
+        // the views need not be read.
+        updated.clear();
+        judged.0.clear();
+        if index.complete {
+            index.clear();
+        }
+        return;
+    }
+    let recomputed = file_views(&mut index, &viewers, updated.read().map(|m| m.viewer));
+    let moves: Vec<Move> = moved
+        .iter()
+        .map(|(target, placed)| {
+            let at = placed.get();
+            let before = match at {
+                Some(at) => judged.0.insert(target, at),
+                None => judged.0.remove(&target),
+            };
+            Move { target, before, at }
+        })
+        .collect();
+    let reading = viewers.as_readonly();
+    let mut changes = collect_in_parts(&recomputed, JUDGED_IN_PARALLEL, |&viewer, found| {
+        judge_view(viewer, (&reading, &targets, &placed), found);
+    });
+    changes.extend(collect_in_parts(
+        &moves,
+        JUDGED_IN_PARALLEL,
+        |change, found| {
+            judge_move(change, (&reading, &index), found);
+        },
+    ));
+    changes.retain(|&change| write_change(&mut viewers, change));
+    announce.send_all(changes);
+}
+
+/// Files the recomputed views in the viewer index (every view, the first time targets
+/// exist) and returns the recomputed viewers.
+fn file_views(
+    index: &mut ViewerIndex,
+    viewers: &Query<(Entity, &mut Viewshed)>,
+    updated: impl Iterator<Item = Entity>,
+) -> Vec<Entity> {
+    if !index.complete {
+        for (viewer, viewshed) in viewers.iter() {
+            index.file(viewer, filing(viewshed));
+        }
+        index.complete = true;
+    }
+    updated
+        .filter(|&viewer| {
+            let viewshed = viewers.get(viewer).map(|(_, viewshed)| viewshed);
+            viewshed.is_ok_and(|viewshed| {
+                index.file(viewer, filing(viewshed));
+                true
+            })
+        })
+        .collect()
+}
+
+/// Where the viewer index files a view: its map and window.
+fn filing(viewshed: &Viewshed) -> Option<(Entity, viewshed_core::visible::Window)> {
+    viewshed.map().map(|map| (map, viewshed.visible.window()))
+}
+
+/// A recomputed view: the targets filed near it that it sees now and did not see, then
+/// those it saw that no longer stand in it.
+fn judge_view(
+    viewer: Entity,
+    (viewers, targets, placed): (
+        &Query<(Entity, &Viewshed)>,
+        &Query<&Placed, With<Spottable>>,
+        &PlacedIndex,
+    ),
+    found: &mut Vec<Change>,
+) {
+    let Ok((_, viewshed)) = viewers.get(viewer) else {
+        return;
+    };
+    if let Some(map) = viewshed.map() {
+        for (target, tile) in placed.near(map, viewshed.visible.window()) {
+            if target != viewer
+                && viewshed.visible.contains(tile.x, tile.y)
+                && !viewshed.spotted.contains(&target)
+                && targets.contains(target)
+            {
+                found.push((true, viewer, target));
+            }
+        }
+    }
+    for &target in &viewshed.spotted {
+        let at = targets.get(target).ok().and_then(Placed::get);
+        if !sees(viewshed, at) {
+            found.push((false, viewer, target));
+        }
+    }
+}
+
+/// A moved target: each viewer whose window holds the tile it left or the tile it reached
+/// (map by map) and that sees one but not the other.
+///
+/// Every viewer saw the target exactly when its view held the tile the target was last judged
+/// on, so a viewer whose view was not recomputed saw it before exactly when its view holds the
+/// tile left, and its seen targets need not be read. A recomputed viewer may be told what it
+/// already knows: [`judge_view`] judged it against every target, and [`write_change`] drops
+/// what is already written.
+fn judge_move(
+    &Move { target, before, at }: &Move,
+    (viewers, index): (&Query<(Entity, &Viewshed)>, &ViewerIndex),
+    found: &mut Vec<Change>,
+) {
+    let other_map = before.filter(|left| at.is_none_or(|now| now.0 != left.0));
+    for (map, _) in at.into_iter().chain(other_map) {
+        let (mut tiles, mut count) = ([(0, 0); 2], 0);
+        for (_, tile) in [before, at]
+            .into_iter()
+            .flatten()
+            .filter(|&(on, _)| on == map)
+        {
+            tiles[count] = (tile.x, tile.y);
+            count += 1;
+        }
+        for viewer in index.seeing(map, &tiles[..count]) {
+            let Ok((_, viewshed)) = viewers.get(viewer) else {
+                continue;
+            };
+            let now = sees(viewshed, at);
+            if viewer != target && now != sees(viewshed, before) {
+                found.push((now, viewer, target));
+            }
+        }
+    }
+}
+
+/// Whether `viewshed` holds the tile `at`.
+fn sees(viewshed: &Viewshed, at: At) -> bool {
+    at.is_some_and(|(map, tile)| {
+        viewshed.map() == Some(map) && viewshed.visible.contains(tile.x, tile.y)
+    })
+}
+
+/// Writes a change into its viewer's seen targets; false if it was already written (found
+/// twice) or the viewer is gone. The viewer is marked changed only when it changes.
+fn write_change(
+    viewers: &mut Query<(Entity, &mut Viewshed)>,
+    (seen, viewer, target): Change,
+) -> bool {
+    let Ok((_, mut viewshed)) = viewers.get_mut(viewer) else {
+        return false;
+    };
+    let spotted = &mut viewshed.bypass_change_detection().spotted;
+    let changed = if seen {
+        spotted.insert(target)
+    } else {
+        spotted.remove(&target)
+    };
+    if changed {
+        viewshed.set_changed();
+    }
+    changed
+}
