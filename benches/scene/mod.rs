@@ -95,10 +95,20 @@ pub fn spawn_dungeon(world: &mut World, grid: &OpacityGrid) -> Entity {
 /// `MinimalPlugins` with every core in the compute pool: on a 2-core machine Bevy's default
 /// gives compute one thread (the others go to IO and async tasks), so `par_iter` would not
 /// run in parallel at all.
+///
+/// `FRAME_THREADS=1` gives the compute pool one thread: every task then runs on the main
+/// thread, which makes callgrind's counts of parallel work exact (with more threads, idle
+/// workers spin for a varying number of instructions).
 pub fn minimal_plugins() -> impl PluginGroup {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = std::env::var("FRAME_THREADS")
+        .ok()
+        .and_then(|n| n.parse().ok());
     let mut options = TaskPoolOptions::default();
-    options.compute.min_threads = cores;
+    options.compute.min_threads = threads.unwrap_or(cores);
+    if let Some(threads) = threads {
+        options.compute.max_threads = threads;
+    }
     MinimalPlugins.set(TaskPoolPlugin {
         task_pool_options: options,
     })

@@ -139,21 +139,23 @@ impl PlacedIndex {
 
     /// The entities filed under the buckets of `map` that overlap `window`, with their tiles
     /// (some may stand outside the window).
-    pub(crate) fn near(
+    pub(crate) fn for_each_near(
         &self,
         map: Entity,
         window: Window,
-    ) -> impl Iterator<Item = (Entity, TilePos)> + '_ {
-        let (x0, y0) = (window.x / BUCKET, window.y / BUCKET);
-        let last = |from: u32, side: u32| from.saturating_add(side.max(1) - 1) / BUCKET;
-        let (x1, y1) = (last(window.x, window.width), last(window.y, window.height));
-        let empty = window.width == 0 || window.height == 0;
-        (y0..=y1)
-            .filter(move |_| !empty)
-            .flat_map(move |by| (x0..=x1).map(move |bx| (map, bx, by)))
-            .filter_map(|key| self.buckets.get(&key))
-            .flatten()
-            .copied()
+        mut f: impl FnMut(Entity, TilePos),
+    ) {
+        if window.width == 0 || window.height == 0 {
+            return;
+        }
+        let last = |from: u32, side: u32| from.saturating_add(side - 1) / BUCKET;
+        for by in window.y / BUCKET..=last(window.y, window.height) {
+            for bx in window.x / BUCKET..=last(window.x, window.width) {
+                for &(entity, tile) in self.buckets.get(&(map, bx, by)).into_iter().flatten() {
+                    f(entity, tile);
+                }
+            }
+        }
     }
 
     /// Every entity filed under `map`.
@@ -430,7 +432,8 @@ mod tests {
             height,
         };
         let near = |index: &PlacedIndex, w| {
-            let mut found: Vec<Entity> = index.near(map, w).map(|(e, _)| e).collect();
+            let mut found = Vec::new();
+            index.for_each_near(map, w, |entity, _| found.push(entity));
             found.sort();
             found
         };
@@ -439,7 +442,7 @@ mod tests {
         both.sort();
         assert_eq!(near(&index, window(0, 0, 41, 6)), both);
         assert!(near(&index, window(0, 0, 0, 0)).is_empty());
-        assert!(index.near(other, window(0, 0, 64, 64)).next().is_none());
+        index.for_each_near(other, window(0, 0, 64, 64), |_, _| panic!("another map"));
         let mut tiles = BitRows::new(64, 64);
         tiles.set(2, 47);
         assert_eq!(index.touched_by(map, &tiles), vec![b]);

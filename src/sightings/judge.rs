@@ -11,6 +11,7 @@
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
+use viewshed_core::visible::VisibleSet;
 
 use super::viewers::ViewerIndex;
 use super::{Announce, Spottable};
@@ -81,7 +82,7 @@ pub(crate) fn notify_sightings(
         &moves,
         JUDGED_IN_PARALLEL,
         |change, found| {
-            judge_move(change, (&reading, &index), found);
+            judge_move(change, &index, found);
         },
     ));
     changes.retain(|&change| write_change(&mut viewers, change));
@@ -112,9 +113,9 @@ fn file_views(
         .collect()
 }
 
-/// Where the viewer index files a view: its map and window.
-fn filing(viewshed: &Viewshed) -> Option<(Entity, viewshed_core::visible::Window)> {
-    viewshed.map().map(|map| (map, viewshed.visible.window()))
+/// Where the viewer index files a view: its map and what it sees.
+fn filing(viewshed: &Viewshed) -> Option<(Entity, &VisibleSet)> {
+    viewshed.map().map(|map| (map, &viewshed.visible))
 }
 
 /// A recomputed view: the targets filed near it that it sees now and did not see, then
@@ -132,7 +133,7 @@ fn judge_view(
         return;
     };
     if let Some(map) = viewshed.map() {
-        for (target, tile) in placed.near(map, viewshed.visible.window()) {
+        placed.for_each_near(map, viewshed.visible.window(), |target, tile| {
             if target != viewer
                 && viewshed.visible.contains(tile.x, tile.y)
                 && !viewshed.spotted.contains(&target)
@@ -140,7 +141,7 @@ fn judge_view(
             {
                 found.push((true, viewer, target));
             }
-        }
+        });
     }
     for &target in &viewshed.spotted {
         let at = targets.get(target).ok().and_then(Placed::get);
@@ -153,16 +154,13 @@ fn judge_view(
 /// A moved target: each viewer whose window holds the tile it left or the tile it reached
 /// (map by map) and that sees one but not the other.
 ///
-/// Every viewer saw the target exactly when its view held the tile the target was last judged
-/// on, so a viewer whose view was not recomputed saw it before exactly when its view holds the
-/// tile left, and its seen targets need not be read. A recomputed viewer may be told what it
+/// Every viewer saw the target exactly when its view, as filed in the index, held the tile the
+/// target was last judged on; a view not recomputed is still the one filed. So a viewer saw
+/// it before exactly when its filed view holds the tile left, and neither the viewer nor its
+/// seen targets need be read. A recomputed viewer may be told what it
 /// already knows: [`judge_view`] judged it against every target, and [`write_change`] drops
 /// what is already written.
-fn judge_move(
-    &Move { target, before, at }: &Move,
-    (viewers, index): (&Query<(Entity, &Viewshed)>, &ViewerIndex),
-    found: &mut Vec<Change>,
-) {
+fn judge_move(&Move { target, before, at }: &Move, index: &ViewerIndex, found: &mut Vec<Change>) {
     let other_map = before.filter(|left| at.is_none_or(|now| now.0 != left.0));
     for (map, _) in at.into_iter().chain(other_map) {
         let (mut tiles, mut count) = ([(0, 0); 2], 0);
@@ -174,15 +172,15 @@ fn judge_move(
             tiles[count] = (tile.x, tile.y);
             count += 1;
         }
-        for viewer in index.seeing(map, &tiles[..count]) {
-            let Ok((_, viewshed)) = viewers.get(viewer) else {
-                continue;
+        index.for_each_seeing(map, &tiles[..count], |view| {
+            let holds = |at: At| {
+                at.is_some_and(|(on, tile)| on == map && view.visible.contains(tile.x, tile.y))
             };
-            let now = sees(viewshed, at);
-            if viewer != target && now != sees(viewshed, before) {
-                found.push((now, viewer, target));
+            let now = holds(at);
+            if view.viewer != target && now != holds(before) {
+                found.push((now, view.viewer, target));
             }
-        }
+        });
     }
 }
 

@@ -229,12 +229,15 @@ pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     }
 }
 
-/// A viewer's `Viewshed` is about to be replaced or removed (discarded): keep what it sees.
+/// A viewer's `Viewshed` is about to be replaced or removed (discarded): keep what it sees;
+/// its view leaves the viewer index (a new `Viewshed` has none until it is computed).
 pub(crate) fn on_viewshed_replaced(
     event: On<Discard, Viewshed>,
     mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
     mut replaced: ResMut<ReplacedSightings>,
+    mut index: ResMut<ViewerIndex>,
 ) {
+    index.file(event.entity, None);
     if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
         let spotted = std::mem::take(&mut viewshed.bypass_change_detection().spotted);
         replaced.0.insert(event.entity, spotted);

@@ -1,30 +1,44 @@
-//! Which viewers may see a tile: every viewer filed under the 8x8-tile buckets of its
-//! map that its view's window overlaps, with that window. The sightings keep it from the views
-//! they compare, so a target that moves is checked against the viewers whose view may hold
-//! its tile, not against every viewer, and a game without targets pays nothing for it.
+//! Which viewers may see a tile: a copy of every view, filed under the 8x8-tile buckets of
+//! its map that its window overlaps. The sightings keep it from the views they compare, so a
+//! target that moves is judged against the views whose window may hold its tile, read from
+//! here without looking the viewers up, and a game without targets pays nothing for it.
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-use viewshed_core::visible::Window;
+use viewshed_core::visible::{VisibleSet, Window};
 
 /// The side of a bucket, in tiles: a radius-8 view's window spans 3x3 buckets, and a moved
-/// target is checked against the viewers filed under a bucket of 64 tiles.
+/// target is judged against the views filed under the bucket of 64 tiles it left or reached.
 const BUCKET: u32 = 8;
 
 /// A window over more buckets than this (128x128 tiles) is filed once, as seeing anywhere on
 /// its map.
 const WIDE: u32 = 256;
 
-/// The viewers by bucket of their view's window.
+/// A view as the sightings last judged it.
+pub(crate) struct FiledView {
+    /// Whose view.
+    pub(crate) viewer: Entity,
+    /// Its map.
+    map: Entity,
+    /// What it saw (a copy of its `Viewshed`'s set).
+    pub(crate) visible: VisibleSet,
+}
+
+/// The views by bucket of their window.
 #[derive(Resource, Default)]
 pub(crate) struct ViewerIndex {
-    buckets: HashMap<(Entity, u32, u32), Vec<(Entity, Window)>>,
-    /// Viewers whose window spans more than [`WIDE`] buckets, by map.
-    wide: EntityHashMap<Vec<(Entity, Window)>>,
-    /// Where each viewer is filed.
-    filed: EntityHashMap<(Entity, Window)>,
+    /// The views, by slot (a slot freed by a viewer that left is given to the next one).
+    views: Vec<FiledView>,
+    free: Vec<u32>,
+    /// Each viewer's slot.
+    slots: EntityHashMap<u32>,
+    /// The slots of the views whose window overlaps a bucket: `(map, column, row)`.
+    buckets: HashMap<(Entity, u32, u32), Vec<u32>>,
+    /// The slots of views whose window spans more than [`WIDE`] buckets, by map.
+    wide: EntityHashMap<Vec<u32>>,
     /// Whether every viewer with a view is filed (the index is dropped while no target
     /// exists, and built again from every view when one appears).
     pub(crate) complete: bool,
@@ -52,40 +66,64 @@ fn holds(window: Window, (x, y): (u32, u32)) -> bool {
 impl ViewerIndex {
     /// Forgets every viewer.
     pub(crate) fn clear(&mut self) {
-        self.buckets.clear();
-        self.wide.clear();
-        self.filed.clear();
-        self.complete = false;
+        *self = Self::default();
     }
 
-    /// Files `viewer` as seeing within `window` of `map` (`None`: nowhere).
-    pub(crate) fn file(&mut self, viewer: Entity, now: Option<(Entity, Window)>) {
-        let before = match now {
-            Some(now) => self.filed.insert(viewer, now),
-            None => self.filed.remove(&viewer),
-        };
-        if before == now {
-            return;
-        }
-        if let Some((map, window)) = before {
+    /// Files `viewer` as seeing `visible` on `map` (`None`: nowhere).
+    pub(crate) fn file(&mut self, viewer: Entity, now: Option<(Entity, &VisibleSet)>) {
+        let slot = self.slots.get(&viewer).copied();
+        if let Some(slot) = slot {
+            let view = &self.views[slot as usize];
+            let same =
+                now.is_some_and(|(map, visible)| map == view.map && *visible == view.visible);
+            if same {
+                return;
+            }
+            let (map, window) = (view.map, view.visible.window());
             self.each_list(map, window, |list| {
-                if let Some(at) = list.iter().position(|&(v, _)| v == viewer) {
+                if let Some(at) = list.iter().position(|&filed| filed == slot) {
                     list.swap_remove(at);
                 }
             });
         }
-        if let Some((map, window)) = now {
-            self.each_list(map, window, |list| list.push((viewer, window)));
-        }
+        let Some((map, visible)) = now else {
+            if let Some(slot) = slot {
+                self.slots.remove(&viewer);
+                self.views[slot as usize].visible = VisibleSet::new();
+                self.free.push(slot);
+            }
+            return;
+        };
+        let slot = slot.unwrap_or_else(|| self.new_slot(viewer));
+        let view = &mut self.views[slot as usize];
+        view.map = map;
+        view.visible.clone_from(visible);
+        self.each_list(map, visible.window(), |list| list.push(slot));
     }
 
-    /// Calls `f` with each list a viewer seeing within `window` of `map` is filed in.
-    fn each_list(
-        &mut self,
-        map: Entity,
-        window: Window,
-        mut f: impl FnMut(&mut Vec<(Entity, Window)>),
-    ) {
+    /// A slot for a viewer filed for the first time.
+    fn new_slot(&mut self, viewer: Entity) -> u32 {
+        let view = FiledView {
+            viewer,
+            map: Entity::PLACEHOLDER,
+            visible: VisibleSet::new(),
+        };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.views[slot as usize] = view;
+                slot
+            }
+            None => {
+                self.views.push(view);
+                (self.views.len() - 1) as u32
+            }
+        };
+        self.slots.insert(viewer, slot);
+        slot
+    }
+
+    /// Calls `f` with each list a view within `window` of `map` is filed in.
+    fn each_list(&mut self, map: Entity, window: Window, mut f: impl FnMut(&mut Vec<u32>)) {
         let Some((x0, y0, x1, y1)) = buckets(window) else {
             return;
         };
@@ -99,25 +137,35 @@ impl ViewerIndex {
         }
     }
 
-    /// The viewers of `map` whose view's window holds one of `tiles` (each at most once per
-    /// tile's bucket: a viewer may come twice when the tiles lie in two buckets).
-    pub(crate) fn seeing<'a>(
-        &'a self,
+    /// Calls `f` with the views of `map` whose window holds one of `tiles` (each at most once
+    /// per tile's bucket: a view may come twice when the tiles lie in two buckets).
+    pub(crate) fn for_each_seeing(
+        &self,
         map: Entity,
-        tiles: &'a [(u32, u32)],
-    ) -> impl Iterator<Item = Entity> + 'a {
-        let bucket_of = move |&(x, y): &(u32, u32)| (map, x / BUCKET, y / BUCKET);
-        let lists = tiles.iter().enumerate().filter_map(move |(i, tile)| {
-            let first = !tiles[..i]
+        tiles: &[(u32, u32)],
+        mut f: impl FnMut(&FiledView),
+    ) {
+        let mut visit = |list: &[u32]| {
+            for &slot in list {
+                let view = &self.views[slot as usize];
+                let window = view.visible.window();
+                if tiles.iter().any(|&tile| holds(window, tile)) {
+                    f(view);
+                }
+            }
+        };
+        let bucket_of = |&(x, y): &(u32, u32)| (map, x / BUCKET, y / BUCKET);
+        for (i, tile) in tiles.iter().enumerate() {
+            let met = tiles[..i]
                 .iter()
                 .any(|other| bucket_of(other) == bucket_of(tile));
-            first.then(|| self.buckets.get(&bucket_of(tile)))?
-        });
-        lists
-            .chain(self.wide.get(&map))
-            .flatten()
-            .filter(move |&&(_, window)| tiles.iter().any(|&tile| holds(window, tile)))
-            .map(|&(viewer, _)| viewer)
+            if let Some(list) = self.buckets.get(&bucket_of(tile)).filter(|_| !met) {
+                visit(list);
+            }
+        }
+        if let Some(list) = self.wide.get(&map) {
+            visit(list);
+        }
     }
 }
 
@@ -125,24 +173,37 @@ impl ViewerIndex {
 mod tests {
     use super::*;
 
-    #[test]
-    fn viewers_are_found_by_the_tiles_their_windows_hold_and_follow_their_views() {
-        let (map, a, b) = (
-            Entity::from_raw_u32(1).unwrap(),
-            Entity::from_raw_u32(2).unwrap(),
-            Entity::from_raw_u32(3).unwrap(),
-        );
-        let window = |x, y, width, height| Window {
+    /// A view of the whole `width` x `height` window at `(x, y)`.
+    fn view(x: u32, y: u32, width: u32, height: u32) -> VisibleSet {
+        let window = Window {
             x,
             y,
             width,
             height,
         };
+        let stride = width.div_ceil(64) as usize;
+        let mut words = vec![u64::MAX; stride * height as usize];
+        for row in words.chunks_mut(stride) {
+            if width % 64 != 0 {
+                row[stride - 1] = (1 << (width % 64)) - 1;
+            }
+        }
+        VisibleSet::from_words(window, words).unwrap()
+    }
+
+    #[test]
+    fn views_are_found_by_the_tiles_their_windows_hold_and_follow_their_viewers() {
+        let (map, a, b) = (
+            Entity::from_raw_u32(1).unwrap(),
+            Entity::from_raw_u32(2).unwrap(),
+            Entity::from_raw_u32(3).unwrap(),
+        );
         let mut index = ViewerIndex::default();
-        index.file(a, Some((map, window(10, 10, 17, 17))));
-        index.file(b, Some((map, window(0, 0, 2000, 2000))));
+        index.file(a, Some((map, &view(10, 10, 17, 17))));
+        index.file(b, Some((map, &view(0, 0, 2000, 2000))));
         let seeing = |index: &ViewerIndex, tiles: &[(u32, u32)]| {
-            let mut found: Vec<Entity> = index.seeing(map, tiles).collect();
+            let mut found = Vec::new();
+            index.for_each_seeing(map, tiles, |view| found.push(view.viewer));
             found.sort();
             found.dedup();
             found
@@ -152,13 +213,23 @@ mod tests {
         assert_eq!(seeing(&index, &[(26, 26)]), both);
         assert_eq!(seeing(&index, &[(27, 26)]), vec![b]);
         assert_eq!(seeing(&index, &[(9, 10), (27, 26)]), vec![b]);
-        index.file(a, Some((map, window(40, 40, 3, 3))));
+        index.file(a, Some((map, &view(40, 40, 3, 3))));
         assert_eq!(seeing(&index, &[(26, 26)]), vec![b]);
         assert_eq!(seeing(&index, &[(41, 42)]), both);
+        let mut filed_as_seen = false;
+        index.for_each_seeing(map, &[(41, 42)], |view| {
+            filed_as_seen |= view.viewer == a && view.visible.contains(41, 42);
+        });
+        assert!(filed_as_seen);
         index.file(a, None);
-        index.file(b, Some((map, window(0, 0, 0, 0))));
+        index.file(b, Some((map, &VisibleSet::new())));
         assert!(seeing(&index, &[(41, 42)]).is_empty());
         assert!(index.buckets.values().all(Vec::is_empty));
         assert!(index.wide.values().all(Vec::is_empty));
+        // A slot freed is given to the next viewer.
+        let c = Entity::from_raw_u32(4).unwrap();
+        index.file(c, Some((map, &view(5, 5, 2, 2))));
+        assert_eq!(index.views.len(), 2);
+        assert_eq!(seeing(&index, &[(6, 6)]), vec![c]);
     }
 }

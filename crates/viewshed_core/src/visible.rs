@@ -51,6 +51,7 @@ pub struct Window {
 
 impl Window {
     /// Whether `(x, y)` lies inside the window.
+    #[inline]
     pub fn contains(&self, x: u32, y: u32) -> bool {
         x.wrapping_sub(self.x) < self.width && y.wrapping_sub(self.y) < self.height
     }
@@ -63,6 +64,7 @@ impl VisibleSet {
     }
 
     /// Whether the cell `(x, y)` (map coordinates) is visible.
+    #[inline]
     pub fn contains(&self, x: u32, y: u32) -> bool {
         self.window().contains(x, y) && self.rows.get(y - self.y0, x - self.x0)
     }
@@ -141,6 +143,7 @@ impl VisibleSet {
     }
 
     /// The rectangle of the map this set covers; cells outside it are never visible.
+    #[inline]
     pub fn window(&self) -> Window {
         Window {
             x: self.x0,
