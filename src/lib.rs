@@ -98,8 +98,8 @@ mod staggered;
 pub mod viewshed;
 
 pub use fog::{
-    DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Ghost,
-    HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog,
+    DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer, FogState, FogStyle,
+    FogTeam, Ghost, HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog,
     TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
@@ -127,7 +127,7 @@ pub use viewshed_core::{
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
     pub use crate::{
-        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogState, FogStyle, FogTeam, FovMode,
+        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FogTeam, FovMode,
         FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource, LostSight,
         MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog, SoftEdge,
         Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
