@@ -99,8 +99,8 @@ pub mod viewshed;
 
 pub use fog::{
     DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer, FogState, FogStyle,
-    FogTeam, Ghost, HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog,
-    TileLook,
+    FogTeam, Ghost, HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge,
+    Team, TeamFog, TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;
@@ -127,11 +127,11 @@ pub use viewshed_core::{
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
     pub use crate::{
-        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FogTeam, FovMode,
-        FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource, LostSight,
-        MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog, SoftEdge,
-        Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
-        ViewshedSystems, ViewshedUpdated, VisionCone,
+        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FogTeam,
+        FovMode, FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource,
+        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog,
+        SoftEdge, Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins,
+        ViewshedSchedule, ViewshedSystems, ViewshedUpdated, VisionCone,
     };
 }
 

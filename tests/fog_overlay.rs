@@ -57,10 +57,7 @@ fn assert_one_tile_per_cell(app: &mut App, map: Entity, layer: Entity) {
         }
     }
     let mut tiles = app.world_mut().query::<&TilemapId>();
-    let count = tiles
-        .iter(app.world())
-        .filter(|id| id.0 == layer)
-        .count();
+    let count = tiles.iter(app.world()).filter(|id| id.0 == layer).count();
     assert_eq!(count, (size.x * size.y) as usize, "no tile left over");
 }
 
@@ -217,9 +214,7 @@ fn grow_map(app: &mut App, map: Entity, size: TilemapSize) {
             let position = TilePos { x, y };
             let tile = old.checked_get(&position).unwrap_or_else(|| {
                 let look = (TileVisible(true), TileColor(tint(x, y)));
-                app.world_mut()
-                    .spawn((position, TilemapId(map), look))
-                    .id()
+                app.world_mut().spawn((position, TilemapId(map), look)).id()
             });
             storage.set(&position, tile);
         }

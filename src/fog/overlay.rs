@@ -10,8 +10,8 @@ use bevy::render::sync_world::SyncToRenderWorld;
 use bevy_ecs_tilemap::FrustumCulling;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{
-    TilemapGridSize, TilemapId, TilemapRenderSettings, TilemapSize, TilemapSpacing,
-    TilemapTexture, TilemapTileSize, TilemapType,
+    TilemapGridSize, TilemapId, TilemapRenderSettings, TilemapSize, TilemapSpacing, TilemapTexture,
+    TilemapTileSize, TilemapType,
 };
 use bevy_ecs_tilemap::tiles::{TileBundle, TileColor, TilePos, TileStorage, TileVisible};
 
@@ -201,9 +201,10 @@ pub(super) fn keep_fog_overlays(
                 .is_ok_and(|(parent, ..)| parent.parent() == map)
         };
         // The layer spawned before, also for a FogOverlay inserted again or cloned.
-        let found = overlay.layer.filter(|&layer| ours(layer)).or_else(|| {
-            children.and_then(|children| children.iter().find(|&child| ours(child)))
-        });
+        let found = overlay
+            .layer
+            .filter(|&layer| ours(layer))
+            .or_else(|| children.and_then(|children| children.iter().find(|&child| ours(child))));
         let layer = match found {
             Some(layer) => layer,
             None => commands
@@ -406,7 +407,10 @@ pub(super) fn on_fog_overlay_removed(
     let Some(layer) = maps.get(map).ok().and_then(FogOverlay::layer) else {
         return;
     };
-    if overlays.get(layer).is_ok_and(|parent| parent.parent() == map) {
+    if overlays
+        .get(layer)
+        .is_ok_and(|parent| parent.parent() == map)
+    {
         commands.entity(layer).try_despawn();
     }
 }
