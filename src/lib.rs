@@ -99,9 +99,9 @@ mod staggered;
 pub mod viewshed;
 
 pub use fog::{
-    DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogState, FogStyle, FogTeam, Ghost,
-    HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge, Team, TeamFog,
-    TileLook,
+    DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer, FogState, FogStyle,
+    FogTeam, Ghost, HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge,
+    Team, TeamFog, TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;
@@ -128,11 +128,11 @@ pub use viewshed_core::{
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
     pub use crate::{
-        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogState, FogStyle, FogTeam, FovMode,
-        FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource, LostSight,
-        MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog, SoftEdge,
-        Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
-        ViewshedSystems, ViewshedUpdated, VisionCone,
+        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FogTeam,
+        FovMode, FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource,
+        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog,
+        SoftEdge, Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins,
+        ViewshedSchedule, ViewshedSystems, ViewshedUpdated, VisionCone,
     };
 }
 

@@ -8,10 +8,8 @@
 
 mod common_screenshot;
 
-use std::process::Command;
-
 use bevy_viewshed::{FovOptions, OpacityGrid, field_of_view};
-use common_screenshot::{build_example, enabled, luminance};
+use common_screenshot::{build_example, enabled, luminance, steady_frame};
 
 const EXAMPLE: &str = include_str!("../examples/quick_start.rs");
 const README: &str = include_str!("../README.md");
@@ -60,44 +58,11 @@ fn the_quick_start_shows_exactly_what_its_player_sees() {
     );
     let binary = build_example("quick_start");
     let dir = common_screenshot::screenshot_dir().join("quick_start");
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut game = Command::new("timeout")
-        .args(["120", "xvfb-run", "-a", "-s"])
-        .arg(format!("-screen 0 1280x720x24 -fbdir {}", dir.display()))
-        .arg(&binary)
-        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("xvfb-run runs");
     // The same frame three reads in a row, with tiles drawn: the first frames are settled.
-    let mut last: Option<Vec<bool>> = None;
-    let mut same = 0;
-    let mut image = None;
-    for _ in 0..600 {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        let Some(frame) = read_xwd(&dir.join("Xvfb_screen0")) else {
-            continue;
-        };
-        let shown = shown_tiles(&frame);
-        if shown.iter().any(|&s| s) && last.as_ref() == Some(&shown) {
-            same += 1;
-        } else {
-            same = 0;
-        }
-        last = Some(shown);
-        if same == 2 {
-            image = Some(frame);
-            break;
-        }
-    }
-    // SIGTERM to `timeout` reaches xvfb-run, which stops its X server; the example goes with
-    // its display.
-    let _ = Command::new("kill")
-        .args(["-TERM", &game.id().to_string()])
-        .status();
-    let _ = game.wait();
-    let image = image.expect("the quick start drew a steady frame within two minutes");
+    let image = steady_frame(&binary, &dir, 3, |frame| {
+        let shown = shown_tiles(frame);
+        shown.iter().any(|&s| s).then_some(shown)
+    });
     image
         .save(dir.join("quick_start.png"))
         .expect("the frame is saved");
@@ -144,40 +109,4 @@ fn shown_tiles(image: &image::RgbaImage) -> Vec<bool> {
         }
     }
     shown
-}
-
-/// The screen in Xvfb's frame-buffer file: an XWD image (a header of 25 big-endian 32-bit
-/// fields, the window name, the colour map, then the pixels), 32 bits a pixel at depth 24.
-fn read_xwd(path: &std::path::Path) -> Option<image::RgbaImage> {
-    let bytes = std::fs::read(path).ok()?;
-    let field = |i: usize| -> Option<u32> {
-        let b = bytes.get(i * 4..i * 4 + 4)?;
-        Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let (header, width, height) = (field(0)?, field(4)?, field(5)?);
-    let (byte_order, bits_per_pixel, bytes_per_line) = (field(7)?, field(11)?, field(12)?);
-    let (red_mask, ncolors) = (field(14)?, field(19)?);
-    if bits_per_pixel != 32 {
-        return None;
-    }
-    let start = header as usize + ncolors as usize * 12;
-    let mut image = image::RgbaImage::new(width, height);
-    for y in 0..height {
-        for x in 0..width {
-            let at = start + (y * bytes_per_line + x * 4) as usize;
-            let p = bytes.get(at..at + 4)?;
-            let value = if byte_order == 0 {
-                u32::from_le_bytes([p[0], p[1], p[2], p[3]])
-            } else {
-                u32::from_be_bytes([p[0], p[1], p[2], p[3]])
-            };
-            let (r, g, b) = if red_mask == 0xff0000 {
-                (value >> 16, value >> 8, value)
-            } else {
-                (value, value >> 8, value >> 16)
-            };
-            image.put_pixel(x, y, image::Rgba([r as u8, g as u8, b as u8, 255]));
-        }
-    }
-    Some(image)
 }

@@ -15,6 +15,7 @@
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`], [`FogFade`] |
 //! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
 //! | `neighbours` | the neighbours of a tile on each kind of map |
+//! | [`overlay`] | a fog overlay layer in one component: [`FogOverlay`] |
 //! | [`fade`] | tiles moving between looks over time, as a [`FogFade`] says |
 //! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
@@ -30,6 +31,7 @@ pub mod hide;
 pub mod memory;
 pub mod model;
 mod neighbours;
+pub mod overlay;
 mod plugin;
 pub mod style;
 pub mod systems;
@@ -44,6 +46,7 @@ pub use ghosts::{Ghost, LastSeen, RememberWhenSeen};
 pub use hide::HideOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
+pub use overlay::{FogOverlay, FogOverlayLayer};
 pub use plugin::FogPlugin;
 pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
 pub use team::{DrawnTeam, FogTeam, RevealsFog, Team};

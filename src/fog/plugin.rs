@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
 use super::ghosts::{DisabledRemembered, LastSeen, on_remembered_disabled, remember_seen};
 use super::hide::hide_outside_view;
+use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};
 use super::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
 use super::team::rebuild_team_views;
 use super::union::TeamUnion;
@@ -18,7 +19,8 @@ use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 use crate::viewshed::Viewshed;
 
 /// Fog of war: a [`FogOfWar`] on every map with each team's view and memory, written into the
-/// tile layers with a [`FogStyle`] (fades, soft edges); [`HideOutsideView`] entities shown or
+/// tile layers with a [`FogStyle`] (fades, soft edges) and the overlay layers of
+/// [`FogOverlay`] maps; [`HideOutsideView`] entities shown or
 /// hidden; [`RememberWhenSeen`] ghosts in each map's `LastSeen`. Its systems run in
 /// [`ViewshedSystems::Fog`], from the views that [`ViewshedUpdated`](crate::ViewshedUpdated)
 /// names and what the maps step placed. A game without fog of war can leave it out of
@@ -44,6 +46,8 @@ impl Plugin for FogPlugin {
             .register_type::<FogFade>()
             .register_type::<SoftEdge>()
             .register_type::<FogStyle>()
+            .register_type::<FogOverlay>()
+            .register_type::<FogOverlayLayer>()
             .register_type::<TileLook>()
             .register_type::<FogState>();
         // Every fog layer keeps its tiles in transition; every map's fog, its ghosts.
@@ -52,6 +56,7 @@ impl Plugin for FogPlugin {
         app.add_systems(
             ViewshedSchedule,
             (
+                keep_fog_overlays.run_if(any_with_component::<FogOverlay>),
                 track_fog,
                 update_fog,
                 style_new_tiles,
@@ -62,6 +67,8 @@ impl Plugin for FogPlugin {
                 .chain()
                 .in_set(ViewshedSystems::Fog),
         );
+        // Overlays: a FogOverlay removed, or its map despawned, takes its layer with it.
+        app.add_observer(on_fog_overlay_removed);
         // Fades: a layer that loses its style stops fading.
         app.add_observer(on_fog_style_removed);
         // Ghosts: a remembered entity disabled vanishes.

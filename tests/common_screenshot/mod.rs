@@ -1,6 +1,7 @@
 //! What the examples' screenshot tests share: the switch that turns them on, building an
-//! example, playing its scripted game under Xvfb, reading its report line, and sorting a
-//! frame's tiles into black, dim and bright by their mean luminance.
+//! example, playing its scripted game under Xvfb, reading its report line or, for an example
+//! with no test code, its screen from Xvfb's frame buffer, and sorting a frame's tiles into
+//! black, dim and bright by their mean luminance.
 //!
 //! They need `xvfb-run` and Vulkan (Debian: `xvfb mesa-vulkan-drivers libvulkan1`), so they run
 //! when `BEVY_VIEWSHED_SCREENSHOT_TEST=1`, which `.ci/run` sets after installing them.
@@ -76,6 +77,91 @@ pub fn play(binary: &Path, args: &[&str], out: &Path) -> (image::RgbaImage, Stri
         .expect("the screenshot is a PNG")
         .to_rgba8();
     (image, line.to_string())
+}
+
+/// Runs an example with no test code of its own under Xvfb, its screen written to `dir`'s
+/// frame-buffer file (`-fbdir`, in X's XWD format), and returns the first frame whose `key`
+/// (what the test reads of it; `None`: not drawn yet) is the same `reads` reads in a row,
+/// 200 ms apart: the frame it settled on. The example is then stopped.
+pub fn steady_frame<K: PartialEq>(
+    binary: &Path,
+    dir: &Path,
+    reads: usize,
+    key: impl Fn(&image::RgbaImage) -> Option<K>,
+) -> image::RgbaImage {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut game = Command::new("timeout")
+        .args(["120", "xvfb-run", "-a", "-s"])
+        .arg(format!("-screen 0 1280x720x24 -fbdir {}", dir.display()))
+        .arg(binary)
+        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("xvfb-run runs");
+    let mut last: Option<K> = None;
+    let mut same = 0;
+    let mut image = None;
+    for _ in 0..600 {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let Some(frame) = read_xwd(&dir.join("Xvfb_screen0")) else {
+            continue;
+        };
+        let now = key(&frame);
+        if now.is_some() && last == now {
+            same += 1;
+        } else {
+            same = 0;
+        }
+        last = now;
+        if same + 1 == reads {
+            image = Some(frame);
+            break;
+        }
+    }
+    // SIGTERM to `timeout` reaches xvfb-run, which stops its X server; the example goes with
+    // its display.
+    let _ = Command::new("kill")
+        .args(["-TERM", &game.id().to_string()])
+        .status();
+    let _ = game.wait();
+    image.expect("the example drew a steady frame within two minutes")
+}
+
+/// The screen in Xvfb's frame-buffer file: an XWD image (a header of 25 big-endian 32-bit
+/// fields, the window name, the colour map, then the pixels), 32 bits a pixel at depth 24.
+fn read_xwd(path: &Path) -> Option<image::RgbaImage> {
+    let bytes = std::fs::read(path).ok()?;
+    let field = |i: usize| -> Option<u32> {
+        let b = bytes.get(i * 4..i * 4 + 4)?;
+        Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let (header, width, height) = (field(0)?, field(4)?, field(5)?);
+    let (byte_order, bits_per_pixel, bytes_per_line) = (field(7)?, field(11)?, field(12)?);
+    let (red_mask, ncolors) = (field(14)?, field(19)?);
+    if bits_per_pixel != 32 {
+        return None;
+    }
+    let start = header as usize + ncolors as usize * 12;
+    let mut image = image::RgbaImage::new(width, height);
+    for y in 0..height {
+        for x in 0..width {
+            let at = start + (y * bytes_per_line + x * 4) as usize;
+            let p = bytes.get(at..at + 4)?;
+            let value = if byte_order == 0 {
+                u32::from_le_bytes([p[0], p[1], p[2], p[3]])
+            } else {
+                u32::from_be_bytes([p[0], p[1], p[2], p[3]])
+            };
+            let (r, g, b) = if red_mask == 0xff0000 {
+                (value >> 16, value >> 8, value)
+            } else {
+                (value, value >> 8, value >> 16)
+            };
+            image.put_pixel(x, y, image::Rgba([r as u8, g as u8, b as u8, 255]));
+        }
+    }
+    Some(image)
 }
 
 /// The word after `key` in `line`, e.g. `field(line, "sees ")`.
