@@ -85,6 +85,7 @@ pub mod fog;
 pub mod ldtk;
 pub mod light;
 pub mod maps;
+mod parallel;
 pub mod plugin;
 #[cfg(feature = "replicon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "replicon")))]

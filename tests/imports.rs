@@ -15,6 +15,7 @@ const RANKS: &[(&str, u32)] = &[
     ("change_ticks", 0),
     ("changes", 0),
     ("staggered", 0),
+    ("parallel", 0),
     ("save_format", 0),
     ("schedule", 0),
     ("maps", 1),
