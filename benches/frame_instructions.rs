@@ -18,7 +18,9 @@
 //! `game-fog` and `game-full` play the game scene of `benches/game.rs` (`benches/scene/game.rs`)
 //! with that many units. `replicon-all` and `replicon-fog` play the multiplayer server of
 //! `benches/replicon.rs` (`benches/scene/replicon.rs`, feature `replicon`, its own 2,000 units
-//! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`. Bevy's task pool runs the parallel recompute on both
+//! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`, and print the bytes sent
+//! per client per frame; `replicon-all-still` and `replicon-fog-still` the same with units that
+//! replicate no position (nothing to send of a unit once it is spawned). Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -32,7 +34,7 @@ use scene::game::{Level, game_app, game_map};
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|replicon-all|replicon-fog VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -60,8 +62,10 @@ fn main() -> ExitCode {
     let game = scene.strip_prefix("game-").and_then(Level::parse);
     #[cfg(feature = "replicon")]
     let server = match scene.as_str() {
-        "replicon-all" => Some(scene::replicon::Setup::ToAll),
-        "replicon-fog" => Some(scene::replicon::Setup::FogOfWar),
+        "replicon-all" => Some((scene::replicon::Setup::ToAll, true)),
+        "replicon-fog" => Some((scene::replicon::Setup::FogOfWar, true)),
+        "replicon-all-still" => Some((scene::replicon::Setup::ToAll, false)),
+        "replicon-fog-still" => Some((scene::replicon::Setup::FogOfWar, false)),
         _ => None,
     };
     #[cfg(not(feature = "replicon"))]
@@ -86,7 +90,7 @@ fn main() -> ExitCode {
     let mut app = match (game, server) {
         (Some(level), _) => game_app(&game_map(), viewers, level),
         #[cfg(feature = "replicon")]
-        (None, Some(setup)) => scene::replicon::server_app(setup),
+        (None, Some((setup, positions))) => scene::replicon::server_app(setup, positions),
         _ => plugin_app(
             &MapKind::Dungeon.generate(SIZE, SIZE, 7),
             viewers,
@@ -105,8 +109,11 @@ fn main() -> ExitCode {
     eprintln!("frame_instructions: {per_frame:.3} ms per frame");
     #[cfg(feature = "replicon")]
     if let Some(sent) = app.world().get_resource::<scene::replicon::SentBytes>() {
-        let per_client = sent.per_client_frame();
-        eprintln!("frame_instructions: {per_client:.0} bytes sent per client per frame");
+        let (all, updates) = (sent.per_client_frame(), sent.per_client(sent.updates));
+        eprintln!(
+            "frame_instructions: {all:.0} bytes sent per client per frame ({updates:.0} of them \
+             spawns and despawns, the rest mutations)"
+        );
     }
     if phases {
         let times = app.world().resource::<PhaseTimes>();

@@ -1,7 +1,7 @@
 //! Server-side fog of war over bevy_replicon: a server frame on the 256x256 dungeon of
 //! `benches/scene` with 32 clients in 4 teams and 2,000 replicated units (radius-8 viewers,
 //! `RevealsFog`, 500 per team, all `ReplicateWhenSeen`), every unit stepping to a neighbouring
-//! tile every frame.
+//! tile every frame and replicating its position.
 //!
 //! ```text
 //! cargo bench --workspace --all-features --bench replicon
@@ -36,18 +36,21 @@ fn replicon_benches(c: &mut Criterion) {
         ("replicon_to_all", Setup::ToAll),
         ("replicon_fog_of_war", Setup::FogOfWar),
     ] {
-        let mut app = server_app(setup);
+        let mut app = server_app(setup, true);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| app.update())
         });
         if let Some(bytes) = app.world().get_resource::<SentBytes>() {
-            let per_client = bytes.per_client_frame();
-            eprintln!("{group_name}/{name}: {per_client:.0} bytes sent per client per frame");
-            sent.push(format!("{group_name}\t{name}\t{per_client:.1}\n"));
+            let (all, updates) = (bytes.per_client_frame(), bytes.per_client(bytes.updates));
+            eprintln!(
+                "{group_name}/{name}: {all:.0} bytes sent per client per frame ({updates:.0} of \
+                 them spawns and despawns, the rest mutations)"
+            );
+            sent.push(format!("{group_name}\t{name}\t{all:.1}\t{updates:.1}\n"));
         }
     }
     write_sent(&sent);
-    let mut app = server_app(Setup::FogOfWar);
+    let mut app = server_app(Setup::FogOfWar, true);
     group.bench_function(BenchmarkId::from_parameter("client_sight_only"), |b| {
         b.iter_custom(|iters| {
             app.world_mut().resource_mut::<SightTime>().total = Duration::ZERO;
@@ -60,8 +63,9 @@ fn replicon_benches(c: &mut Criterion) {
     group.finish();
 }
 
-/// The bytes sent per client per frame of each setup, written next to criterion's results as
-/// `replicon-bytes.tsv` for `benches/report.py` (criterion's own order of directories:
+/// The bytes sent per client per frame of each setup (in all, and of them spawns and
+/// despawns), written next to criterion's results as `replicon-bytes.tsv` for
+/// `benches/report.py` (criterion's own order of directories:
 /// `CRITERION_HOME`, `CARGO_TARGET_DIR`, the workspace's `target`).
 fn write_sent(lines: &[String]) {
     let dir = std::env::var_os("CRITERION_HOME")
