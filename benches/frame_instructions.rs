@@ -16,7 +16,11 @@
 //! compare two builds outside callgrind, where setup would blur a whole-process `time`), and
 //! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. `game-views`,
 //! `game-fog` and `game-full` play the game scene of `benches/game.rs` (`benches/scene/game.rs`)
-//! with that many units. Bevy's task pool runs the parallel recompute on both
+//! with that many units. `replicon-all` and `replicon-fog` play the multiplayer server of
+//! `benches/replicon.rs` (`benches/scene/replicon.rs`, feature `replicon`, its own 2,000 units
+//! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`, and print the bytes sent
+//! per client per frame; `replicon-all-still` and `replicon-fog-still` the same with units that
+//! replicate no position (nothing to send of a unit once it is spawned). Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -30,7 +34,7 @@ use scene::game::{Level, game_app, game_map};
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -56,8 +60,18 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let game = scene.strip_prefix("game-").and_then(Level::parse);
+    #[cfg(feature = "replicon")]
+    let server = match scene.as_str() {
+        "replicon-all" => Some((scene::replicon::Setup::ToAll, true)),
+        "replicon-fog" => Some((scene::replicon::Setup::FogOfWar, true)),
+        "replicon-all-still" => Some((scene::replicon::Setup::ToAll, false)),
+        "replicon-fog-still" => Some((scene::replicon::Setup::FogOfWar, false)),
+        _ => None,
+    };
+    #[cfg(not(feature = "replicon"))]
+    let server: Option<()> = None;
     let (scene, variant) = match scene.as_str() {
-        _ if game.is_some() => (Scene::Moving, Variant::Plain),
+        _ if game.is_some() || server.is_some() => (Scene::Moving, Variant::Plain),
         "idle" => (Scene::Idle, Variant::Plain),
         "bare" => (Scene::Idle, Variant::NoPlugin),
         "door" => (Scene::Door, Variant::Plain),
@@ -73,9 +87,11 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let mut app = match game {
-        Some(level) => game_app(&game_map(), viewers, level),
-        None => plugin_app(
+    let mut app = match (game, server) {
+        (Some(level), _) => game_app(&game_map(), viewers, level),
+        #[cfg(feature = "replicon")]
+        (None, Some((setup, positions))) => scene::replicon::server_app(setup, positions),
+        _ => plugin_app(
             &MapKind::Dungeon.generate(SIZE, SIZE, 7),
             viewers,
             scene,
@@ -91,6 +107,14 @@ fn main() -> ExitCode {
     // Wall time, for `time`-like comparisons outside callgrind (meaningless inside it).
     let per_frame = start.elapsed().as_secs_f64() * 1e3 / f64::from(count.max(1));
     eprintln!("frame_instructions: {per_frame:.3} ms per frame");
+    #[cfg(feature = "replicon")]
+    if let Some(sent) = app.world().get_resource::<scene::replicon::SentBytes>() {
+        let (all, updates) = (sent.per_client_frame(), sent.per_client(sent.updates));
+        eprintln!(
+            "frame_instructions: {all:.0} bytes sent per client per frame ({updates:.0} of them \
+             spawns and despawns, the rest mutations)"
+        );
+    }
     if phases {
         let times = app.world().resource::<PhaseTimes>();
         for (phase, total) in ViewshedSystems::STEPS.iter().zip(times.total) {

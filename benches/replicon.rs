@@ -1,7 +1,7 @@
 //! Server-side fog of war over bevy_replicon: a server frame on the 256x256 dungeon of
 //! `benches/scene` with 32 clients in 4 teams and 2,000 replicated units (radius-8 viewers,
 //! `RevealsFog`, 500 per team, all `ReplicateWhenSeen`), every unit stepping to a neighbouring
-//! tile every frame.
+//! tile every frame and replicating its position.
 //!
 //! ```text
 //! cargo bench --workspace --all-features --bench replicon
@@ -15,139 +15,42 @@
 //! - `client_sight_only`: in the `replicon_fog_of_war` frame, the time spent in
 //!   `ClientSightSystems` alone (the visibility update), measured around the set.
 //!
-//! Each iteration is one `app.update()`. The clients are entities on the server with no
-//! transport: their messages are dropped each frame.
+//! Each iteration is one `app.update()`. The world is `benches/scene/replicon.rs`. The clients
+//! are entities on the server with no transport: what the server sends them is counted, then
+//! dropped, each frame.
 
 mod scene;
 
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy_ecs_tilemap::prelude::*;
-use bevy_replicon::prelude::*;
-use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{
-    ClientSightSystems, ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin,
-};
-use bevy_viewshed::{OpacityGrid, Team};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use scene::support::MapKind;
-use scene::{RADIUS, SIZE, minimal_plugins, spawn_dungeon, walk, walks};
-
-const UNITS: usize = 2_000;
-const CLIENTS: usize = 32;
-const TEAMS: u32 = 4;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Setup {
-    ViewshedOnly,
-    ToAll,
-    FogOfWar,
-}
-
-/// The time spent in `ClientSightSystems`, summed over frames.
-#[derive(Resource, Default)]
-struct SightTime {
-    started: Option<Instant>,
-    total: Duration,
-}
-
-fn start_clock(mut time: ResMut<SightTime>) {
-    time.started = Some(Instant::now());
-}
-
-fn stop_clock(mut time: ResMut<SightTime>) {
-    if let Some(started) = time.started.take() {
-        time.total += started.elapsed();
-    }
-}
-
-/// A transport that drops what the server sends.
-fn drop_packets(mut messages: ResMut<ServerMessages>) {
-    messages.drain_sent().for_each(drop);
-}
-
-fn server_app(setup: Setup) -> App {
-    let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
-    let mut app = App::new();
-    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
-    if setup != Setup::ViewshedOnly {
-        app.add_plugins((
-            StatesPlugin,
-            RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
-        ))
-        .add_systems(PostUpdate, drop_packets.in_set(ServerSystems::SendPackets));
-    }
-    if setup == Setup::FogOfWar {
-        app.add_plugins(ViewshedReplicationPlugin)
-            .init_resource::<SightTime>()
-            .add_systems(
-                PostUpdate,
-                (
-                    start_clock.before(ClientSightSystems),
-                    stop_clock.after(ClientSightSystems),
-                ),
-            );
-    }
-    app.finish();
-    spawn_world(&mut app, &grid, setup);
-    // The first frames place every opaque tile, compute every view, send every spawn.
-    app.update();
-    app.update();
-    app
-}
-
-fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup) {
-    let world = app.world_mut();
-    let map = spawn_dungeon(world, grid);
-    for (i, walk) in walks(grid, UNITS).into_iter().enumerate() {
-        let mut unit = world.spawn((
-            Viewshed::new(RADIUS),
-            RevealsFog,
-            Team(i as u32 % TEAMS),
-            walk.a,
-            TilemapId(map),
-            walk,
-        ));
-        match setup {
-            Setup::ViewshedOnly => {}
-            Setup::ToAll => {
-                unit.insert(Replicated);
-            }
-            Setup::FogOfWar => {
-                unit.insert(ReplicateWhenSeen);
-            }
-        }
-    }
-    if setup != Setup::ViewshedOnly {
-        world
-            .resource_mut::<NextState<ServerState>>()
-            .set(ServerState::Running);
-        for i in 0..CLIENTS {
-            world.spawn((
-                ConnectedClient { max_size: 1200 },
-                AuthorizedClient,
-                ClientTeam(Team(i as u32 % TEAMS)),
-            ));
-        }
-    }
-    app.add_systems(Update, walk);
-}
+use scene::replicon::{CLIENTS, SentBytes, Setup, SightTime, UNITS, server_app};
 
 fn replicon_benches(c: &mut Criterion) {
-    let mut group = c.benchmark_group(format!("replicon/moving/{UNITS}_units_{CLIENTS}_clients"));
+    let group_name = format!("replicon/moving/{UNITS}_units_{CLIENTS}_clients");
+    let mut group = c.benchmark_group(&group_name);
+    let mut sent = Vec::new();
     for (name, setup) in [
         ("viewshed_only", Setup::ViewshedOnly),
         ("replicon_to_all", Setup::ToAll),
         ("replicon_fog_of_war", Setup::FogOfWar),
     ] {
-        let mut app = server_app(setup);
+        let mut app = server_app(setup, true);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| app.update())
         });
+        if let Some(bytes) = app.world().get_resource::<SentBytes>() {
+            let (all, updates) = (bytes.per_client_frame(), bytes.per_client(bytes.updates));
+            eprintln!(
+                "{group_name}/{name}: {all:.0} bytes sent per client per frame ({updates:.0} of \
+                 them spawns and despawns, the rest mutations)"
+            );
+            sent.push(format!("{group_name}\t{name}\t{all:.1}\t{updates:.1}\n"));
+        }
     }
-    let mut app = server_app(Setup::FogOfWar);
+    write_sent(&sent);
+    let mut app = server_app(Setup::FogOfWar, true);
     group.bench_function(BenchmarkId::from_parameter("client_sight_only"), |b| {
         b.iter_custom(|iters| {
             app.world_mut().resource_mut::<SightTime>().total = Duration::ZERO;
@@ -158,6 +61,20 @@ fn replicon_benches(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// The bytes sent per client per frame of each setup (in all, and of them spawns and
+/// despawns), written next to criterion's results as `replicon-bytes.tsv` for
+/// `benches/report.py` (criterion's own order of directories:
+/// `CRITERION_HOME`, `CARGO_TARGET_DIR`, the workspace's `target`).
+fn write_sent(lines: &[String]) {
+    let dir = std::env::var_os("CRITERION_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("CARGO_TARGET_DIR").map(|t| Path::new(&t).join("criterion")))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/criterion"));
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(dir.join("replicon-bytes.tsv"), lines.concat()))
+        .expect("the criterion directory is writable");
 }
 
 criterion_group! {

@@ -7,7 +7,9 @@ usage: python3 benches/report.py [CRITERION_DIR]
 (CRITERION_DIR defaults to $CARGO_TARGET_DIR/criterion, else target/criterion)
 
 Without --write it prints the tables of `cargo bench -p viewshed_core --bench fov`,
-`cargo bench --bench plugin` and, when it has run, `cargo bench --bench game`. With
+`cargo bench --bench plugin` and, when they have run, `cargo bench --bench game` and
+`cargo bench --features replicon --bench replicon` (with the bytes sent per client per frame,
+from replicon-bytes.tsv). With
 --write PATH it writes the page: how to reproduce the numbers, then a table per bench
 found under CRITERION_DIR (fov, hex, plugin, game, lights, replicon), each with its ratios
 against the peers or the baseline in the same criterion group. A bench with no results gets
@@ -61,6 +63,22 @@ def load_cells(root):
             group, name, count = line.split("\t")
             cells.setdefault(group, {})[name] = int(count)
     return cells
+
+
+def load_bytes(root):
+    """{group: {setup: (bytes, of them spawns and despawns)}} per client per frame, from the
+    replicon bench's replicon-bytes.tsv, if present."""
+    sent = {}
+    path = root / "replicon-bytes.tsv"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            group, name, total, updates = line.split("\t")
+            sent.setdefault(group.removeprefix("replicon/"), {})[name] = (float(total), float(updates))
+    return sent
+
+
+def fmt_bytes(n):
+    return f"{n / 1000:.1f} kB" if n >= 1000 else f"{n:.0f} B"
 
 
 def fmt(ns):
@@ -208,19 +226,32 @@ REPLICON_ROWS = [
 ]
 
 
-def replicon_table(replicon):
+def replicon_table(replicon, sent=None):
+    sent = sent or {}
     lines = [
-        "| server frame (2,000 moving units, 32 clients in 4 teams) | time | vs sending everything |",
-        "|---|---:|---:|",
+        "| server frame (2,000 moving units, 32 clients in 4 teams) | time | vs sending everything | sent per client per frame |",
+        "|---|---:|---:|---:|",
     ]
     for group in sorted(replicon):
         times = replicon[group]
+        bytes_ = sent.get(group, {})
         base = times.get("replicon_to_all")
         for name, what in REPLICON_ROWS:
             if name not in times:
                 continue
             ratio = f"{times[name] / base:.2f}x" if base and name != "client_sight_only" else ""
-            lines.append(f"| `{name}`: {what} | {fmt(times[name])} | {ratio} |")
+            size = fmt_bytes(bytes_[name][0]) if name in bytes_ else ""
+            lines.append(f"| `{name}`: {what} | {fmt(times[name])} | {ratio} | {size} |")
+        everything, seen = bytes_.get("replicon_to_all"), bytes_.get("replicon_fog_of_war")
+        if everything and seen and everything[0] > 0:
+            saving = 1 - seen[0] / everything[0]
+            lines.append("")
+            lines.append(
+                f"Bytes sent per client per frame: {fmt_bytes(everything[0])} when replicon sends everything, "
+                f"{fmt_bytes(seen[0])} with `ViewshedReplicationPlugin` ({fmt_bytes(seen[1])} of them spawns and "
+                f"despawns, the rest mutations: the positions of the units a team sees and its `TeamView`): "
+                + (f"{saving:.0%} less." if saving >= 0 else f"{-saving:.0%} more.")
+            )
     return lines
 
 
@@ -369,12 +400,16 @@ somewhere new every frame. `views`: the units carry a `Viewshed` only; `fog`: wi
 REPLICON_TEXT = f"""\
 ## The multiplayer server
 
-[`benches/replicon.rs`]({REPO}/benches/replicon.rs): the 256x256 dungeon of the plugin bench,
-32 clients in 4 teams, 2,000 replicated units (radius-8 `RevealsFog` viewers, 500 per team,
-all `ReplicateWhenSeen`), every unit stepping every frame. Units that stand still are not
-judged again: only moved entities and those on tiles whose team-view bit changed are. The
-rest of the gap between `replicon_fog_of_war` and the baseline is replicon writing
-per-client visibility and sending the changes.
+[`benches/replicon.rs`]({REPO}/benches/replicon.rs) (its world in
+[`benches/scene/replicon.rs`]({REPO}/benches/scene/replicon.rs)): the 256x256 dungeon of the
+plugin bench, 32 clients in 4 teams, 2,000 replicated units (radius-8 `RevealsFog` viewers, 500
+per team, all `ReplicateWhenSeen`), every unit stepping every frame and replicating its
+position. Each unit is judged once per team, not per client, and only when it moved or its
+map's team views changed; a client's visibility is written only where its team's verdict
+changed. Most of the rest of the gap between `replicon_fog_of_war` and the baseline is inside
+replicon: for every entity and every client it looks the entity up among the client's hidden
+entities. The bytes are what replicon hands the transport (the bench's clients send no
+acknowledgements).
 """
 
 
@@ -382,6 +417,7 @@ def page(root):
     results, cells = load(root, "fov/"), load_cells(root)
     hexes, plugin = load(root, "hex/"), load(root, "plugin/")
     lights, replicon = load(root, "lights/"), load(root, "replicon/")
+    sent = load_bytes(root)
     game = load_game(root)
     out = [HEADER.format(machine=machine()), FOV_TEXT]
     if results:
@@ -403,7 +439,7 @@ def page(root):
     out.append(LIGHTS_TEXT)
     out.append("\n".join(lights_table(lights) if lights else missing("cargo bench --bench lights")) + "\n")
     out.append(REPLICON_TEXT)
-    out.append("\n".join(replicon_table(replicon) if replicon else missing("cargo bench --features replicon --bench replicon")) + "\n")
+    out.append("\n".join(replicon_table(replicon, sent) if replicon else missing("cargo bench --features replicon --bench replicon")) + "\n")
     return "\n".join(out)
 
 
@@ -423,6 +459,10 @@ def print_tables(root):
     if game:
         print()
         print("\n".join(game_table(game)))
+    replicon = load(root, "replicon/")
+    if replicon:
+        print()
+        print("\n".join(replicon_table(replicon, load_bytes(root))))
 
 
 def main():

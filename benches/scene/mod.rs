@@ -8,6 +8,8 @@
 pub mod support;
 
 pub mod game;
+#[cfg(feature = "replicon")]
+pub mod replicon;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
-use super::sight::{FogLookup, SightBit, SightChange, Standing, TeamSight};
+use super::sight::{FogLookup, SightBit, Standing, TeamSight};
 use super::team_view::TeamViews;
 use super::{ClientTeam, ReplicateWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
@@ -39,29 +39,26 @@ impl FogLookup for Query<'_, '_, &FogOfWar> {
 /// Brings what each team sees up to date (moved entities, changed views) and tells the
 /// clients of each team what changed for it.
 pub(super) fn update_client_sight(
-    maybe_moved: Query<Entity, MaybeMoved>,
+    maybe_moved: Query<(Entity, MarkedItem), MaybeMoved>,
     marked: Query<MarkedItem, With<ReplicateWhenSeen>>,
     fogs: Query<&FogOfWar>,
     maps: Query<Entity, With<FogOfWar>>,
     mut sight: ResMut<TeamSight>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
-    mut changes: Local<Vec<SightChange>>,
 ) {
-    changes.clear();
-    let mut moved: Vec<Entity> = maybe_moved.iter().collect();
-    moved.extend(sight.recheck.drain());
-    for entity in moved {
-        if !sight.contains(entity) {
-            continue;
-        }
+    for (entity, item) in &maybe_moved {
+        sight.place(entity, stand(item));
+    }
+    let recheck: Vec<Entity> = sight.recheck.drain().collect();
+    for entity in recheck {
         let standing = marked
             .get(entity)
             .map_or_else(|_| Standing::default(), stand);
-        sight.place(entity, standing, &fogs, &mut changes);
+        sight.place(entity, standing);
     }
-    sight.compare_views(maps.iter(), &fogs, &mut changes);
-    apply_changes(&mut changes, &mut clients, bit.0);
+    sight.update(maps.iter(), &fogs);
+    apply_changes(&sight, &mut clients, bit.0);
 }
 
 /// Where a marked entity stands and whose it is: its `Team`, or team 0 for a `RevealsFog`
@@ -74,26 +71,24 @@ fn stand((placed, team, reveals): (&Placed, Option<&Team>, bool)) -> Standing {
     }
 }
 
-/// Writes each change into the visibility of the clients of its team.
+/// Writes what changed for each team into the visibility of its clients (each client's on a
+/// thread of its own: the verdicts are the team's, only the writing is per client).
 fn apply_changes(
-    changes: &mut [SightChange],
+    sight: &TeamSight,
     clients: &mut Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: FilterBit,
 ) {
-    if changes.is_empty() {
+    if !sight.changed() {
         return;
     }
-    changes.sort_unstable_by_key(|&(team, ..)| team);
-    for (mut visibility, team) in clients {
+    clients.par_iter_mut().for_each(|(mut visibility, team)| {
         let Some(&ClientTeam(team)) = team else {
-            continue;
+            return;
         };
-        let start = changes.partition_point(|&(t, ..)| t < team);
-        let end = changes.partition_point(|&(t, ..)| t <= team);
-        for &(_, entity, visible) in &changes[start..end] {
+        for &(entity, visible) in sight.changes_of(team) {
             visibility.set(entity, bit, visible);
         }
-    }
+    });
 }
 
 /// Sets a client's visibility of every marked entity to what its team sees, and of every team

@@ -30,13 +30,13 @@
 //!   `ServerSystems::Send`: an entity spotted in a server frame is sent in that frame's
 //!   replication, and one lost from sight is despawned on the client by it.
 //!
-//! The cost follows what changed: marked entities that moved (or changed team) are placed
-//! again and judged for each team; each team's view is compared word by word with the one of
-//! the previous frame, masked by the tiles where a marked entity stands, and only the entities
-//! on tiles that changed are judged again. Each change is written into the
-//! `ClientVisibility` of the clients of that team (replicon's own per-client visibility, one
-//! bit registered with its `FilterRegistry`), so a frame in which nothing moved writes
-//! nothing.
+//! The cost follows what changed, and each verdict is reached once per team, not per client:
+//! marked entities that moved (or changed team) are placed again and judged for each team;
+//! each team's view is compared with the one of the previous frame, and when it changed on a
+//! map, the entities on that map are judged again (on all threads). Each verdict that changed
+//! is written into the `ClientVisibility` of the clients of that team (replicon's own
+//! per-client visibility, one bit registered with its `FilterRegistry`), so a frame in which
+//! nothing moved writes nothing.
 //!
 //! ```
 //! use bevy::prelude::*;

@@ -1,19 +1,17 @@
 //! Which [`ReplicateWhenSeen`](super::ReplicateWhenSeen) entities each [`Team`] sees, kept
-//! up to date from what changed: the entities that moved (placed again, judged for every team)
-//! and the tiles whose visibility changed in a team's view (only the entities standing on
-//! them are judged again). No Bevy system here: [`TeamSight`] is the model, fed by
-//! [`clients`](super::clients).
-
-use std::collections::BTreeMap;
+//! up to date from what changed: the entities that moved (placed again) and the maps where a
+//! team's view changed. Each is judged once per team, whatever the number of the team's
+//! clients; the judging reads only, and runs on all threads. No Bevy system here:
+//! [`TeamSight`] is the model, fed by [`clients`](super::clients).
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
 use crate::fog::{FogOfWar, Team};
-use viewshed_core::bits::{BitRows, WORD_BITS, for_each_one};
+use crate::parallel::collect_in_parts;
+use viewshed_core::bits::{BitRows, WORD_BITS, words_for};
 
 /// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
 /// hidden entity is despawned on the client).
@@ -27,276 +25,256 @@ pub(super) struct Standing {
     pub(crate) owner: Option<Team>,
 }
 
-/// A change of what a team sees: (team, entity, seen now).
-pub(super) type SightChange = (Team, Entity, bool);
-
 /// The fog of a root map, if it has one.
 pub(super) trait FogLookup {
     fn fog(&self, map: Entity) -> Option<&FogOfWar>;
 }
 
+/// A marked entity, where it stands, and whether it was placed this update.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    entity: Entity,
+    standing: Standing,
+    placed: bool,
+}
+
+/// Fewer entities to judge than this are judged on one thread (a task costs more).
+const PARALLEL_AT_LEAST: usize = 256;
+
 /// What every team sees of the marked entities, with what is needed to update it from changes.
 #[derive(Resource, Default)]
 pub(super) struct TeamSight {
-    /// Every marked entity, placed or not (a new one stands nowhere until the next update).
-    standing: EntityHashMap<Standing>,
-    /// The marked entities on each (root map, x, y).
-    by_tile: HashMap<(Entity, u32, u32), Vec<Entity>>,
-    /// Per root map, the tiles with at least one marked entity, sized like its fog.
-    occupied: EntityHashMap<BitRows>,
-    /// Per team, the marked entities it sees.
-    seen: BTreeMap<Team, EntityHashSet>,
-    /// Per (root map, team), the team's view when last compared.
-    views: HashMap<(Entity, Team), BitRows>,
+    /// The teams known (from a fog or an owner), in the order they came: a team's index.
+    teams: Vec<Team>,
+    /// Every marked entity, placed or not (a new one stands nowhere until the next update),
+    /// densely, so that a team's verdicts are one bit per slot.
+    slots: Vec<Slot>,
+    slot_of: EntityHashMap<u32>,
+    /// Per team index, one bit per slot: the team sees the slot's entity.
+    seen: Vec<Vec<u64>>,
+    /// Per root map with a fog, per team index, the team's view when last compared (empty: no
+    /// view).
+    views: EntityHashMap<Vec<BitRows>>,
     /// Entities to place again at the next update (a component removed, disabled, enabled).
     pub(crate) recheck: EntityHashSet,
-    /// Scratch: the tiles to judge again.
-    tiles: Vec<(u32, u32)>,
+    /// The slots placed since the last update.
+    placed: Vec<u32>,
+    /// The maps whose views changed in this update.
+    changed_maps: EntityHashSet,
+    /// Per team index, what changed for it in the last update: (entity, seen now).
+    changes: Vec<Vec<(Entity, bool)>>,
 }
 
 impl TeamSight {
-    /// Whether `team` sees `entity` (as of the last update).
-    pub(crate) fn sees(&self, team: Team, entity: Entity) -> bool {
-        self.seen
-            .get(&team)
-            .is_some_and(|seen| seen.contains(&entity))
+    fn team_index(&self, team: Team) -> Option<usize> {
+        self.teams.iter().position(|&t| t == team)
     }
 
-    /// Whether `entity` is marked (known to the model).
-    pub(crate) fn contains(&self, entity: Entity) -> bool {
-        self.standing.contains_key(&entity)
+    /// The index of `team`, known from now on (it sees nothing yet).
+    fn know(&mut self, team: Team) -> usize {
+        self.team_index(team).unwrap_or_else(|| {
+            self.teams.push(team);
+            self.seen.push(vec![0; words_for(self.slots.len() as u32)]);
+            self.changes.push(Vec::new());
+            self.teams.len() - 1
+        })
+    }
+
+    /// Whether `team` sees `entity` (as of the last update).
+    pub(crate) fn sees(&self, team: Team, entity: Entity) -> bool {
+        let (Some(index), Some(&slot)) = (self.team_index(team), self.slot_of.get(&entity)) else {
+            return false;
+        };
+        bit(&self.seen[index], slot)
     }
 
     /// Every marked entity.
     pub(crate) fn entities(&self) -> impl Iterator<Item = Entity> + '_ {
-        self.standing.keys().copied()
+        self.slots.iter().map(|slot| slot.entity)
+    }
+
+    /// What changed for `team` in the last update: (entity, seen now).
+    pub(crate) fn changes_of(&self, team: Team) -> &[(Entity, bool)] {
+        self.team_index(team)
+            .map_or(&[], |index| self.changes[index].as_slice())
+    }
+
+    /// Whether the last update changed what any team sees.
+    pub(crate) fn changed(&self) -> bool {
+        self.changes.iter().any(|changes| !changes.is_empty())
     }
 
     /// A new marked entity: it stands nowhere and no team sees it until it is placed.
     pub(crate) fn add(&mut self, entity: Entity) {
         self.forget(entity);
-        self.standing.insert(entity, Standing::default());
+        let slot = self.slots.len() as u32;
+        self.slots.push(Slot {
+            entity,
+            standing: Standing::default(),
+            placed: false,
+        });
+        self.slot_of.insert(entity, slot);
+        let words = words_for(self.slots.len() as u32);
+        for seen in &mut self.seen {
+            seen.resize(words, 0);
+        }
     }
 
-    /// An entity that is no longer marked (or despawned): forgotten everywhere.
+    /// An entity that is no longer marked (or despawned): forgotten everywhere. The last slot
+    /// takes its place.
     pub(crate) fn forget(&mut self, entity: Entity) {
-        if let Some(old) = self.standing.remove(&entity) {
-            self.leave(entity, old.at);
-        }
-        for seen in self.seen.values_mut() {
-            seen.remove(&entity);
-        }
         self.recheck.remove(&entity);
-    }
-
-    /// Places a marked entity where it now stands and judges it for every team.
-    pub(crate) fn place(
-        &mut self,
-        entity: Entity,
-        now: Standing,
-        fogs: &impl FogLookup,
-        changes: &mut Vec<SightChange>,
-    ) {
-        let old = self.standing.insert(entity, now).unwrap_or_default();
-        if old.at != now.at {
-            self.leave(entity, old.at);
-            self.enter(entity, now.at);
-        }
-        if let Some(owner) = now.owner {
-            self.seen.entry(owner).or_default();
-        }
-        for (&team, seen) in &mut self.seen {
-            update_seen(seen, team, entity, judge(team, now, fogs), changes);
-        }
-    }
-
-    fn enter(&mut self, entity: Entity, at: Option<(Entity, TilePos)>) {
-        let Some((map, tile)) = at else { return };
-        self.by_tile
-            .entry((map, tile.x, tile.y))
-            .or_default()
-            .push(entity);
-        if let Some(occupied) = self.occupied.get_mut(&map) {
-            occupied.set(tile.y, tile.x);
-        }
-    }
-
-    fn leave(&mut self, entity: Entity, at: Option<(Entity, TilePos)>) {
-        let Some((map, tile)) = at else { return };
-        let key = (map, tile.x, tile.y);
-        let Some(here) = self.by_tile.get_mut(&key) else {
+        let Some(slot) = self.slot_of.remove(&entity) else {
             return;
         };
-        here.retain(|&e| e != entity);
-        if here.is_empty() {
-            self.by_tile.remove(&key);
-            if let Some(occupied) = self.occupied.get_mut(&map) {
-                occupied.set_to(tile.y, tile.x, false);
+        let last = self.slots.len() as u32 - 1;
+        for seen in &mut self.seen {
+            let last_seen = bit(seen, last);
+            set_bit(seen, slot, last_seen);
+            set_bit(seen, last, false);
+        }
+        self.placed.retain(|&p| p != slot);
+        for placed in &mut self.placed {
+            if *placed == last {
+                *placed = slot;
+            }
+        }
+        self.slots.swap_remove(slot as usize);
+        if let Some(moved) = self.slots.get(slot as usize) {
+            self.slot_of.insert(moved.entity, slot);
+        }
+    }
+
+    /// Places a marked entity where it now stands: it is judged for every team at the next
+    /// [`update`](Self::update).
+    pub(crate) fn place(&mut self, entity: Entity, now: Standing) {
+        let Some(&slot) = self.slot_of.get(&entity) else {
+            return;
+        };
+        if let Some(owner) = now.owner {
+            self.know(owner);
+        }
+        let slot_data = &mut self.slots[slot as usize];
+        slot_data.standing = now;
+        if !slot_data.placed {
+            slot_data.placed = true;
+            self.placed.push(slot);
+        }
+    }
+
+    /// Brings what each team sees up to date: compares every team's view on every map with
+    /// the view last compared, then judges for every team the entities placed since the last
+    /// update and those standing on a map whose views changed. What changed for each team is
+    /// then in [`changes_of`](Self::changes_of).
+    pub(super) fn update(&mut self, maps: impl Iterator<Item = Entity>, fogs: &impl FogLookup) {
+        self.compare_views(maps, fogs);
+        let everything: Vec<u32>;
+        let candidates = if self.changed_maps.is_empty() {
+            self.placed.as_slice()
+        } else {
+            everything = (0..self.slots.len() as u32).collect();
+            everything.as_slice()
+        };
+        let this = &*self;
+        let verdicts = collect_in_parts(candidates, PARALLEL_AT_LEAST, |&slot, found| {
+            this.judge_slot(slot, found)
+        });
+        for changes in &mut self.changes {
+            changes.clear();
+        }
+        for (team, slot, visible) in verdicts {
+            set_bit(&mut self.seen[team as usize], slot, visible);
+            let entity = self.slots[slot as usize].entity;
+            self.changes[team as usize].push((entity, visible));
+        }
+        for slot in self.placed.drain(..) {
+            self.slots[slot as usize].placed = false;
+        }
+        self.changed_maps.clear();
+    }
+
+    /// Judges one entity, if it was placed or its map's views changed, for every team: pushes
+    /// (team index, slot, seen now) where the verdict differs from the last one.
+    fn judge_slot(&self, slot: u32, found: &mut Vec<(u32, u32, bool)>) {
+        let Slot {
+            standing, placed, ..
+        } = self.slots[slot as usize];
+        let map = standing.at.map(|(map, _)| map);
+        if !placed && !map.is_some_and(|map| self.changed_maps.contains(&map)) {
+            return;
+        }
+        let views = map.and_then(|map| self.views.get(&map));
+        for (index, &team) in self.teams.iter().enumerate() {
+            let view = views.and_then(|views| views.get(index));
+            let visible = judge(team, standing, view);
+            if visible != bit(&self.seen[index], slot) {
+                found.push((index as u32, slot, visible));
             }
         }
     }
 
-    fn set_seen(
-        &mut self,
-        team: Team,
-        entity: Entity,
-        visible: bool,
-        changes: &mut Vec<SightChange>,
-    ) {
-        let seen = self.seen.entry(team).or_default();
-        update_seen(seen, team, entity, visible, changes);
-    }
-
-    /// Compares every team's view on every map with the view last compared, and judges again
-    /// the entities on the tiles that changed (only tiles with a marked entity are looked at).
-    pub(super) fn compare_views(
-        &mut self,
-        maps: impl Iterator<Item = Entity>,
-        fogs: &impl FogLookup,
-        changes: &mut Vec<SightChange>,
-    ) {
+    /// Copies every team's view on every map where it differs from the view last compared,
+    /// noting the map; views that are gone (the map lost its fog, or was despawned, or the
+    /// team's view on it) are emptied the same way.
+    fn compare_views(&mut self, maps: impl Iterator<Item = Entity>, fogs: &impl FogLookup) {
         for map in maps {
             let Some(fog) = fogs.fog(map) else { continue };
-            self.size_occupied(map, fog);
-            for (team, team_fog) in fog.teams() {
-                self.seen.entry(team).or_default();
-                self.compare_view(map, team, Some(&team_fog.visible), fogs, changes);
+            for (team, _) in fog.teams() {
+                self.know(team);
+            }
+            let views = self.views.entry(map).or_default();
+            views.resize(self.teams.len(), BitRows::default());
+            let empty = BitRows::default();
+            let mut changed = false;
+            for (index, view) in views.iter_mut().enumerate() {
+                let now = fog
+                    .team(self.teams[index])
+                    .map_or(&empty, |team_fog| &team_fog.visible);
+                if view != now {
+                    view.clone_from(now);
+                    changed = true;
+                }
+            }
+            if changed {
+                self.changed_maps.insert(map);
             }
         }
-        // Views that are gone: their map lost its fog or was despawned.
-        let gone: Vec<(Entity, Team)> = self
+        // Maps that lost their fog or were despawned: their views are gone.
+        let gone: Vec<Entity> = self
             .views
             .keys()
-            .filter(|&&(map, team)| fogs.fog(map).and_then(|fog| fog.team(team)).is_none())
+            .filter(|&&map| fogs.fog(map).is_none())
             .copied()
             .collect();
-        for (map, team) in gone {
-            self.compare_view(map, team, None, fogs, changes);
-            self.views.remove(&(map, team));
+        for map in gone {
+            self.views.remove(&map);
+            self.changed_maps.insert(map);
         }
-    }
-
-    /// The occupied tiles of `map`, rebuilt when the map is new or resized.
-    fn size_occupied(&mut self, map: Entity, fog: &FogOfWar) {
-        let size = fog.size();
-        let occupied = self.occupied.entry(map).or_default();
-        if occupied.rows() == size.y && occupied.bits_per_row() == size.x {
-            return;
-        }
-        occupied.reset(size.y, size.x);
-        for &(tile_map, x, y) in self.by_tile.keys() {
-            if tile_map == map {
-                occupied.set(y, x);
-            }
-        }
-    }
-
-    /// One team's view on one map (`None`: gone) against the view last compared.
-    fn compare_view(
-        &mut self,
-        map: Entity,
-        team: Team,
-        now: Option<&BitRows>,
-        fogs: &impl FogLookup,
-        changes: &mut Vec<SightChange>,
-    ) {
-        let empty = BitRows::default();
-        let now = now.unwrap_or(&empty);
-        let old = self.views.entry((map, team)).or_default();
-        if *old == *now {
-            return;
-        }
-        let mut tiles = std::mem::take(&mut self.tiles);
-        tiles.clear();
-        let occupied = self.occupied.get(&map).unwrap_or(&empty);
-        changed_tiles(old, now, occupied, &mut tiles);
-        old.clone_from(now);
-        for &(x, y) in &tiles {
-            self.judge_tile(map, team, TilePos { x, y }, fogs, changes);
-        }
-        self.tiles = tiles;
-    }
-
-    /// Judges again, for `team`, the entities on one tile.
-    fn judge_tile(
-        &mut self,
-        map: Entity,
-        team: Team,
-        tile: TilePos,
-        fogs: &impl FogLookup,
-        changes: &mut Vec<SightChange>,
-    ) {
-        let Some(here) = self.by_tile.get(&(map, tile.x, tile.y)) else {
-            return;
-        };
-        let judged: Vec<(Entity, bool)> = here
-            .iter()
-            .filter_map(|&entity| {
-                let standing = *self.standing.get(&entity)?;
-                Some((entity, judge(team, standing, fogs)))
-            })
-            .collect();
-        for (entity, visible) in judged {
-            self.set_seen(team, entity, visible, changes);
-        }
-    }
-}
-
-/// Records whether `team` sees `entity`, and the change if there is one.
-fn update_seen(
-    seen: &mut EntityHashSet,
-    team: Team,
-    entity: Entity,
-    visible: bool,
-    changes: &mut Vec<SightChange>,
-) {
-    let changed = if visible {
-        seen.insert(entity)
-    } else {
-        seen.remove(&entity)
-    };
-    if changed {
-        changes.push((team, entity, visible));
     }
 }
 
 /// The rule: a team sees an entity that belongs to it, and any entity standing on a tile of
-/// its view on that entity's map.
-fn judge(team: Team, standing: Standing, fogs: &impl FogLookup) -> bool {
+/// its view (`view`: the team's view on the entity's map, if any).
+fn judge(team: Team, standing: Standing, view: Option<&BitRows>) -> bool {
     standing.owner == Some(team)
-        || standing.at.is_some_and(|(map, tile)| {
-            fogs.fog(map)
-                .and_then(|fog| fog.team(team))
-                .is_some_and(|view| view.is_visible(tile))
-        })
+        || standing
+            .at
+            .is_some_and(|(_, tile)| view.is_some_and(|view| view.get(tile.y, tile.x)))
 }
 
-/// The occupied tiles whose bit differs between `old` and `now` (all occupied tiles set in
-/// either when their sizes differ).
-fn changed_tiles(old: &BitRows, now: &BitRows, occupied: &BitRows, tiles: &mut Vec<(u32, u32)>) {
-    let same_shape = old.rows() == now.rows() && old.stride() == now.stride();
-    let stride = occupied.stride().max(1);
-    let mut push = |index: usize, word: u64| {
-        let (y, x0) = (
-            (index / stride) as u32,
-            ((index % stride) * WORD_BITS) as u32,
-        );
-        for_each_one(word, |bit| tiles.push((x0 + bit, y)));
-    };
-    if same_shape && now.stride() == occupied.stride() && now.rows() == occupied.rows() {
-        let words = old.words().iter().zip(now.words()).zip(occupied.words());
-        for (index, ((o, n), occ)) in words.enumerate() {
-            let diff = (o ^ n) & occ;
-            if diff != 0 {
-                push(index, diff);
-            }
-        }
+#[inline(always)]
+fn bit(words: &[u64], index: u32) -> bool {
+    let index = index as usize;
+    words[index / WORD_BITS] >> (index % WORD_BITS) & 1 != 0
+}
+
+#[inline(always)]
+fn set_bit(words: &mut [u64], index: u32, on: bool) {
+    let index = index as usize;
+    let mask = 1 << (index % WORD_BITS);
+    if on {
+        words[index / WORD_BITS] |= mask;
     } else {
-        // Sizes differ (a resize): every occupied tile is judged again.
-        for (index, &occ) in occupied.words().iter().enumerate() {
-            if occ != 0 {
-                push(index, occ);
-            }
-        }
+        words[index / WORD_BITS] &= !mask;
     }
 }

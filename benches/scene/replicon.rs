@@ -1,0 +1,193 @@
+//! The multiplayer server's world, shared by `benches/replicon.rs` (criterion) and
+//! `benches/frame_instructions.rs` (callgrind): the 256x256 dungeon with 32 clients in 4
+//! teams and 2,000 replicated units (radius-8 viewers, `RevealsFog`, 500 per team), every unit
+//! stepping to a neighbouring tile every frame and replicating its position (`UnitPosition`,
+//! as a game replicates what its clients draw). The clients are entities on the server with no
+//! transport (and no acknowledgements): what the server sends them is counted by channel, then
+//! dropped, each frame.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon::shared::backend::channels::ServerChannel;
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::replicon::{
+    ClientSightSystems, ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin,
+};
+use bevy_viewshed::{OpacityGrid, Team};
+use serde::{Deserialize, Serialize};
+
+use super::support::MapKind;
+use super::{RADIUS, SIZE, minimal_plugins, spawn_dungeon, walk, walks};
+
+pub const UNITS: usize = 2_000;
+pub const CLIENTS: usize = 32;
+pub const TEAMS: u32 = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Setup {
+    /// The same world without replicon (field of view and fog only).
+    ViewshedOnly,
+    /// Replicon's server, every unit replicated to every client.
+    ToAll,
+    /// With `ViewshedReplicationPlugin`: each client gets what its team sees.
+    FogOfWar,
+}
+
+/// The time spent in `ClientSightSystems`, summed over frames.
+#[derive(Resource, Default)]
+pub struct SightTime {
+    started: Option<Instant>,
+    pub total: Duration,
+}
+
+/// Exclusive, like [`stop_clock`], and after the viewshed's frame: the clock runs around
+/// `ClientSightSystems` only, with no other system running beside it.
+fn start_clock(world: &mut World) {
+    world.resource_mut::<SightTime>().started = Some(Instant::now());
+}
+
+fn stop_clock(world: &mut World) {
+    let mut time = world.resource_mut::<SightTime>();
+    if let Some(started) = time.started.take() {
+        time.total += started.elapsed();
+    }
+}
+
+/// A unit's tile, replicated to the clients that may see the unit (a copy of its `TilePos`).
+#[derive(Component, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct UnitPosition {
+    pub x: u32,
+    pub y: u32,
+}
+
+fn copy_positions(mut units: Query<(&TilePos, &mut UnitPosition), Changed<TilePos>>) {
+    for (tile, mut position) in &mut units {
+        *position = UnitPosition {
+            x: tile.x,
+            y: tile.y,
+        };
+    }
+}
+
+/// What the server sent, summed over frames: bytes (the payloads replicon hands to the
+/// transport) on each of its two channels, and frames.
+#[derive(Resource, Default)]
+pub struct SentBytes {
+    /// Spawns, despawns, insertions and removals (replicon's reliable `Updates` channel).
+    pub updates: u64,
+    /// Changes of replicated components (its unreliable `Mutations` channel).
+    pub mutations: u64,
+    pub frames: u64,
+}
+
+impl SentBytes {
+    /// Bytes sent per client per frame since the last reset, in all.
+    pub fn per_client_frame(&self) -> f64 {
+        self.per_client(self.updates + self.mutations)
+    }
+
+    /// `bytes`, summed over the frames and clients, per client per frame.
+    pub fn per_client(&self, bytes: u64) -> f64 {
+        bytes as f64 / (CLIENTS as f64 * self.frames.max(1) as f64)
+    }
+}
+
+/// A transport that counts what the server sends, then drops it.
+fn drop_packets(mut messages: ResMut<ServerMessages>, mut sent: ResMut<SentBytes>) {
+    sent.frames += 1;
+    for (_, channel, message) in messages.drain_sent() {
+        if channel == usize::from(ServerChannel::Updates) {
+            sent.updates += message.len() as u64;
+        } else {
+            sent.mutations += message.len() as u64;
+        }
+    }
+}
+
+/// The server of `setup`; `positions`: whether the units replicate their `UnitPosition` (the
+/// benches do; without, replicon has nothing to send of a unit once it is spawned).
+pub fn server_app(setup: Setup, positions: bool) -> App {
+    let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
+    let mut app = App::new();
+    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    if setup != Setup::ViewshedOnly {
+        app.add_plugins((
+            StatesPlugin,
+            RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
+        ))
+        .init_resource::<SentBytes>()
+        .add_systems(PostUpdate, drop_packets.in_set(ServerSystems::SendPackets));
+    }
+    if setup != Setup::ViewshedOnly && positions {
+        app.replicate::<UnitPosition>();
+    }
+    if setup == Setup::FogOfWar {
+        app.add_plugins(ViewshedReplicationPlugin)
+            .init_resource::<SightTime>()
+            .add_systems(
+                PostUpdate,
+                (
+                    start_clock
+                        .after(ViewshedSystems::Fog)
+                        .before(ClientSightSystems),
+                    stop_clock.after(ClientSightSystems),
+                ),
+            );
+    }
+    app.finish();
+    spawn_world(&mut app, &grid, setup, positions);
+    // The first frames place every opaque tile, compute every view, send every spawn.
+    app.update();
+    app.update();
+    if setup != Setup::ViewshedOnly {
+        *app.world_mut().resource_mut::<SentBytes>() = SentBytes::default();
+    }
+    app
+}
+
+fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup, positions: bool) {
+    let world = app.world_mut();
+    let map = spawn_dungeon(world, grid);
+    for (i, walk) in walks(grid, UNITS).into_iter().enumerate() {
+        let mut unit = world.spawn((
+            Viewshed::new(RADIUS),
+            RevealsFog,
+            Team(i as u32 % TEAMS),
+            walk.a,
+            TilemapId(map),
+            walk,
+        ));
+        if setup != Setup::ViewshedOnly && positions {
+            unit.insert(UnitPosition {
+                x: walk.a.x,
+                y: walk.a.y,
+            });
+        }
+        match setup {
+            Setup::ViewshedOnly => {}
+            Setup::ToAll => {
+                unit.insert(Replicated);
+            }
+            Setup::FogOfWar => {
+                unit.insert(ReplicateWhenSeen);
+            }
+        }
+    }
+    if setup != Setup::ViewshedOnly {
+        world
+            .resource_mut::<NextState<ServerState>>()
+            .set(ServerState::Running);
+        for i in 0..CLIENTS {
+            world.spawn((
+                ConnectedClient { max_size: 1200 },
+                AuthorizedClient,
+                ClientTeam(Team(i as u32 % TEAMS)),
+            ));
+        }
+    }
+    app.add_systems(Update, (walk, copy_positions).chain());
+}
