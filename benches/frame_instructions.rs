@@ -16,7 +16,8 @@
 //! compare two builds outside callgrind, where setup would blur a whole-process `time`), and
 //! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. `game-views`,
 //! `game-fog` and `game-full` play the game scene of `benches/game.rs` (`benches/scene/game.rs`)
-//! with that many units. `replicon-all` and `replicon-fog` play the multiplayer server of
+//! with that many units; `spread` the 100 walking targets among that many still viewers of
+//! `benches/scene/spread.rs`. `replicon-all` and `replicon-fog` play the multiplayer server of
 //! `benches/replicon.rs` (`benches/scene/replicon.rs`, feature `replicon`, its own 2,000 units
 //! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`, and print the bytes sent
 //! per client per frame; `replicon-all-still` and `replicon-fog-still` the same with units that
@@ -70,8 +71,9 @@ fn main() -> ExitCode {
     };
     #[cfg(not(feature = "replicon"))]
     let server: Option<()> = None;
+    let spread = scene == "spread";
     let (scene, variant) = match scene.as_str() {
-        _ if game.is_some() || server.is_some() => (Scene::Moving, Variant::Plain),
+        _ if game.is_some() || server.is_some() || spread => (Scene::Moving, Variant::Plain),
         "idle" => (Scene::Idle, Variant::Plain),
         "bare" => (Scene::Idle, Variant::NoPlugin),
         "door" => (Scene::Door, Variant::Plain),
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let mut app = match (game, server) {
+        _ if spread => scene::spread::spread_app(viewers),
         (Some(level), _) => game_app(&game_map(), viewers, level),
         #[cfg(feature = "replicon")]
         (None, Some((setup, positions))) => scene::replicon::server_app(setup, positions),

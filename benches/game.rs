@@ -11,13 +11,17 @@
 //! - `fog`: + `RevealsFog` and a `Team`, fog written into the map's tiles;
 //! - `full`: + `Spottable`, `HideOutsideView` and `RememberWhenSeen` (every unit a target too).
 //!
-//! `benches/report.py` prints the table with `full / fog` and `10,000 / 2,000` ratios. Each
-//! iteration is one `app.update()`.
+//! A second group, `sightings`, ids `spread/VIEWERS`: 100 spottable targets walking among
+//! 1,000 or 10,000 still viewers on a map that grows with them (`benches/scene/spread.rs`).
+//!
+//! `benches/report.py` prints the tables with `full / fog`, `10,000 / 2,000` and
+//! `spread 10,000 / 1,000` ratios. Each iteration is one `app.update()`.
 
 mod scene;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use scene::game::{Level, game_app, game_map};
+use scene::spread::spread_app;
 
 fn game(c: &mut Criterion) {
     let grid = game_map();
@@ -33,9 +37,22 @@ fn game(c: &mut Criterion) {
     group.finish();
 }
 
+/// The sightings' cost per moved target, whatever the viewers far away: 100 targets walking
+/// among 1,000 or 10,000 still viewers spread over a map that grows with them.
+fn spread(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sightings");
+    for viewers in [1_000, 10_000] {
+        let mut app = spread_app(viewers);
+        group.bench_function(BenchmarkId::new("spread", viewers), |b| {
+            b.iter(|| app.update());
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = scene::criterion_config();
-    targets = game
+    targets = game, spread
 }
 criterion_main!(benches);

@@ -10,6 +10,7 @@ pub mod support;
 pub mod game;
 #[cfg(feature = "replicon")]
 pub mod replicon;
+pub mod spread;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
