@@ -9,7 +9,7 @@
 //! One group, `game`, ids `LEVEL/UNITS`:
 //! - `views`: the units carry a `Viewshed` only;
 //! - `fog`: + `RevealsFog` and a `Team`, fog written into the map's tiles;
-//! - `full`: + `Spottable`, `HideOutsideView` and `RememberWhenSeen` (every unit a target too).
+//! - `full`: + `CanBeSpotted`, `HidesOutsideView` and `LeavesGhost` (every unit a target too).
 //!
 //! A second group, `sightings`, ids `spread/VIEWERS`: 100 spottable targets walking among
 //! 1,000 or 10,000 still viewers on a map that grows with them (`benches/scene/spread.rs`).

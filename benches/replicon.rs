@@ -1,6 +1,6 @@
 //! Server-side fog of war over bevy_replicon: a server frame on the 256x256 dungeon of
 //! `benches/scene` with 32 clients in 4 teams and 2,000 replicated units (radius-8 viewers,
-//! `RevealsFog`, 500 per team, all `ReplicateWhenSeen`), every unit stepping to a neighbouring
+//! `RevealsFog`, 500 per team, all `ReplicatesWhenSeen`), every unit stepping to a neighbouring
 //! tile every frame and replicating its position.
 //!
 //! ```text

@@ -419,8 +419,8 @@ GAME_TEXT = f"""\
 [`benches/scene/game.rs`]({REPO}/benches/scene/game.rs): units of four teams on a 256x256
 map of rooms, corridors and rock, every unit a radius-8 viewer, a quarter of them stepping
 somewhere new every frame. `views`: the units carry a `Viewshed` only; `fog`: with
-`RevealsFog` and a `Team`, the fog written into the map's tiles; `full`: with `Spottable`,
-`HideOutsideView` and `RememberWhenSeen` too (every unit a target).
+`RevealsFog` and a `Team`, the fog written into the map's tiles; `full`: with `CanBeSpotted`,
+`HidesOutsideView` and `LeavesGhost` too (every unit a target).
 """
 
 SPREAD_TEXT = f"""\
@@ -438,7 +438,7 @@ REPLICON_TEXT = f"""\
 [`benches/replicon.rs`]({REPO}/benches/replicon.rs) (its world in
 [`benches/scene/replicon.rs`]({REPO}/benches/scene/replicon.rs)): the 256x256 dungeon of the
 plugin bench, 32 clients in 4 teams, 2,000 replicated units (radius-8 `RevealsFog` viewers, 500
-per team, all `ReplicateWhenSeen`), every unit stepping every frame and replicating its
+per team, all `ReplicatesWhenSeen`), every unit stepping every frame and replicating its
 position. Each unit is judged once per team, not per client, and only when it moved or its
 map's team views changed; a client's visibility is written only where its team's verdict
 changed. Most of the rest of the gap between `replicon_fog_of_war` and the baseline is inside

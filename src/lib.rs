@@ -53,7 +53,7 @@
 //! | [`maps`] | layers ([`LayerOf`], [`LayerGroup`]), where entities stand ([`Placed`]), what blocks sight ([`Opaque`], [`MapOpacity`]) | [`MapsPlugin`](maps::MapsPlugin) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation | [`ViewsPlugin`](viewshed::ViewsPlugin) |
 //! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) | [`LightPlugin`](light::LightPlugin) |
-//! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`Spottable`] entities | [`SightingsPlugin`](sightings::SightingsPlugin) |
+//! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`CanBeSpotted`] entities | [`SightingsPlugin`](sightings::SightingsPlugin) |
 //! | [`fog`] | fog of war per team, written into tile layers; hiding; ghosts | [`FogPlugin`](fog::FogPlugin) |
 //! | [`plugin`] | [`ViewshedPlugin`] and the group [`ViewshedPlugins`] | |
 //! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
@@ -100,7 +100,7 @@ pub mod viewshed;
 
 pub use fog::{
     DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer, FogState, FogStyle,
-    FogTeam, Ghost, HideOutsideView, LastSeen, MemoryError, RememberWhenSeen, RevealsFog, SoftEdge,
+    FogTeam, Ghost, HidesOutsideView, LastSeen, MemoryError, LeavesGhost, RevealsFog, SoftEdge,
     Team, TeamFog, TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
@@ -111,7 +111,7 @@ pub use maps::painted::OpaqueCells;
 pub use maps::placed::Placed;
 pub use plugin::{ViewshedPlugin, ViewshedPlugins};
 pub use schedule::{ViewshedSchedule, ViewshedSystems};
-pub use sightings::{LostSight, Spottable, Spotted};
+pub use sightings::{LostSight, CanBeSpotted, Spotted};
 pub use viewshed::Viewshed;
 pub use viewshed::recompute::ViewshedUpdated;
 pub use viewshed_core::{
@@ -129,9 +129,9 @@ pub use viewshed_core::{
 pub mod prelude {
     pub use crate::{
         DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FogTeam,
-        FovMode, FovOptions, HideOutsideView, LastSeen, LayerGroup, LayerOf, LightSource,
-        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RememberWhenSeen, RevealsFog,
-        SoftEdge, Spottable, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins,
+        FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LightSource,
+        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, LeavesGhost, RevealsFog,
+        SoftEdge, CanBeSpotted, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins,
         ViewshedSchedule, ViewshedSystems, ViewshedUpdated, VisionCone,
     };
 }

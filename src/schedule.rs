@@ -50,10 +50,10 @@ pub enum ViewshedSystems {
     /// Lights are recomputed, each map's `Lighting` follows them, and the views of viewers
     /// that `NeedsLight` are filtered by it (`ViewshedUpdated` for those that changed).
     Light,
-    /// `Spotted` and `LostSight` for the `Spottable` entities viewers started or stopped
+    /// `Spotted` and `LostSight` for the `CanBeSpotted` entities viewers started or stopped
     /// seeing.
     Notify,
-    /// Fog of war (team views, memory, tiles, fades), `HideOutsideView` visibility and the
+    /// Fog of war (team views, memory, tiles, fades), `HidesOutsideView` visibility and the
     /// `LastSeen` ghosts.
     Fog,
 }

@@ -18,7 +18,7 @@ use common_app::{
 
 fn spawn_target(app: &mut App, map: Entity, x: u32, y: u32) -> Entity {
     app.world_mut()
-        .spawn((Spottable, TilePos { x, y }, TilemapId(map)))
+        .spawn((CanBeSpotted, TilePos { x, y }, TilemapId(map)))
         .id()
 }
 
@@ -168,7 +168,7 @@ fn a_team_changed_in_place_moves_the_view_to_the_new_team() {
         .id();
     let monster = app
         .world_mut()
-        .spawn((HideOutsideView, TilePos { x: 6, y: 5 }, TilemapId(map)))
+        .spawn((HidesOutsideView, TilePos { x: 6, y: 5 }, TilemapId(map)))
         .id();
     app.update();
     let here = TilePos { x: 5, y: 5 };
@@ -237,7 +237,7 @@ fn teams_keep_their_own_views_and_the_fog_shows_one_team() {
     // A monster next to team 1's viewer hides from team 0.
     let monster = app
         .world_mut()
-        .spawn((HideOutsideView, TilePos { x: 24, y: 5 }, TilemapId(map)))
+        .spawn((HidesOutsideView, TilePos { x: 24, y: 5 }, TilemapId(map)))
         .id();
     app.update();
     let shown = |app: &App| app.world().get::<Visibility>(monster).copied();
@@ -388,13 +388,13 @@ fn observers_watch_spotted_and_lost_sight_on_the_viewer_and_the_target() {
     let rival = app
         .world_mut()
         .spawn((
-            Spottable,
+            CanBeSpotted,
             Viewshed::new(5),
             TilePos { x: 5, y: 4 },
             TilemapId(map),
         ))
         .id();
-    app.world_mut().entity_mut(guard).insert(Spottable);
+    app.world_mut().entity_mut(guard).insert(CanBeSpotted);
     app.update();
     // The guard hears what it spots, and, as a target, that the rival spotted it.
     let heard = |events: &Events| {
@@ -409,7 +409,7 @@ fn observers_watch_spotted_and_lost_sight_on_the_viewer_and_the_target() {
         viewshed(&app, rival).spotted().collect::<Vec<_>>(),
         vec![guard]
     );
-    app.world_mut().entity_mut(rival).remove::<Spottable>();
+    app.world_mut().entity_mut(rival).remove::<CanBeSpotted>();
     app.update();
     expected.push(("lost", guard, rival));
     expected.sort();

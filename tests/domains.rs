@@ -64,9 +64,9 @@ fn the_views_alone_see_exactly_and_nothing_else_is_registered() {
     // Components of the domains left out do nothing, and nothing panics.
     app.world_mut().spawn((
         LightSource::new(3),
-        Spottable,
-        HideOutsideView,
-        RememberWhenSeen,
+        CanBeSpotted,
+        HidesOutsideView,
+        LeavesGhost,
         TilePos { x: 3, y: 4 },
         TilemapId(map),
     ));
@@ -139,7 +139,7 @@ fn sightings_with_only_the_views_spot_and_lose_a_target() {
     let viewer = spawn_viewer(&mut app, map, 2, 4, 8);
     let target = app
         .world_mut()
-        .spawn((Spottable, TilePos { x: 4, y: 4 }, TilemapId(map)))
+        .spawn((CanBeSpotted, TilePos { x: 4, y: 4 }, TilemapId(map)))
         .id();
     let mut spotted = app.world().resource::<Messages<Spotted>>().get_cursor();
     let mut lost = app.world().resource::<Messages<LostSight>>().get_cursor();

@@ -172,11 +172,11 @@ fn monsters_hide_outside_the_revealed_view() {
     spawn_player(&mut app, map, 2, 2, Viewshed::UNLIMITED);
     let seen_rat = app
         .world_mut()
-        .spawn((HideOutsideView, TilePos { x: 7, y: 2 }, TilemapId(map)))
+        .spawn((HidesOutsideView, TilePos { x: 7, y: 2 }, TilemapId(map)))
         .id();
     let hidden_rat = app
         .world_mut()
-        .spawn((HideOutsideView, TilePos { x: 14, y: 2 }, TilemapId(map)))
+        .spawn((HidesOutsideView, TilePos { x: 14, y: 2 }, TilemapId(map)))
         .id();
     app.update();
     assert_eq!(

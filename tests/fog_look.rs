@@ -432,7 +432,7 @@ fn soft_edges_follow_a_map_that_changes_its_grid() {
 
 fn spawn_monster(app: &mut App, map: Entity, x: u32, y: u32) -> Entity {
     app.world_mut()
-        .spawn((RememberWhenSeen, TilePos { x, y }, TilemapId(map)))
+        .spawn((LeavesGhost, TilePos { x, y }, TilemapId(map)))
         .id()
 }
 
@@ -590,7 +590,7 @@ enum Known {
     Ghost((u32, u32)),
 }
 
-/// The ghost rules of `RememberWhenSeen`, on tiles: one update of the model.
+/// The ghost rules of `LeavesGhost`, on tiles: one update of the model.
 fn model_update(
     known: &mut BTreeMap<usize, Known>,
     at: &BTreeMap<usize, (u32, u32)>,

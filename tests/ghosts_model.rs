@@ -1,7 +1,7 @@
 //! The ghosts model: random games in which, after every update, the [`LastSeen`] of every map
 //! holds exactly the ghosts that a plain model of the documented rules gives, team by team,
 //! entity by entity, tile and time included (`docs/fog.md`, "Ghosts of what was seen", and the
-//! docs of `RememberWhenSeen` and `LastSeen`).
+//! docs of `LeavesGhost` and `LastSeen`).
 //!
 //! What each team sees is worked out here from the viewers' own `Viewshed` contents (the union
 //! of its enabled `RevealsFog` members' views on the map; the views themselves are checked in
@@ -99,7 +99,7 @@ fn neighbours(hex: bool, a: Tile, b: Tile) -> bool {
 ///    update it saw it; if it still sees that tile (the entity stepped out of view), on the
 ///    tile the entity stepped to, when that tile is a neighbour of the one it was seen on.
 ///    Otherwise (it vanished from a tile in view: moved further, moved to another map or off
-///    the map, despawned, disabled, no longer `RememberWhenSeen`) no ghost.
+///    the map, despawned, disabled, no longer `LeavesGhost`) no ghost.
 /// 3. A ghost stays until the team sees its tile (without the entity: else rule 1), whatever
 ///    became of the entity: a despawned, disabled or unremembered entity keeps its ghosts
 ///    until their tiles are seen (the team does not know). A ghost off the map (a map that
@@ -154,7 +154,7 @@ fn judge(
 #[derive(Clone, Debug)]
 enum Op {
     /// A revealing viewer of a team (`None`: no `Team`, so team 0) on a map, with a radius;
-    /// `true`: also `RememberWhenSeen` (a unit the other teams remember).
+    /// `true`: also `LeavesGhost` (a unit the other teams remember).
     SpawnViewer(Option<u32>, usize, u32, u32, u32, bool),
     /// A viewer goes to a tile of a map (maybe off it): in place on its own map, by insert
     /// onto another.
@@ -179,7 +179,7 @@ enum Op {
     WalkTarget(usize, i32, i32),
     DespawnTarget(usize),
     ToggleTargetDisabled(usize),
-    /// A remembered entity loses `RememberWhenSeen`, or gets it back.
+    /// A remembered entity loses `LeavesGhost`, or gets it back.
     ToggleRemember(usize),
     /// The tile entity at `(x, y)` of a map becomes opaque, or stops being.
     ToggleWall(usize, u32, u32),
@@ -262,7 +262,7 @@ struct Viewer {
     alive: bool,
     disabled: bool,
     reveals: bool,
-    /// Also `RememberWhenSeen`.
+    /// Also `LeavesGhost`.
     remembered: bool,
     team: Option<u32>,
     map: Entity,
@@ -473,7 +473,7 @@ impl Game {
                     entity.insert(Team(team));
                 }
                 if remembered {
-                    entity.insert(RememberWhenSeen);
+                    entity.insert(LeavesGhost);
                 }
                 let entity = entity.id();
                 self.viewers.push(Viewer {
@@ -559,7 +559,7 @@ impl Game {
                     return;
                 };
                 let centre = self.centre(map, (x, y));
-                let mut entity = self.world().spawn((RememberWhenSeen, TilemapId(map)));
+                let mut entity = self.world().spawn((LeavesGhost, TilemapId(map)));
                 if by_transform {
                     entity.insert((
                         Transform::from_translation(centre),
@@ -615,9 +615,9 @@ impl Game {
                 let (entity, remembered) = (target.entity, target.remembered);
                 let mut entity = self.world().entity_mut(entity);
                 if remembered {
-                    entity.insert(RememberWhenSeen);
+                    entity.insert(LeavesGhost);
                 } else {
-                    entity.remove::<RememberWhenSeen>();
+                    entity.remove::<LeavesGhost>();
                 }
             }
             Op::ToggleWall(map, x, y) => {
@@ -864,7 +864,7 @@ impl Game {
     }
 
     /// Where each remembered entity stands now: its tile on its map, when it is alive, enabled,
-    /// `RememberWhenSeen`, on a live map and inside it.
+    /// `LeavesGhost`, on a live map and inside it.
     fn standing(&self) -> BTreeMap<Entity, BTreeMap<Entity, Tile>> {
         let targets = self.targets.iter().map(|t| {
             let remembered = t.alive && !t.disabled && t.remembered;
@@ -1083,7 +1083,7 @@ fn spawn_unit(app: &mut App, map: Entity, team: u32, (x, y): Tile, radius: u32) 
 
 fn spawn_rat(app: &mut App, map: Entity, (x, y): Tile) -> Entity {
     app.world_mut()
-        .spawn((RememberWhenSeen, TilePos { x, y }, TilemapId(map)))
+        .spawn((LeavesGhost, TilePos { x, y }, TilemapId(map)))
         .id()
 }
 

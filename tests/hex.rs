@@ -208,7 +208,7 @@ fn sightings_and_newly_seen_tiles_follow_the_hexagonal_view() {
     let target = app
         .world_mut()
         .spawn((
-            Spottable,
+            CanBeSpotted,
             TilePos {
                 x: seen_tile.0,
                 y: seen_tile.1,

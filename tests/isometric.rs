@@ -207,7 +207,7 @@ fn a_viewer_or_light_moved_off_an_odd_staggered_map_sees_and_lights_nothing() {
     let viewer = spawn_viewer(&mut app, map, 1, 1, 4);
     let target = app
         .world_mut()
-        .spawn((TilePos { x: 2, y: 1 }, TilemapId(map), Spottable))
+        .spawn((TilePos { x: 2, y: 1 }, TilemapId(map), CanBeSpotted))
         .id();
     let light = app
         .world_mut()

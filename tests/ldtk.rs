@@ -177,8 +177,8 @@ fn goblins_get_their_viewer_from_their_type_and_their_sight_radius_field() {
         let viewshed = world.get::<Viewshed>(goblin).unwrap();
         assert_eq!(viewshed.options.radius, Radius::Limited(sight.unwrap()));
         assert_eq!(world.get::<Team>(goblin), Some(&Team(1)));
-        assert!(world.get::<Spottable>(goblin).is_some());
-        assert!(world.get::<HideOutsideView>(goblin).is_some());
+        assert!(world.get::<CanBeSpotted>(goblin).is_some());
+        assert!(world.get::<HidesOutsideView>(goblin).is_some());
         assert!(world.get::<RevealsFog>(goblin).is_none());
         assert_eq!(world.get::<TilemapId>(goblin), Some(&TilemapId(floor)));
         // Placed by its Transform on the level's map: it sees from its own tile.
@@ -325,7 +325,7 @@ fn bad_fields_on_ldtk_entities_are_ignored_not_a_panic() {
     // A bad radius is ignored: the goblin keeps what its type gives, and no viewer.
     for &bad in [spawned[0], spawned[1], spawned[3]].iter() {
         assert!(world.get::<Viewshed>(bad).is_none(), "no radius, no viewer");
-        assert!(world.get::<Spottable>(bad).is_some());
+        assert!(world.get::<CanBeSpotted>(bad).is_some());
         assert_eq!(world.get::<Team>(bad), Some(&Team(1)));
     }
     // A good radius beside a bad team: the radius is used, the type's team kept.

@@ -728,11 +728,11 @@ fn fog_and_sightings_follow_the_light() {
     app.world_mut().entity_mut(viewer).insert(RevealsFog);
     let lurker = app
         .world_mut()
-        .spawn((Spottable, TilePos { x: 13, y: 3 }, TilemapId(map)))
+        .spawn((CanBeSpotted, TilePos { x: 13, y: 3 }, TilemapId(map)))
         .id();
     let visitor = app
         .world_mut()
-        .spawn((Spottable, TilePos { x: 23, y: 3 }, TilemapId(map)))
+        .spawn((CanBeSpotted, TilePos { x: 23, y: 3 }, TilemapId(map)))
         .id();
     app.update();
     let spotted: Vec<Entity> = app

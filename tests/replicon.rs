@@ -15,7 +15,7 @@ use bevy_replicon::prelude::Replicated;
 use bevy_replicon::test_app::TestClientEntity;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen};
+use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen};
 use common_net::{Net, set};
 
 #[test]
@@ -189,7 +189,7 @@ fn an_entity_placed_by_transform_is_judged_again_when_its_map_moves() {
             Transform::from_translation(at),
             GlobalTransform::from_translation(at),
             TilemapId(net.map),
-            ReplicateWhenSeen,
+            ReplicatesWhenSeen,
         ))
         .id();
     net.step();
@@ -257,7 +257,7 @@ fn an_entity_that_loses_its_mark_reaches_every_client() {
     net.server
         .world_mut()
         .entity_mut(banner)
-        .remove::<ReplicateWhenSeen>();
+        .remove::<ReplicatesWhenSeen>();
     net.step();
     assert!(net.received(0).contains(&banner));
     assert!(net.received(1).contains(&banner));
@@ -322,7 +322,7 @@ fn a_client_that_saw_a_unit_marked_as_it_dies_gets_its_despawn() {
     net.server
         .world_mut()
         .entity_mut(banner)
-        .insert(ReplicateWhenSeen);
+        .insert(ReplicatesWhenSeen);
     net.server.world_mut().despawn(banner);
     net.step();
     assert!(!net.received(0).contains(&banner) && !net.received(1).contains(&banner));

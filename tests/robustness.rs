@@ -118,7 +118,7 @@ fn a_target_that_loses_its_tile_is_lost_from_sight_at_once() {
         let viewer = spawn_viewer(&mut app, map, 2, 0, 1);
         let target = app
             .world_mut()
-            .spawn((Spottable, TilePos { x: 3, y: 0 }, TilemapId(map)))
+            .spawn((CanBeSpotted, TilePos { x: 3, y: 0 }, TilemapId(map)))
             .id();
         app.update();
         assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
@@ -237,8 +237,8 @@ fn targets_and_hidden_monsters_placed_by_transform_count() {
     let target = app
         .world_mut()
         .spawn((
-            Spottable,
-            HideOutsideView,
+            CanBeSpotted,
+            HidesOutsideView,
             Transform::from_translation(near),
             GlobalTransform::from_translation(near),
             TilemapId(map),
@@ -294,7 +294,7 @@ fn a_viewshed_inserted_again_keeps_its_sightings() {
     let viewer = spawn_viewer(&mut app, map, 2, 0, 1);
     let target = app
         .world_mut()
-        .spawn((Spottable, TilePos { x: 3, y: 0 }, TilemapId(map)))
+        .spawn((CanBeSpotted, TilePos { x: 3, y: 0 }, TilemapId(map)))
         .id();
     app.update();
     assert_eq!(take_log(&mut app), vec![(true, viewer, target)]);
@@ -345,7 +345,7 @@ fn a_target_on_a_tilemap_that_becomes_a_layer_is_spotted() {
     let viewer = spawn_viewer(&mut app, map, 1, 0, 3);
     let target = app
         .world_mut()
-        .spawn((Spottable, TilePos { x: 3, y: 0 }, TilemapId(other)))
+        .spawn((CanBeSpotted, TilePos { x: 3, y: 0 }, TilemapId(other)))
         .id();
     app.update();
     assert_eq!(take_log(&mut app), vec![]);

@@ -107,11 +107,11 @@ fn ghosts_survive_a_save_game_per_team() {
         .id();
     let rat = game
         .world_mut()
-        .spawn((RememberWhenSeen, TilePos { x: 4, y: 3 }, TilemapId(map)))
+        .spawn((LeavesGhost, TilePos { x: 4, y: 3 }, TilemapId(map)))
         .id();
     let bat = game
         .world_mut()
-        .spawn((RememberWhenSeen, TilePos { x: 16, y: 3 }, TilemapId(map)))
+        .spawn((LeavesGhost, TilePos { x: 16, y: 3 }, TilemapId(map)))
         .id();
     game.update();
     *game.world_mut().get_mut::<TilePos>(player).unwrap() = TilePos { x: 9, y: 3 };

@@ -20,7 +20,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::ReplicateWhenSeen;
+use bevy_viewshed::replicon::ReplicatesWhenSeen;
 use common_app::{spawn_layer, spawn_map, tile_entity};
 use common_net::{Net, Transport};
 use proptest::prelude::*;
@@ -61,7 +61,7 @@ enum Op {
     /// Replicated entity `index` (modulo their number) moves to a tile of a map.
     Move(usize, On, u32, u32),
     Despawn(usize),
-    /// Replicated entity `index` gains or loses `ReplicateWhenSeen`.
+    /// Replicated entity `index` gains or loses `ReplicatesWhenSeen`.
     ToggleMark(usize),
     /// Client `i` plays for team `t`, or (`None`) for none; by insert, or in place.
     SetTeam(usize, Option<u32>, bool),
@@ -191,10 +191,10 @@ impl Game {
         let map = self.map(on);
         let centre = self.centre(map, x, y);
         let world = self.net.server.world_mut();
-        let mut entity = world.spawn((TilemapId(map), ReplicateWhenSeen));
+        let mut entity = world.spawn((TilemapId(map), ReplicatesWhenSeen));
         match kind {
             Kind::Monster => {
-                entity.insert((TilePos { x, y }, Spottable));
+                entity.insert((TilePos { x, y }, CanBeSpotted));
             }
             Kind::Ghost => {
                 entity.insert((
@@ -212,7 +212,7 @@ impl Game {
                 if let Some(facing) = cone {
                     view = view.with_cone(VisionCone::degrees(facing, 120.0));
                 }
-                entity.insert((TilePos { x, y }, view, RevealsFog, Team(team), Spottable));
+                entity.insert((TilePos { x, y }, view, RevealsFog, Team(team), CanBeSpotted));
             }
             Kind::Stray => {
                 entity.insert((TilePos { x, y }, Viewshed::new(5), RevealsFog));
@@ -253,10 +253,10 @@ impl Game {
             Op::ToggleMark(i) => {
                 if let Some(entity) = pick(i) {
                     let mut entity = self.net.server.world_mut().entity_mut(entity);
-                    if entity.contains::<ReplicateWhenSeen>() {
-                        entity.remove::<ReplicateWhenSeen>();
+                    if entity.contains::<ReplicatesWhenSeen>() {
+                        entity.remove::<ReplicatesWhenSeen>();
                     } else {
-                        entity.insert(ReplicateWhenSeen);
+                        entity.insert(ReplicatesWhenSeen);
                     }
                 }
             }

@@ -2,8 +2,8 @@
 //! radius-8 viewer; every frame a quarter of them take a step to a random neighbouring floor
 //! tile, never straight back to the tile they came from unless it is the only way, so the
 //! walks go somewhere. Three levels of the same units: `Views` (a `Viewshed` only), `Fog`
-//! (+ `RevealsFog` + `Team` on a fog-styled map), `Full` (+ `Spottable` + `HideOutsideView` +
-//! `RememberWhenSeen`): every unit is a viewer and a target, as in a tactics game.
+//! (+ `RevealsFog` + `Team` on a fog-styled map), `Full` (+ `CanBeSpotted` + `HidesOutsideView` +
+//! `LeavesGhost`): every unit is a viewer and a target, as in a tactics game.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -20,7 +20,7 @@ pub enum Level {
     Views,
     /// + `RevealsFog` + `Team` (four teams), fog written into the map's tiles for team 0.
     Fog,
-    /// + `Spottable` + `HideOutsideView` + `RememberWhenSeen`.
+    /// + `CanBeSpotted` + `HidesOutsideView` + `LeavesGhost`.
     Full,
 }
 
@@ -94,7 +94,7 @@ pub fn game_app(grid: &OpacityGrid, units: usize, level: Level) -> App {
             unit.insert((RevealsFog, Team(number as u32 % 4)));
         }
         if level == Level::Full {
-            unit.insert((Spottable, HideOutsideView, RememberWhenSeen));
+            unit.insert((CanBeSpotted, HidesOutsideView, LeavesGhost));
         }
     }
     app.insert_resource(Floor(grid.clone()))

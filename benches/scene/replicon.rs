@@ -15,7 +15,7 @@ use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::channels::ServerChannel;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientSightSystems, ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin,
+    ClientSightSystems, ClientTeam, ReplicatesWhenSeen, ViewshedReplicationPlugin,
 };
 use bevy_viewshed::{OpacityGrid, Team};
 use serde::{Deserialize, Serialize};
@@ -173,7 +173,7 @@ fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup, positions: bool)
                 unit.insert(Replicated);
             }
             Setup::FogOfWar => {
-                unit.insert(ReplicateWhenSeen);
+                unit.insert(ReplicatesWhenSeen);
             }
         }
     }

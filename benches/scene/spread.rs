@@ -48,7 +48,7 @@ pub fn spread_app(viewers: usize) -> App {
         ))
         .id();
     let mut rng = Rng(5);
-    let mut floor_tile = |rng: &mut Rng| loop {
+    let floor_tile = |rng: &mut Rng| loop {
         let (x, y) = (rng.below(side), rng.below(side));
         if !grid.is_opaque(x, y) {
             break TilePos { x, y };
@@ -62,7 +62,7 @@ pub fn spread_app(viewers: usize) -> App {
     for number in 0..TARGETS as u64 {
         let tile = floor_tile(&mut rng);
         app.world_mut().spawn((
-            Spottable,
+            CanBeSpotted,
             tile,
             TilemapId(map),
             Walker(Rng(number * 7919 + 1)),

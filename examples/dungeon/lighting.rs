@@ -50,7 +50,7 @@ pub fn spawn_torches(commands: &mut Commands, dungeon: &Dungeon, terrain: Entity
             Transform::from_xyz(center.x, center.y, 1.5),
             wall,
             TilemapId(terrain),
-            HideOutsideView,
+            HidesOutsideView,
         ));
     }
 }

@@ -71,9 +71,9 @@ pub fn spawn(
                 Viewshed::new(6),
                 RevealsFog,
                 MONSTER_TEAM,
-                HideOutsideView,
+                HidesOutsideView,
                 // Where you last saw it, its ghost stays (see `ghosts`).
-                RememberWhenSeen,
+                LeavesGhost,
                 tile,
                 TilemapId(map),
                 sprites.actor(tiles::MONSTER),

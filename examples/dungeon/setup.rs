@@ -152,7 +152,7 @@ fn spawn_player(
         Viewshed::new(radius),
         RevealsFog,
         // The monsters get `Spotted` / `LostSight` when they see it or lose it.
-        Spottable,
+        CanBeSpotted,
         TilePos {
             x: start.0,
             y: start.1,

@@ -95,7 +95,7 @@ fn spawn_units(commands: &mut Commands, terrain: Entity, sprites: &UnitSprites) 
                 sprites.unit(look),
             ));
             if team != 0 {
-                unit.insert(HideOutsideView);
+                unit.insert(HidesOutsideView);
             }
         }
     }

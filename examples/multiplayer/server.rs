@@ -1,5 +1,5 @@
 //! The headless server: the dungeon as tile entities (walls `Opaque`), two teams of units that
-//! lift their team's fog, wandering monsters, every piece `ReplicateWhenSeen`. Clients join
+//! lift their team's fog, wandering monsters, every piece `ReplicatesWhenSeen`. Clients join
 //! team 0, 1, 0, ... as they connect.
 
 use std::time::Duration;
@@ -12,7 +12,7 @@ use bevy_replicon::prelude::*;
 use bevy_replicon_example_backend::{ExampleServer, RepliconExampleBackendPlugins};
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin};
+use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen, ViewshedReplicationPlugin};
 
 use crate::args::Options;
 use crate::map::{Cell as MapCell, Dungeon};
@@ -112,7 +112,7 @@ fn piece(tile: TilePos, map: Entity, seed: u64) -> impl Bundle {
             y: tile.y,
         },
         Walker::new(seed),
-        ReplicateWhenSeen,
+        ReplicatesWhenSeen,
     )
 }
 

@@ -1,4 +1,4 @@
-//! Remembered entities: an entity marked [`RememberWhenSeen`] leaves, for each team that saw
+//! Remembered entities: an entity marked [`LeavesGhost`] leaves, for each team that saw
 //! it and sees it no more, a [`Ghost`] in its map's [`LastSeen`]: where and when the team
 //! last saw it, until the team sees that tile again without it.
 
@@ -21,7 +21,7 @@ use viewshed_core::bits::BitRows;
 /// An entity on the map (a monster, an item) whose last known place each team remembers: when
 /// a team stops seeing it, the map's [`LastSeen`] gets a [`Ghost`] of it for that team, which
 /// a game draws as a dim sprite. It stands on its `TilePos` + `TilemapId`, or under its
-/// `Transform` on its `TilemapId`, as viewers and [`HideOutsideView`](crate::HideOutsideView)
+/// `Transform` on its `TilemapId`, as viewers and [`HidesOutsideView`](crate::HidesOutsideView)
 /// entities do.
 ///
 /// The rules, per team, checked every update after the fog:
@@ -41,9 +41,9 @@ use viewshed_core::bits::BitRows;
 #[reflect(Component, Default, Debug)]
 #[require(crate::maps::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RememberWhenSeen;
+pub struct LeavesGhost;
 
-/// Where and when a team last saw a [`RememberWhenSeen`] entity it does not see now.
+/// Where and when a team last saw a [`LeavesGhost`] entity it does not see now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Reflect)]
 pub struct Ghost {
     /// The entity (it may have been despawned since).
@@ -282,7 +282,7 @@ pub(super) struct DisabledRemembered(Vec<Entity>);
 /// A remembered entity was disabled: the ghosts judge it at the next update.
 pub(super) fn on_remembered_disabled(
     event: On<Add, Disabled>,
-    remembered: Query<(), (With<RememberWhenSeen>, Allow<Disabled>)>,
+    remembered: Query<(), (With<LeavesGhost>, Allow<Disabled>)>,
     mut disabled: ResMut<DisabledRemembered>,
 ) {
     if remembered.contains(event.entity) {
@@ -294,16 +294,16 @@ pub(super) fn on_remembered_disabled(
 /// the remembered entities that moved or went, those near tiles whose visibility changed for
 /// a team, and what the team knew of those tiles.
 pub(super) fn remember_seen(
-    entities: Query<&Placed, With<RememberWhenSeen>>,
+    entities: Query<&Placed, With<LeavesGhost>>,
     moved: Query<
         Entity,
         (
-            With<RememberWhenSeen>,
-            Or<(Changed<Placed>, Added<RememberWhenSeen>)>,
+            With<LeavesGhost>,
+            Or<(Changed<Placed>, Added<LeavesGhost>)>,
         ),
     >,
     (mut gone, mut disabled): (
-        RemovedComponents<RememberWhenSeen>,
+        RemovedComponents<LeavesGhost>,
         ResMut<DisabledRemembered>,
     ),
     index: Res<PlacedIndex>,

@@ -1,4 +1,4 @@
-//! [`HideOutsideView`]: entities shown only on tiles the team drawn sees now.
+//! [`HidesOutsideView`]: entities shown only on tiles the team drawn sees now.
 
 use bevy::camera::visibility::Visibility;
 use bevy::prelude::*;
@@ -16,18 +16,18 @@ use crate::maps::placed::{Placed, PlacedIndex};
 #[reflect(Component, Default, Debug)]
 #[require(Visibility, crate::maps::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct HideOutsideView;
+pub struct HidesOutsideView;
 
-/// Shows [`HideOutsideView`] entities on revealed tiles and hides the others. Only the
+/// Shows [`HidesOutsideView`] entities on revealed tiles and hides the others. Only the
 /// entities that moved, stand near a tile whose look the fog just changed, or stood on a map
 /// whose fog went are looked at.
 pub(crate) fn hide_outside_view(
-    mut entities: Query<(&Placed, &mut Visibility), With<HideOutsideView>>,
+    mut entities: Query<(&Placed, &mut Visibility), With<HidesOutsideView>>,
     moved: Query<
         Entity,
         (
-            With<HideOutsideView>,
-            Or<(Changed<Placed>, Added<HideOutsideView>)>,
+            With<HidesOutsideView>,
+            Or<(Changed<Placed>, Added<HidesOutsideView>)>,
         ),
     >,
     fogs: Query<&FogOfWar>,

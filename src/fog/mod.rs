@@ -1,6 +1,6 @@
 //! Fog of war: what each [`Team`] of viewers (the [`RevealsFog`] viewers are team 0) sees now
 //! on a map and has ever seen, written for the team in [`FogTeam`] into the tile layers that
-//! opt in with a [`FogStyle`], and the `Visibility` of [`HideOutsideView`] entities.
+//! opt in with a [`FogStyle`], and the `Visibility` of [`HidesOutsideView`] entities.
 //!
 //! Each map (root tilemap) gets a [`FogOfWar`] component. Every tile is in one
 //! [`FogState`] per team: `Visible` (a member sees it now), `Remembered` (seen before) or
@@ -20,8 +20,8 @@
 //! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
 //! | [`systems`] | the systems that keep fog and tiles up to date |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
-//! | [`hide`] | [`HideOutsideView`] entities |
-//! | [`ghosts`] | where teams last saw [`RememberWhenSeen`] entities: [`LastSeen`], [`Ghost`] |
+//! | [`hide`] | [`HidesOutsideView`] entities |
+//! | [`ghosts`] | where teams last saw [`LeavesGhost`] entities: [`LastSeen`], [`Ghost`] |
 //! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog), their observers |
 
 pub mod edge;
@@ -42,8 +42,8 @@ mod union;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
-pub use ghosts::{Ghost, LastSeen, RememberWhenSeen};
-pub use hide::HideOutsideView;
+pub use ghosts::{Ghost, LastSeen, LeavesGhost};
+pub use hide::HidesOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use overlay::{FogOverlay, FogOverlayLayer};

@@ -12,16 +12,16 @@ use super::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
 use super::team::rebuild_team_views;
 use super::union::TeamUnion;
 use super::{
-    DrawnTeam, FogDirty, FogFade, FogOfWar, FogState, FogStyle, FogTeam, HideOutsideView,
-    RememberWhenSeen, RevealsFog, SoftEdge, Team, TileLook,
+    DrawnTeam, FogDirty, FogFade, FogOfWar, FogState, FogStyle, FogTeam, HidesOutsideView,
+    LeavesGhost, RevealsFog, SoftEdge, Team, TileLook,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 use crate::viewshed::Viewshed;
 
 /// Fog of war: a [`FogOfWar`] on every map with each team's view and memory, written into the
 /// tile layers with a [`FogStyle`] (fades, soft edges) and the overlay layers of
-/// [`FogOverlay`] maps; [`HideOutsideView`] entities shown or
-/// hidden; [`RememberWhenSeen`] ghosts in each map's `LastSeen`. Its systems run in
+/// [`FogOverlay`] maps; [`HidesOutsideView`] entities shown or
+/// hidden; [`LeavesGhost`] ghosts in each map's `LastSeen`. Its systems run in
 /// [`ViewshedSystems::Fog`], from the views that [`ViewshedUpdated`](crate::ViewshedUpdated)
 /// names and what the maps step placed. A game without fog of war can leave it out of
 /// [`ViewshedPlugins`](crate::ViewshedPlugins); the replicon integration needs it.
@@ -41,8 +41,8 @@ impl Plugin for FogPlugin {
             .register_type::<FogOfWar>()
             .register_type::<LastSeen>()
             .register_type::<RevealsFog>()
-            .register_type::<HideOutsideView>()
-            .register_type::<RememberWhenSeen>()
+            .register_type::<HidesOutsideView>()
+            .register_type::<LeavesGhost>()
             .register_type::<FogFade>()
             .register_type::<SoftEdge>()
             .register_type::<FogStyle>()
@@ -61,7 +61,7 @@ impl Plugin for FogPlugin {
                 update_fog,
                 style_new_tiles,
                 advance_fades.run_if(any_with_component::<FadingTiles>),
-                hide_outside_view.run_if(any_with_component::<HideOutsideView>),
+                hide_outside_view.run_if(any_with_component::<HidesOutsideView>),
                 remember_seen,
             )
                 .chain()

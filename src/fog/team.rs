@@ -32,7 +32,7 @@ pub struct RevealsFog;
 pub struct Team(pub u32);
 
 /// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
-/// [`HideOutsideView`](crate::HideOutsideView) entities show (team 0, the [`RevealsFog`]
+/// [`HidesOutsideView`](crate::HidesOutsideView) entities show (team 0, the [`RevealsFog`]
 /// viewers, by default), on every map without a [`DrawnTeam`] of its own. Change it at run
 /// time for a spectator mode or a hot-seat game; the tiles follow at the next update.
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub struct FogTeam(pub Team);
 
 /// Whose fog of war one map draws, overriding [`FogTeam`] there: put it on the root tilemap
 /// (split screen, or a minimap of the enemy's view beside the player's). Its fog layers and the
-/// [`HideOutsideView`](crate::HideOutsideView) entities on it show this team; removing it
+/// [`HidesOutsideView`](crate::HidesOutsideView) entities on it show this team; removing it
 /// goes back to [`FogTeam`]. [`FogOfWar::shown_team`](crate::FogOfWar::shown_team) tells which
 /// team a map draws.
 ///

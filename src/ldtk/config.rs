@@ -81,8 +81,8 @@ impl LdtkOpacity {
 }
 
 /// What an LDtk entity gets: a [`Viewshed`](crate::Viewshed) of some radius, and the
-/// markers [`RevealsFog`](crate::RevealsFog), [`Spottable`](crate::Spottable),
-/// [`HideOutsideView`](crate::HideOutsideView) and a [`Team`](crate::Team).
+/// markers [`RevealsFog`](crate::RevealsFog), [`CanBeSpotted`](crate::CanBeSpotted),
+/// [`HidesOutsideView`](crate::HidesOutsideView) and a [`Team`](crate::Team).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
 pub struct EntityVision {
     /// A `Viewshed` of this radius (`None`: no viewshed, unless an entity field gives one).

@@ -8,12 +8,12 @@ use bevy_ecs_ldtk::{EntityIid, EntityInstance, GridCoords, LevelIid};
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::{HideOutsideView, RevealsFog, Team};
+use crate::fog::{HidesOutsideView, RevealsFog, Team};
 use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::{EntityVision, LdtkVision};
 use crate::ldtk::project::ProjectData;
 use crate::maps::layer_groups::LayerGroup;
-use crate::sightings::Spottable;
+use crate::sightings::CanBeSpotted;
 use crate::viewshed::Viewshed;
 
 /// On an LDtk entity this integration has read (whether it gave it anything or not).
@@ -187,10 +187,10 @@ fn insert_vision(commands: &mut EntityCommands, vision: EntityVision) {
         commands.try_insert(RevealsFog);
     }
     if vision.spottable {
-        commands.try_insert(Spottable);
+        commands.try_insert(CanBeSpotted);
     }
     if vision.hide_outside_view {
-        commands.try_insert(HideOutsideView);
+        commands.try_insert(HidesOutsideView);
     }
     if let Some(team) = vision.team {
         commands.try_insert(Team(team));

@@ -8,7 +8,7 @@
 //!   [`Opaque`](crate::Opaque), following changes at run time (a door's `IntGridCell` value
 //!   set to "open");
 //! - LDtk entities get a [`Viewshed`](crate::Viewshed), [`RevealsFog`](crate::RevealsFog),
-//!   [`Spottable`](crate::Spottable), [`HideOutsideView`](crate::HideOutsideView) and a
+//!   [`CanBeSpotted`](crate::CanBeSpotted), [`HidesOutsideView`](crate::HidesOutsideView) and a
 //!   [`Team`](crate::Team) by identifier or from Int fields ([`LdtkVision`]), placed on their
 //!   level's map;
 //! - the tile layers get the fog of war style of [`LdtkFog`].

@@ -24,7 +24,7 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// within [`dark_vision`](Self::dark_vision) tiles.
 ///
 /// The viewer's [`Viewshed`] then holds what it sees in the light, so fog of war, sightings
-/// and [`HideOutsideView`](crate::HideOutsideView) all follow the light. Give the viewer a
+/// and [`HidesOutsideView`](crate::HidesOutsideView) all follow the light. Give the viewer a
 /// long (or unlimited) radius: a torch in a distant room is seen through a doorway, a dark
 /// room next to it is not. An entity without a `Viewshed` gets `Viewshed::default()` (radius
 /// 8), and a warning says so once. Precisely, a tile of the viewer's field of view `F` is seen when

@@ -1,6 +1,6 @@
 //! The first step of a frame: where every placed entity stands. Viewers, lights, opaque
-//! entities and the entities others look for ([`Spottable`](crate::Spottable),
-//! [`HideOutsideView`](crate::HideOutsideView), [`RememberWhenSeen`](crate::RememberWhenSeen))
+//! entities and the entities others look for ([`CanBeSpotted`](crate::CanBeSpotted),
+//! [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost))
 //! get a [`Placed`], written by `place_entities` only when its map or tile changes, so later
 //! steps find what moved with `Changed<Placed>` (or its change ticks) and what stands near a
 //! tile in the `PlacedIndex`, and never work out a placement themselves.
@@ -32,9 +32,9 @@ const BUCKET: u32 = 8;
 /// when it changes, so `Changed<Placed>` tells a game which of these entities moved this frame.
 ///
 /// It comes with [`Viewshed`](crate::Viewshed), [`LightSource`](crate::LightSource),
-/// [`Opaque`](crate::Opaque), [`Spottable`](crate::Spottable),
-/// [`HideOutsideView`](crate::HideOutsideView), [`RememberWhenSeen`](crate::RememberWhenSeen)
-/// and, with the `replicon` feature, `ReplicateWhenSeen`.
+/// [`Opaque`](crate::Opaque), [`CanBeSpotted`](crate::CanBeSpotted),
+/// [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost)
+/// and, with the `replicon` feature, `ReplicatesWhenSeen`.
 ///
 /// ```
 /// # use bevy::prelude::*;

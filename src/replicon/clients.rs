@@ -11,7 +11,7 @@ use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
 use super::sight::{FogLookup, SightBit, Standing, TeamSight};
 use super::team_view::TeamViews;
-use super::{ClientTeam, ReplicateWhenSeen};
+use super::{ClientTeam, ReplicatesWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::maps::placed::Placed;
 
@@ -21,9 +21,9 @@ type MarkedItem = (&'static Placed, Option<&'static Team>, Has<RevealsFog>);
 /// Marked entities that may have moved (their `Placed` changed), changed team or just been
 /// marked.
 type MaybeMoved = (
-    With<ReplicateWhenSeen>,
+    With<ReplicatesWhenSeen>,
     Or<(
-        Added<ReplicateWhenSeen>,
+        Added<ReplicatesWhenSeen>,
         Changed<Placed>,
         Changed<Team>,
         Added<RevealsFog>,
@@ -40,7 +40,7 @@ impl FogLookup for Query<'_, '_, &FogOfWar> {
 /// clients of each team what changed for it.
 pub(super) fn update_client_sight(
     maybe_moved: Query<(Entity, MarkedItem), MaybeMoved>,
-    marked: Query<MarkedItem, With<ReplicateWhenSeen>>,
+    marked: Query<MarkedItem, With<ReplicatesWhenSeen>>,
     fogs: Query<&FogOfWar>,
     maps: Query<Entity, With<FogOfWar>>,
     mut sight: ResMut<TeamSight>,
@@ -146,7 +146,7 @@ pub(super) fn on_client_team_removed(
 
 /// An entity was marked: hidden from every client until the next update places it.
 pub(super) fn on_marked(
-    event: On<Add, ReplicateWhenSeen>,
+    event: On<Add, ReplicatesWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
     mut sight: ResMut<TeamSight>,
     bit: Res<SightBit>,
@@ -162,7 +162,7 @@ pub(super) fn on_marked(
 /// every client that holds it, even one it was hidden from in this same frame (replicon skips
 /// the despawn of an entity hidden at the time, and would leave it on that client for good).
 pub(super) fn on_unmarked(
-    event: On<Remove, ReplicateWhenSeen>,
+    event: On<Remove, ReplicatesWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
     mut sight: ResMut<TeamSight>,
     bit: Res<SightBit>,
@@ -177,7 +177,7 @@ pub(super) fn on_unmarked(
 /// component of the lifecycle event `E`): it is placed again at the next update.
 pub(super) fn recheck_marked<E: EntityEvent, C: Component>(
     event: On<E, C>,
-    marked: Query<(), (With<ReplicateWhenSeen>, Allow<Disabled>)>,
+    marked: Query<(), (With<ReplicatesWhenSeen>, Allow<Disabled>)>,
     mut sight: ResMut<TeamSight>,
 ) {
     let entity = event.event_target();

@@ -1,5 +1,5 @@
 //! Server-side fog of war for [bevy_replicon] (feature `replicon`): an entity marked
-//! [`ReplicateWhenSeen`] is replicated to a client only while the client's [`Team`] sees it,
+//! [`ReplicatesWhenSeen`] is replicated to a client only while the client's [`Team`] sees it,
 //! and despawned on that client when the team loses sight of it. The server decides; a client
 //! never receives what its team cannot see, so there is nothing to hack on its side.
 //!
@@ -22,8 +22,8 @@
 //!   without one (the fog's own rule). So the players' own units, marked, are always
 //!   replicated to their teammates and to the others only while seen.
 //! - **Unmarked entities** are replicated as replicon would without this plugin (to every
-//!   client, or as the game's own filters say). Removing `ReplicateWhenSeen` from an entity
-//!   makes it visible to every client again. [`HideOutsideView`](crate::HideOutsideView) is a
+//!   client, or as the game's own filters say). Removing `ReplicatesWhenSeen` from an entity
+//!   makes it visible to every client again. [`HidesOutsideView`](crate::HidesOutsideView) is a
 //!   separate, client-side matter (the team drawn on one screen) and implies nothing here.
 //! - **Timing.** Visibility is decided in `PostUpdate`, after
 //!   [`ViewshedSystems::Fog`] and before replicon's
@@ -44,7 +44,7 @@
 //! use bevy_replicon::prelude::*;
 //! use bevy_viewshed::prelude::*;
 //! use bevy_viewshed::Team;
-//! use bevy_viewshed::replicon::{ClientTeam, ReplicateWhenSeen, ViewshedReplicationPlugin};
+//! use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen, ViewshedReplicationPlugin};
 //!
 //! let mut server = App::new();
 //! server.add_plugins((
@@ -61,7 +61,7 @@
 //! server.finish();
 //! // A monster replicated to a client only while the client's team sees it (spawn marked
 //! // entities once the app is built: the plugin follows them from their `Add`).
-//! server.world_mut().spawn(ReplicateWhenSeen);
+//! server.world_mut().spawn(ReplicatesWhenSeen);
 //! server.update();
 //! ```
 //!
@@ -95,11 +95,11 @@ use team_view::{TeamViews, update_team_views};
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Replicated, crate::maps::placed::Findable)]
-pub struct ReplicateWhenSeen;
+pub struct ReplicatesWhenSeen;
 
 /// The team a connected client plays for: put it on replicon's client entity on the server
 /// (the entity with `ConnectedClient`), at connection or later. The client is sent the
-/// [`ReplicateWhenSeen`] entities this team sees; without a `ClientTeam`, none of them.
+/// [`ReplicatesWhenSeen`] entities this team sees; without a `ClientTeam`, none of them.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Component, Debug)]
 pub struct ClientTeam(pub Team);
@@ -112,7 +112,7 @@ pub struct ClientTeam(pub Team);
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClientSightSystems;
 
-/// Server-side fog of war for bevy_replicon: [`ReplicateWhenSeen`] entities reach a client
+/// Server-side fog of war for bevy_replicon: [`ReplicatesWhenSeen`] entities reach a client
 /// only while its [`ClientTeam`] sees them. Add it on the server, after replicon's
 /// `RepliconPlugins` (its server part) and with [`ViewshedPlugin`](crate::ViewshedPlugin).
 /// Without replicon's server it logs an error and does nothing.
@@ -121,7 +121,7 @@ pub struct ViewshedReplicationPlugin;
 
 impl Plugin for ViewshedReplicationPlugin {
     fn build(&self, app: &mut App) {
-        app.register_type::<ReplicateWhenSeen>()
+        app.register_type::<ReplicatesWhenSeen>()
             .register_type::<ClientTeam>();
         if !app.is_plugin_added::<TeamViewProtocolPlugin>() {
             app.add_plugins(TeamViewProtocolPlugin);

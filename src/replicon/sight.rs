@@ -1,4 +1,4 @@
-//! Which [`ReplicateWhenSeen`](super::ReplicateWhenSeen) entities each [`Team`] sees, kept
+//! Which [`ReplicatesWhenSeen`](super::ReplicatesWhenSeen) entities each [`Team`] sees, kept
 //! up to date from what changed: the entities that moved (placed again) and the maps where a
 //! team's view changed. Each is judged once per team, whatever the number of the team's
 //! clients; the judging reads only, and runs on all threads. No Bevy system here:

@@ -14,7 +14,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use viewshed_core::visible::VisibleSet;
 
 use super::viewers::ViewerIndex;
-use super::{Announce, Spottable};
+use super::{Announce, CanBeSpotted};
 use crate::maps::placed::{Placed, PlacedIndex};
 use crate::parallel::collect_in_parts;
 use crate::viewshed::Viewshed;
@@ -45,8 +45,8 @@ struct Move {
 pub(crate) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
     mut viewers: Query<(Entity, &mut Viewshed)>,
-    targets: Query<&Placed, With<Spottable>>,
-    moved: Query<(Entity, &Placed), (With<Spottable>, Or<(Changed<Placed>, Added<Spottable>)>)>,
+    targets: Query<&Placed, With<CanBeSpotted>>,
+    moved: Query<(Entity, &Placed), (With<CanBeSpotted>, Or<(Changed<Placed>, Added<CanBeSpotted>)>)>,
     (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
     mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,
@@ -124,7 +124,7 @@ fn judge_view(
     viewer: Entity,
     (viewers, targets, placed): (
         &Query<(Entity, &Viewshed)>,
-        &Query<&Placed, With<Spottable>>,
+        &Query<&Placed, With<CanBeSpotted>>,
         &PlacedIndex,
     ),
     found: &mut Vec<Change>,

@@ -1,4 +1,4 @@
-//! Who sees which [`Spottable`] entity: [`Spotted`] when a viewer starts seeing one,
+//! Who sees which [`CanBeSpotted`] entity: [`Spotted`] when a viewer starts seeing one,
 //! [`LostSight`] when it stops, each exactly once per change.
 //!
 //! A change is noticed wherever it comes from: the viewer's view was recomputed (it moved, its
@@ -29,9 +29,9 @@ use viewers::ViewerIndex;
 #[reflect(Component, Default, Debug)]
 #[require(crate::maps::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Spottable;
+pub struct CanBeSpotted;
 
-/// A viewer started seeing a [`Spottable`] target.
+/// A viewer started seeing a [`CanBeSpotted`] target.
 ///
 /// Sent three ways: as a buffered message (read it with `MessageReader<Spotted>` after
 /// [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify)), once, with `on` the viewer;
@@ -77,7 +77,7 @@ impl Spotted {
     }
 }
 
-/// A viewer stopped seeing a [`Spottable`] target (the target moved away or behind a wall,
+/// A viewer stopped seeing a [`CanBeSpotted`] target (the target moved away or behind a wall,
 /// left the map, the viewer moved or turned, a door closed, or either was despawned). Sent
 /// like [`Spotted`].
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -185,12 +185,12 @@ where
 #[derive(Resource, Default)]
 pub(crate) struct ReplacedSightings(EntityHashMap<EntityHashSet>);
 
-/// A target stopped standing anywhere: `Spottable`, `TilePos` or `TilemapId` was removed, or
+/// A target stopped standing anywhere: `CanBeSpotted`, `TilePos` or `TilemapId` was removed, or
 /// it was disabled or despawned (`C` is the component of the lifecycle event `E`). Every
 /// viewer that saw it loses it now.
 pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
-    targets: Query<(), (With<Spottable>, Allow<Disabled>)>,
+    targets: Query<(), (With<CanBeSpotted>, Allow<Disabled>)>,
     mut viewers: Query<(Entity, &mut Viewshed)>,
     mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,

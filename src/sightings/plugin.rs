@@ -8,13 +8,13 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::judge::{TargetsJudged, notify_sightings};
 use super::{
-    LostSight, ReplacedSightings, Spottable, Spotted, ViewerIndex, on_target_gone, on_viewer_back,
+    LostSight, ReplacedSightings, CanBeSpotted, Spotted, ViewerIndex, on_target_gone, on_viewer_back,
     on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 use crate::viewshed::Viewshed;
 
-/// Sightings: [`Spotted`] and [`LostSight`] for the [`Spottable`] entities viewers start or
+/// Sightings: [`Spotted`] and [`LostSight`] for the [`CanBeSpotted`] entities viewers start or
 /// stop seeing, in [`ViewshedSystems::Notify`], from the views that
 /// [`ViewshedUpdated`](crate::ViewshedUpdated) names and the targets whose `Placed` changed.
 /// A game that never reads sightings can leave it out of
@@ -29,13 +29,13 @@ impl Plugin for SightingsPlugin {
             .init_resource::<ViewerIndex>()
             .init_resource::<TargetsJudged>()
             .init_resource::<ReplacedSightings>()
-            .register_type::<Spottable>();
+            .register_type::<CanBeSpotted>();
         app.add_systems(
             ViewshedSchedule,
             notify_sightings.in_set(ViewshedSystems::Notify),
         );
         // Targets and viewers that stop standing anywhere, viewers replaced or back.
-        app.add_observer(on_target_gone::<Remove, Spottable>)
+        app.add_observer(on_target_gone::<Remove, CanBeSpotted>)
             .add_observer(on_target_gone::<Remove, TilePos>)
             .add_observer(on_target_gone::<Remove, TilemapId>)
             .add_observer(on_target_gone::<Add, Disabled>)

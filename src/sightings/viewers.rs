@@ -184,7 +184,7 @@ mod tests {
         let stride = width.div_ceil(64) as usize;
         let mut words = vec![u64::MAX; stride * height as usize];
         for row in words.chunks_mut(stride) {
-            if width % 64 != 0 {
+            if !width.is_multiple_of(64) {
                 row[stride - 1] = (1 << (width % 64)) - 1;
             }
         }

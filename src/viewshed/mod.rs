@@ -62,7 +62,7 @@ pub struct Viewshed {
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) previous: VisibleSet,
-    /// The [`Spottable`](crate::Spottable) entities it sees.
+    /// The [`CanBeSpotted`](crate::CanBeSpotted) entities it sees.
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) spotted: EntityHashSet,
@@ -194,7 +194,7 @@ impl Viewshed {
         self.visible.contains(tile.x, tile.y)
     }
 
-    /// The [`Spottable`](crate::Spottable) entities the viewer sees (itself excluded), as of
+    /// The [`CanBeSpotted`](crate::CanBeSpotted) entities the viewer sees (itself excluded), as of
     /// the last [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify).
     pub fn spotted(&self) -> impl Iterator<Item = Entity> + '_ {
         self.spotted.iter().copied()

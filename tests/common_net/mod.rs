@@ -20,7 +20,7 @@ use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampl
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientTeam, ReplicateWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
+    ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
 
 use crate::common_app::spawn_map;
@@ -230,7 +230,7 @@ impl Net {
                 team,
                 TilePos { x, y },
                 TilemapId(self.map),
-                ReplicateWhenSeen,
+                ReplicatesWhenSeen,
             ))
             .id()
     }
@@ -242,8 +242,8 @@ impl Net {
             .spawn((
                 TilePos { x, y },
                 TilemapId(self.map),
-                Spottable,
-                ReplicateWhenSeen,
+                CanBeSpotted,
+                ReplicatesWhenSeen,
             ))
             .id()
     }
@@ -333,7 +333,7 @@ impl Net {
             .map(|t| team_sees(world, t))
             .unwrap_or_default();
         let mut unmarked = world
-            .try_query_filtered::<Entity, (With<Replicated>, Without<ReplicateWhenSeen>)>()
+            .try_query_filtered::<Entity, (With<Replicated>, Without<ReplicatesWhenSeen>)>()
             .unwrap();
         sees.extend(
             unmarked
@@ -481,7 +481,7 @@ pub fn team_sees(world: &World, team: Team) -> BTreeSet<Entity> {
         }
     }
     let mut marked = world
-        .try_query_filtered::<(Entity, Option<&Team>, Has<RevealsFog>), With<ReplicateWhenSeen>>()
+        .try_query_filtered::<(Entity, Option<&Team>, Has<RevealsFog>), With<ReplicatesWhenSeen>>()
         .unwrap();
     marked
         .iter(world)

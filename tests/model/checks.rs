@@ -234,7 +234,7 @@ impl Harness {
         Ok(())
     }
 
-    /// `HideOutsideView` entities are shown exactly on tiles the team drawn sees.
+    /// `HidesOutsideView` entities are shown exactly on tiles the team drawn sees.
     fn check_hidden(&self, fogs: &HashMap<Entity, FogModel>) -> Result<(), TestCaseError> {
         let (model, world) = (&self.model, self.app.world());
         for (&entity, model_entity) in &model.entities {
@@ -254,7 +254,7 @@ impl Harness {
             check!(
                 got == Some(want),
                 "hide",
-                "HideOutsideView entity {entity} at {:?}: {got:?}, expected {want:?}",
+                "HidesOutsideView entity {entity} at {:?}: {got:?}, expected {want:?}",
                 model.stands(model_entity)
             );
         }

@@ -414,7 +414,7 @@ impl Harness {
             entity.insert(Team(team));
         }
         if spottable {
-            entity.insert(Spottable);
+            entity.insert(CanBeSpotted);
         }
         if opaque {
             entity.insert(Opaque);
@@ -599,9 +599,9 @@ impl Harness {
         let (x, y) = self.wrap(Some(map), at);
         let mut entity = self
             .world()
-            .spawn((Spottable, TilePos { x, y }, TilemapId(map)));
+            .spawn((CanBeSpotted, TilePos { x, y }, TilemapId(map)));
         if hide {
-            entity.insert(HideOutsideView);
+            entity.insert(HidesOutsideView);
         }
         let entity = entity.id();
         self.model.entities.insert(
@@ -622,9 +622,9 @@ impl Harness {
         let spottable = !self.model.entities[&t].spottable;
         self.entity(t).spottable = spottable;
         if spottable {
-            self.world().entity_mut(t).insert(Spottable);
+            self.world().entity_mut(t).insert(CanBeSpotted);
         } else {
-            self.world().entity_mut(t).remove::<Spottable>();
+            self.world().entity_mut(t).remove::<CanBeSpotted>();
         }
     }
 

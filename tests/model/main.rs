@@ -23,11 +23,11 @@
 //!   root's grid; with fades, once that look has held longer than the fade: each update is 20
 //!   ms of the app's clock), the tiles of a layer whose `FogStyle` was removed keep their
 //!   colour (even mid-fade), and
-//!   `HideOutsideView` entities are shown exactly on tiles that team sees;
-//! - every enabled viewer's `spotted()` is the set of enabled `Spottable` entities on its map
+//!   `HidesOutsideView` entities are shown exactly on tiles that team sees;
+//! - every enabled viewer's `spotted()` is the set of enabled `CanBeSpotted` entities on its map
 //!   standing on a tile it sees, and the `Spotted` / `LostSight` messages (and entity events)
 //!   of the update are exactly the differences from the previous update's sets (an entity
-//!   that was disabled and enabled again, or lost and regained its tile or `Spottable`, within
+//!   that was disabled and enabled again, or lost and regained its tile or `CanBeSpotted`, within
 //!   the batch may add a matching `LostSight` + `Spotted` pair);
 //! - nothing panics.
 //!

@@ -223,7 +223,7 @@ pub(crate) enum Op {
     TogglePropOpaque(usize),
     TogglePropDisabled(usize),
     DespawnProp(usize),
-    // Spottable targets.
+    // CanBeSpotted targets.
     SpawnTarget {
         map: MapRef,
         at: Pos,

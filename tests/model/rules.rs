@@ -364,7 +364,7 @@ impl Model {
         fogs
     }
 
-    /// What each viewer spots: the enabled `Spottable` entities (itself aside) standing on
+    /// What each viewer spots: the enabled `CanBeSpotted` entities (itself aside) standing on
     /// its root map on a tile it sees.
     pub(crate) fn expected_spotted(&self, views: &Views) -> HashMap<Entity, BTreeSet<Entity>> {
         let mut spotted: HashMap<Entity, BTreeSet<Entity>> = HashMap::new();
