@@ -100,7 +100,7 @@ pub mod viewshed;
 
 pub use fog::{
     DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer, FogState, FogStyle,
-    FogTeam, Ghost, HidesOutsideView, LastSeen, MemoryError, LeavesGhost, RevealsFog, SoftEdge,
+    FogTeam, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog, SoftEdge,
     Team, TeamFog, TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
@@ -111,7 +111,7 @@ pub use maps::painted::OpaqueCells;
 pub use maps::placed::Placed;
 pub use plugin::{ViewshedPlugin, ViewshedPlugins};
 pub use schedule::{ViewshedSchedule, ViewshedSystems};
-pub use sightings::{LostSight, CanBeSpotted, Spotted};
+pub use sightings::{CanBeSpotted, LostSight, Spotted};
 pub use viewshed::Viewshed;
 pub use viewshed::recompute::ViewshedUpdated;
 pub use viewshed_core::{
@@ -128,11 +128,11 @@ pub use viewshed_core::{
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
     pub use crate::{
-        DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FogTeam,
-        FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LightSource,
-        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, LeavesGhost, RevealsFog,
-        SoftEdge, CanBeSpotted, Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins,
-        ViewshedSchedule, ViewshedSystems, ViewshedUpdated, VisionCone,
+        CanBeSpotted, DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle,
+        FogTeam, FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost,
+        LightSource, LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge,
+        Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
+        ViewshedSystems, ViewshedUpdated, VisionCone,
     };
 }
 

@@ -295,17 +295,8 @@ pub(super) fn on_remembered_disabled(
 /// a team, and what the team knew of those tiles.
 pub(super) fn remember_seen(
     entities: Query<&Placed, With<LeavesGhost>>,
-    moved: Query<
-        Entity,
-        (
-            With<LeavesGhost>,
-            Or<(Changed<Placed>, Added<LeavesGhost>)>,
-        ),
-    >,
-    (mut gone, mut disabled): (
-        RemovedComponents<LeavesGhost>,
-        ResMut<DisabledRemembered>,
-    ),
+    moved: Query<Entity, (With<LeavesGhost>, Or<(Changed<Placed>, Added<LeavesGhost>)>)>,
+    (mut gone, mut disabled): (RemovedComponents<LeavesGhost>, ResMut<DisabledRemembered>),
     index: Res<PlacedIndex>,
     mut maps: Query<(Entity, &FogOfWar, &mut LastSeen, Option<&TilemapType>)>,
     time: Option<Res<Time>>,

@@ -46,7 +46,13 @@ pub(crate) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
     mut viewers: Query<(Entity, &mut Viewshed)>,
     targets: Query<&Placed, With<CanBeSpotted>>,
-    moved: Query<(Entity, &Placed), (With<CanBeSpotted>, Or<(Changed<Placed>, Added<CanBeSpotted>)>)>,
+    moved: Query<
+        (Entity, &Placed),
+        (
+            With<CanBeSpotted>,
+            Or<(Changed<Placed>, Added<CanBeSpotted>)>,
+        ),
+    >,
     (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
     mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,

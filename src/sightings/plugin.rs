@@ -8,8 +8,8 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::judge::{TargetsJudged, notify_sightings};
 use super::{
-    LostSight, ReplacedSightings, CanBeSpotted, Spotted, ViewerIndex, on_target_gone, on_viewer_back,
-    on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
+    CanBeSpotted, LostSight, ReplacedSightings, Spotted, ViewerIndex, on_target_gone,
+    on_viewer_back, on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedSystems};
 use crate::viewshed::Viewshed;

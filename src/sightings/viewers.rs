@@ -4,7 +4,6 @@
 //! here without looking the viewers up, and a game without targets pays nothing for it.
 
 use bevy::ecs::entity::EntityHashMap;
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
 use viewshed_core::visible::{VisibleSet, Window};
@@ -35,13 +34,51 @@ pub(crate) struct ViewerIndex {
     free: Vec<u32>,
     /// Each viewer's slot.
     slots: EntityHashMap<u32>,
-    /// The slots of the views whose window overlaps a bucket: `(map, column, row)`.
-    buckets: HashMap<(Entity, u32, u32), Vec<u32>>,
-    /// The slots of views whose window spans more than [`WIDE`] buckets, by map.
-    wide: EntityHashMap<Vec<u32>>,
+    /// The slots of the views of each map, by bucket.
+    maps: EntityHashMap<MapBuckets>,
     /// Whether every viewer with a view is filed (the index is dropped while no target
     /// exists, and built again from every view when one appears).
     pub(crate) complete: bool,
+}
+
+/// Most buckets a map's grid grows to (a map of 8,192x8,192 tiles); a view beyond them is
+/// filed as wide.
+const MOST_BUCKETS: usize = 1 << 20;
+
+/// The slots of one map's views whose window overlaps each bucket, in a grid that grows to
+/// the windows filed, and those of views whose window spans more than [`WIDE`] buckets.
+#[derive(Default)]
+struct MapBuckets {
+    columns: u32,
+    rows: u32,
+    lists: Vec<Vec<u32>>,
+    wide: Vec<u32>,
+}
+
+impl MapBuckets {
+    /// The list of bucket `(bx, by)`, if the grid holds it.
+    fn list(&self, bx: u32, by: u32) -> Option<&Vec<u32>> {
+        (bx < self.columns && by < self.rows)
+            .then(|| &self.lists[(by * self.columns + bx) as usize])
+    }
+
+    /// Grows the grid to hold bucket `(bx, by)`; false if it would grow past [`MOST_BUCKETS`].
+    fn reach(&mut self, bx: u32, by: u32) -> bool {
+        if bx < self.columns && by < self.rows {
+            return true;
+        }
+        let (columns, rows) = (self.columns.max(bx + 1), self.rows.max(by + 1));
+        if columns as usize * rows as usize > MOST_BUCKETS {
+            return false;
+        }
+        let mut lists = vec![Vec::new(); (columns * rows) as usize];
+        for (i, list) in std::mem::take(&mut self.lists).into_iter().enumerate() {
+            let (x, y) = (i as u32 % self.columns, i as u32 / self.columns);
+            lists[(y * columns + x) as usize] = list;
+        }
+        (self.columns, self.rows, self.lists) = (columns, rows, lists);
+        true
+    }
 }
 
 /// The buckets of `window`: `(x0, y0, x1, y1)`, or `None` when it is empty.
@@ -127,12 +164,13 @@ impl ViewerIndex {
         let Some((x0, y0, x1, y1)) = buckets(window) else {
             return;
         };
-        if (x1 - x0 + 1) * (y1 - y0 + 1) > WIDE {
-            return f(self.wide.entry(map).or_default());
+        let buckets = self.maps.entry(map).or_default();
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > WIDE || !buckets.reach(x1, y1) {
+            return f(&mut buckets.wide);
         }
         for by in y0..=y1 {
             for bx in x0..=x1 {
-                f(self.buckets.entry((map, bx, by)).or_default());
+                f(&mut buckets.lists[(by * buckets.columns + bx) as usize]);
             }
         }
     }
@@ -154,18 +192,18 @@ impl ViewerIndex {
                 }
             }
         };
-        let bucket_of = |&(x, y): &(u32, u32)| (map, x / BUCKET, y / BUCKET);
+        let Some(buckets) = self.maps.get(&map) else {
+            return;
+        };
+        let bucket_of = |&(x, y): &(u32, u32)| (x / BUCKET, y / BUCKET);
         for (i, tile) in tiles.iter().enumerate() {
-            let met = tiles[..i]
-                .iter()
-                .any(|other| bucket_of(other) == bucket_of(tile));
-            if let Some(list) = self.buckets.get(&bucket_of(tile)).filter(|_| !met) {
+            let (bx, by) = bucket_of(tile);
+            let met = tiles[..i].iter().any(|other| bucket_of(other) == (bx, by));
+            if let Some(list) = buckets.list(bx, by).filter(|_| !met) {
                 visit(list);
             }
         }
-        if let Some(list) = self.wide.get(&map) {
-            visit(list);
-        }
+        visit(&buckets.wide);
     }
 }
 
@@ -224,12 +262,20 @@ mod tests {
         index.file(a, None);
         index.file(b, Some((map, &VisibleSet::new())));
         assert!(seeing(&index, &[(41, 42)]).is_empty());
-        assert!(index.buckets.values().all(Vec::is_empty));
-        assert!(index.wide.values().all(Vec::is_empty));
+        let lists = index
+            .maps
+            .values()
+            .flat_map(|m| m.lists.iter().chain([&m.wide]));
+        assert!(lists.into_iter().all(Vec::is_empty));
         // A slot freed is given to the next viewer.
         let c = Entity::from_raw_u32(4).unwrap();
         index.file(c, Some((map, &view(5, 5, 2, 2))));
         assert_eq!(index.views.len(), 2);
         assert_eq!(seeing(&index, &[(6, 6)]), vec![c]);
+        // A view far beyond what a grid of buckets holds is filed as wide, and still found.
+        index.file(c, Some((map, &view(100_000, 90_000, 3, 3))));
+        assert_eq!(seeing(&index, &[(100_001, 90_002)]), vec![c]);
+        assert!(seeing(&index, &[(6, 6)]).is_empty());
+        assert!(index.maps[&map].lists.len() <= MOST_BUCKETS);
     }
 }
