@@ -16,7 +16,9 @@
 //! compare two builds outside callgrind, where setup would blur a whole-process `time`), and
 //! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. `game-views`,
 //! `game-fog` and `game-full` play the game scene of `benches/game.rs` (`benches/scene/game.rs`)
-//! with that many units. Bevy's task pool runs the parallel recompute on both
+//! with that many units; `lights-moving` and `lights-viewers` the all-moving frame of
+//! `benches/lights.rs` (`benches/scene/lights.rs`: that many viewers that need light among as
+//! many lights, and the same viewers without light). Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -27,10 +29,11 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
 use scene::game::{Level, game_app, game_map};
+use scene::lights::lights_app;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|lights-moving|lights-viewers VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -56,8 +59,13 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let game = scene.strip_prefix("game-").and_then(Level::parse);
+    let lit = match scene.as_str() {
+        "lights-moving" => Some(true),
+        "lights-viewers" => Some(false),
+        _ => None,
+    };
     let (scene, variant) = match scene.as_str() {
-        _ if game.is_some() => (Scene::Moving, Variant::Plain),
+        _ if game.is_some() || lit.is_some() => (Scene::Moving, Variant::Plain),
         "idle" => (Scene::Idle, Variant::Plain),
         "bare" => (Scene::Idle, Variant::NoPlugin),
         "door" => (Scene::Door, Variant::Plain),
@@ -73,9 +81,15 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    let mut app = match game {
-        Some(level) => game_app(&game_map(), viewers, level),
-        None => plugin_app(
+    let mut app = match (game, lit) {
+        (Some(level), _) => game_app(&game_map(), viewers, level),
+        (None, Some(lit)) => lights_app(
+            &MapKind::Dungeon.generate(SIZE, SIZE, 7),
+            viewers,
+            lit,
+            true,
+        ),
+        (None, None) => plugin_app(
             &MapKind::Dungeon.generate(SIZE, SIZE, 7),
             viewers,
             scene,

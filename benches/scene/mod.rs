@@ -8,6 +8,7 @@
 pub mod support;
 
 pub mod game;
+pub mod lights;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
