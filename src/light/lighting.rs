@@ -480,7 +480,8 @@ impl Contribution {
 
 /// `value.round() as u32` for a `value` from 0 to 2^20 (halves away from 0), without the
 /// call `f32::round` makes on CPUs without SSE4.1: `value + 0.5` is exact in `f64`, and
-/// `as` truncates. (The rounding was a third of the cost of an amount.)
+/// `as` truncates. (`f32::round` and the clamps around it were half of an amount's
+/// instructions.)
 #[inline(always)]
 fn round_half_up(value: f32) -> u32 {
     (f64::from(value) + 0.5) as u32
