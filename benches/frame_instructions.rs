@@ -17,7 +17,9 @@
 //! with `FRAME_PHASES=1` the wall time of each of the plugin's phases. `game-views`,
 //! `game-fog` and `game-full` play the game scene of `benches/game.rs` (`benches/scene/game.rs`)
 //! with that many units; `spread` the 100 walking targets among that many still viewers of
-//! `benches/scene/spread.rs`. `replicon-all` and `replicon-fog` play the multiplayer server of
+//! `benches/scene/spread.rs`; `lights-moving` and `lights-viewers` the all-moving frame of
+//! `benches/lights.rs` (`benches/scene/lights.rs`: that many viewers that need light among as
+//! many lights, and the same viewers without light). `replicon-all` and `replicon-fog` play the multiplayer server of
 //! `benches/replicon.rs` (`benches/scene/replicon.rs`, feature `replicon`, its own 2,000 units
 //! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`, and print the bytes sent
 //! per client per frame; `replicon-all-still` and `replicon-fog-still` the same with units that
@@ -32,10 +34,11 @@ use std::time::Instant;
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
 use scene::game::{Level, game_app, game_map};
+use scene::lights::lights_app;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -72,8 +75,15 @@ fn main() -> ExitCode {
     #[cfg(not(feature = "replicon"))]
     let server: Option<()> = None;
     let spread = scene == "spread";
+    let lit = match scene.as_str() {
+        "lights-moving" => Some(true),
+        "lights-viewers" => Some(false),
+        _ => None,
+    };
     let (scene, variant) = match scene.as_str() {
-        _ if game.is_some() || server.is_some() || spread => (Scene::Moving, Variant::Plain),
+        _ if game.is_some() || server.is_some() || spread || lit.is_some() => {
+            (Scene::Moving, Variant::Plain)
+        }
         "idle" => (Scene::Idle, Variant::Plain),
         "bare" => (Scene::Idle, Variant::NoPlugin),
         "door" => (Scene::Door, Variant::Plain),
@@ -94,6 +104,12 @@ fn main() -> ExitCode {
         (Some(level), _) => game_app(&game_map(), viewers, level),
         #[cfg(feature = "replicon")]
         (None, Some((setup, positions))) => scene::replicon::server_app(setup, positions),
+        _ if lit.is_some() => lights_app(
+            &MapKind::Dungeon.generate(SIZE, SIZE, 7),
+            viewers,
+            lit == Some(true),
+            true,
+        ),
         _ => plugin_app(
             &MapKind::Dungeon.generate(SIZE, SIZE, 7),
             viewers,

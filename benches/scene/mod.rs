@@ -8,6 +8,7 @@
 pub mod support;
 
 pub mod game;
+pub mod lights;
 #[cfg(feature = "replicon")]
 pub mod replicon;
 pub mod spread;

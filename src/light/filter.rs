@@ -14,7 +14,7 @@ use crate::maps::opacity::MapOpacity;
 use crate::maps::placement::Grid;
 use crate::viewshed::recompute::ViewshedUpdated;
 use crate::viewshed::{ViewKey, Viewshed};
-use viewshed_core::bits::{WORD_BITS, words_for};
+use viewshed_core::bits::{WORD_BITS, for_each_one, words_for};
 use viewshed_core::hex::hex_distance;
 use viewshed_core::options::Radius;
 use viewshed_core::visible::{VisibleSet, Window};
@@ -97,8 +97,7 @@ type Fingerprint = (Window, u64);
 /// The fingerprint of `view` (worked out from its cells: only for a view the game may have
 /// written; the filter's own come with theirs, [`kept`]).
 fn fingerprint(view: &VisibleSet) -> Fingerprint {
-    let window = view.window();
-    (window, hash_words(&words_of(window, view.iter())))
+    (view.window(), hash_words(view.words()))
 }
 
 fn hash_words(words: &[u64]) -> u64 {
@@ -242,7 +241,7 @@ fn relight(
         key,
         dark_vision,
     };
-    let (view, print) = kept(fov, |cell| rule.sees(cell));
+    let (view, print) = rule.seen();
     if fresh {
         viewshed.visible = view;
         return (Some(print), None);
@@ -253,29 +252,6 @@ fn relight(
     viewshed.relight(view);
     filter.from = Some((viewshed.generation, Some(source(&key))));
     (Some(print), Some(key.map))
-}
-
-/// The cells of `fov` for which `keep` holds, over the same window, and their fingerprint.
-fn kept(fov: &VisibleSet, keep: impl Fn((u32, u32)) -> bool) -> (VisibleSet, Fingerprint) {
-    let window = fov.window();
-    let words = words_of(window, fov.iter().filter(|&cell| keep(cell)));
-    let print = (window, hash_words(&words));
-    // The words are shaped for the window, so this cannot fail.
-    (
-        VisibleSet::from_words(window, words).unwrap_or_default(),
-        print,
-    )
-}
-
-/// The rows of words of `cells` (all in `window`) over `window`.
-fn words_of(window: Window, cells: impl Iterator<Item = (u32, u32)>) -> Vec<u64> {
-    let stride = words_for(window.width);
-    let mut words = vec![0; stride * window.height as usize];
-    for (x, y) in cells {
-        let (x, y) = ((x - window.x) as usize, (y - window.y) as usize);
-        words[y * stride + x / WORD_BITS] |= 1 << (x % WORD_BITS);
-    }
-    words
 }
 
 /// The light rule for one viewer (see [`NeedsLight`]).
@@ -290,9 +266,101 @@ struct LightRule<'a> {
 }
 
 impl LightRule<'_> {
-    /// Whether the viewer sees `cell` of its field of view.
-    fn sees(&self, cell: (u32, u32)) -> bool {
-        self.within_dark_vision(cell) || self.lit_floor(cell) || self.lit_wall_by_a_seen_floor(cell)
+    /// What the viewer sees of its field of view `F`, over `F`'s window, and its fingerprint:
+    /// worked out 64 tiles at a time, row by row of words.
+    fn seen(&self) -> (VisibleSet, Fingerprint) {
+        let window = self.fov.window();
+        let stride = words_for(window.width);
+        let (floors, walls) = self.lit_floors_and_walls(window, stride);
+        let mut seen = floors.clone();
+        if stride > 0 {
+            let rows: Vec<&[u64]> = floors.chunks_exact(stride).collect();
+            for (i, (seen, &walls)) in seen.iter_mut().zip(&walls).enumerate() {
+                if walls != 0 {
+                    let (row, word) = (i / stride, i % stride);
+                    let around = row.saturating_sub(1)..=(row + 1).min(rows.len() - 1);
+                    let near = rows[around]
+                        .iter()
+                        .fold(0, |near, row| near | spread(row, word));
+                    *seen |= walls & near;
+                }
+            }
+        }
+        self.add_dark_vision(&mut seen, window, stride);
+        let print = (window, hash_words(&seen));
+        // The words are shaped for the window, so this cannot fail.
+        (
+            VisibleSet::from_words(window, seen).unwrap_or_default(),
+            print,
+        )
+    }
+
+    /// Rules 2 and 3's tiles of `F`, as rows of words over its window: the lit floors (not
+    /// [`Opaque`](crate::Opaque)) and the lit walls.
+    fn lit_floors_and_walls(&self, window: Window, stride: usize) -> (Vec<u64>, Vec<u64>) {
+        let fov = self.fov.words();
+        let (mut floors, mut walls) = (vec![0; fov.len()], vec![0; fov.len()]);
+        let rows = fov.chunks_exact(stride.max(1)).zip(window.y..);
+        for (i, (row, y)) in rows.enumerate() {
+            for (j, &fov) in row.iter().enumerate() {
+                if fov == 0 {
+                    continue;
+                }
+                let x = window.x + (j * WORD_BITS) as u32;
+                let lit = fov & self.lighting.lit_bits(y, x);
+                if lit != 0 {
+                    let opaque = self.opaque_bits(y, x, lit);
+                    floors[i * stride + j] = lit & !opaque;
+                    walls[i * stride + j] = lit & opaque;
+                }
+            }
+        }
+        (floors, walls)
+    }
+
+    /// Which of the 64 tiles of row `y` from column `x` are opaque, at least among those of
+    /// `wanted`: read from the map's grid, whose cells are its tiles but on a staggered map.
+    fn opaque_bits(&self, y: u32, x: u32, wanted: u64) -> u64 {
+        match self.key.grid {
+            Grid::Square | Grid::Hex(_) => self.opacity.grid().row_bits(y, x),
+            Grid::Staggered => {
+                let mut opaque = 0;
+                for_each_one(wanted, |i| {
+                    let tile = TilePos { x: x + i, y };
+                    opaque |= u64::from(self.opacity.is_opaque(tile)) << i;
+                });
+                opaque
+            }
+        }
+    }
+
+    /// Adds rule 1's tiles of `F` to `seen` (rows of words over `window`): those within dark
+    /// vision, looked for in the box around the viewer that holds them (`dark_vision` tiles
+    /// each way, twice that up and down on a staggered map, whose tiles are diamond cells).
+    fn add_dark_vision(&self, seen: &mut [u64], window: Window, stride: usize) {
+        if window.width == 0 || window.height == 0 {
+            return;
+        }
+        let reach = self.dark_vision;
+        let (across, up) = match self.key.grid {
+            Grid::Staggered => (reach, reach.saturating_mul(2)),
+            Grid::Square | Grid::Hex(_) => (reach, reach),
+        };
+        let (x, y) = self.key.origin;
+        let last = (
+            window.x + (window.width - 1),
+            window.y + (window.height - 1),
+        );
+        let xs = x.saturating_sub(across).max(window.x)..=x.saturating_add(across).min(last.0);
+        let ys = y.saturating_sub(up).max(window.y)..=y.saturating_add(up).min(last.1);
+        for y in ys {
+            for x in xs.clone() {
+                if self.fov.contains(x, y) && self.within_dark_vision((x, y)) {
+                    let (x, row) = ((x - window.x) as usize, (y - window.y) as usize);
+                    seen[row * stride + x / WORD_BITS] |= 1 << (x % WORD_BITS);
+                }
+            }
+        }
     }
 
     /// Rule 1: within dark vision, measured like the viewer's radius.
@@ -311,36 +379,21 @@ impl LightRule<'_> {
             .reaches(cell),
         }
     }
-
-    /// Rule 2: a lit floor.
-    fn lit_floor(&self, (x, y): (u32, u32)) -> bool {
-        let tile = TilePos { x, y };
-        !self.opacity.is_opaque(tile) && self.lighting.is_lit(tile)
-    }
-
-    /// Rule 3: a lit wall next to a lit floor of the field of view.
-    fn lit_wall_by_a_seen_floor(&self, (x, y): (u32, u32)) -> bool {
-        let tile = TilePos { x, y };
-        self.opacity.is_opaque(tile)
-            && self.lighting.is_lit(tile)
-            && NEIGHBOURS.iter().any(|&(dx, dy)| {
-                let next = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
-                self.fov.contains(next.0, next.1) && self.lit_floor(next)
-            })
-    }
 }
 
-/// The 8 tile positions around a tile.
-const NEIGHBOURS: [(i32, i32); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+/// Word `word` of a row of words, spread one tile left and right: the tiles next to (or on)
+/// one of the row's, the 3 tiles of a row among the 8 around a tile (in tile positions).
+#[inline(always)]
+fn spread(row: &[u64], word: usize) -> u64 {
+    let bits = row[word];
+    let from_left = word
+        .checked_sub(1)
+        .map_or(0, |left| row[left] >> (WORD_BITS - 1));
+    let from_right = row
+        .get(word + 1)
+        .map_or(0, |right| right << (WORD_BITS - 1));
+    bits | bits << 1 | from_left | bits >> 1 | from_right
+}
 
 /// A `Viewshed` or a `NeedsLight` (`C`) was inserted on a viewer that needs light (anew,
 /// again, or cloned from another viewer): the field of view is computed again at the next

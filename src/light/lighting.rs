@@ -6,6 +6,7 @@
 use bevy::color::{ColorToComponents, LinearRgba};
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
+use bevy::tasks::ComputeTaskPool;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::changes::ChangeLog;
@@ -13,6 +14,7 @@ use crate::maps::opacity::MapOpacity;
 use crate::maps::placement::Grid;
 use crate::staggered;
 use crate::viewshed::ViewKey;
+use viewshed_core::bits::{WORD_BITS, low_bits, words_for};
 use viewshed_core::hex::hex_distance;
 use viewshed_core::visible::VisibleSet;
 
@@ -56,6 +58,10 @@ pub struct Lighting {
     counts: Vec<u32>,
     /// The summed colour of each tile, fixed point (see [`SCALE`]).
     sums: Vec<[u64; 3]>,
+    /// Which tiles are lit (count above 0), row by row of `words_for(width)` words, and one
+    /// clear word after the last row ([`lit_bits`](Self::lit_bits) reads word pairs): what
+    /// the light filter reads 64 tiles at a time.
+    lit: Vec<u64>,
     /// Which tiles became lit or dark, and when.
     changes: ChangeLog,
     /// What each light (by entity) added, to take exactly that away again. It lives here,
@@ -111,6 +117,22 @@ impl Lighting {
         light.red.max(light.green).max(light.blue)
     }
 
+    /// Up to 64 tiles of row `y` from column `x`, as bits (bit `i` is tile `(x + i, y)`,
+    /// set when lit); tiles off the map are dark.
+    #[inline]
+    pub(crate) fn lit_bits(&self, y: u32, x: u32) -> u64 {
+        if x >= self.width || y >= self.height || self.lit.is_empty() {
+            return 0;
+        }
+        let word = y as usize * words_for(self.width) + x as usize / WORD_BITS;
+        let shift = x % u64::BITS;
+        // The clear word after the last row makes the pair always there; the high word
+        // shifted in two steps contributes nothing when `shift` is 0.
+        let pair = &self.lit[word..word + 2];
+        let bits = (pair[0] >> shift) | (pair[1] << 1 << (u64::BITS - 1 - shift));
+        bits & low_bits(self.width - x)
+    }
+
     /// The lit tiles, row by row.
     pub fn lit_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
         let width = self.width.max(1);
@@ -131,6 +153,11 @@ impl Lighting {
     /// Whether a tile for which `in_reach` holds became lit or dark after version `since`.
     pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
         self.changes.changed_within(since, in_reach)
+    }
+
+    /// Its width and height in tiles.
+    pub(super) fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
     }
 
     /// Whether `light` added something to this lighting (and has not taken it away).
@@ -160,57 +187,174 @@ impl Lighting {
         self.changes.reset();
     }
 
-    /// Adds the light `light` over its lit set `lit` with the colour and falloff of
-    /// `contribution`, and records in the ledger what was added. What the light added before
-    /// must have been taken away ([`take_away`](Self::take_away)).
-    pub(crate) fn add(&mut self, light: Entity, mut contribution: Contribution, lit: &VisibleSet) {
+    /// Takes `light` out of the ledger, without taking its light away from the tiles: the
+    /// caller hands what it returns to [`apply`](Self::apply) as taken away.
+    pub(super) fn unledger(&mut self, light: Entity) -> Option<Contribution> {
+        self.applied.remove(&light)
+    }
+
+    /// Takes away exactly what was added for `light`, if anything; returns whether it did.
+    pub(super) fn take_away(&mut self, light: Entity) -> bool {
+        let Some(contribution) = self.unledger(light) else {
+            return false;
+        };
+        self.apply(&[contribution], Vec::new());
+        true
+    }
+
+    /// Takes away the contributions `taken` (out of the ledger already,
+    /// [`unledger`](Self::unledger)) and adds each light's contribution of `added` (each
+    /// [`over`](Contribution::over) its lit set, its light out of the ledger), which the
+    /// ledger then holds. Many tiles are shared out among the threads by bands of rows, each
+    /// thread going through every contribution; the tiles that end up lit or dark (not those
+    /// that only flickered between the two) go in the change log.
+    pub(super) fn apply(&mut self, taken: &[Contribution], added: Vec<(Entity, Contribution)>) {
         let cells = (self.width as usize) * (self.height as usize);
         if self.counts.len() != cells {
             self.counts = vec![0; cells];
             self.sums = vec![[0; 3]; cells];
+            self.lit = vec![0; words_for(self.width) * self.height as usize + 1];
         }
-        // A light adds at most once (a second add would be taken away only once).
-        self.take_away(light);
-        contribution.lit.clone_from(lit);
-        self.for_each_cell(&contribution, |count, sum, amount| {
-            *count += 1;
-            add_channels(sum, amount, u64::wrapping_add);
-            *count == 1
-        });
-        self.applied.insert(light, contribution);
-    }
-
-    /// Takes away exactly what [`add`](Self::add) added for `light`, if anything; returns
-    /// whether it did.
-    pub(super) fn take_away(&mut self, light: Entity) -> bool {
-        let Some(contribution) = self.applied.remove(&light) else {
-            return false;
+        if cells == 0 {
+            // Nothing to light on a map without tiles.
+            self.applied.extend(added);
+            return;
+        }
+        let adds: Vec<&Contribution> = added.iter().map(|(_, c)| c).collect();
+        let work: usize = taken
+            .iter()
+            .chain(adds.iter().copied())
+            .map(Contribution::cells)
+            .sum();
+        let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
+        let parts = match pool {
+            Some(pool) if work >= CELLS_IN_PARALLEL => 2 * pool.thread_num(),
+            _ => 1,
         };
-        self.for_each_cell(&contribution, |count, sum, amount| {
-            *count = count.saturating_sub(1);
-            add_channels(sum, amount, u64::wrapping_sub);
-            *count == 0
-        });
-        true
+        let (width, stride) = (self.width as usize, words_for(self.width));
+        let rows = (self.height as usize).div_ceil(parts).max(1);
+        let words = stride * self.height as usize;
+        let bands = self
+            .counts
+            .chunks_mut(rows * width)
+            .zip(self.sums.chunks_mut(rows * width))
+            .zip(self.lit[..words].chunks_mut((rows * stride).max(1)))
+            .enumerate()
+            .map(|(i, ((counts, sums), lit))| Band {
+                first: (i * rows) as u32,
+                width,
+                stride,
+                counts,
+                sums,
+                lit,
+            });
+        let flipped = match pool {
+            Some(pool) if parts > 1 => pool
+                .scope(|scope| {
+                    for mut band in bands {
+                        let adds = &adds;
+                        scope.spawn(async move { band.apply(taken, adds) });
+                    }
+                })
+                .concat(),
+            _ => bands
+                .flat_map(|mut band| band.apply(taken, &adds))
+                .collect(),
+        };
+        for cell in flipped {
+            self.changes.note_change(cell);
+        }
+        self.applied.extend(added);
+    }
+}
+
+/// The most offsets (a quadrant of a light's radius, `(radius + 1)²`) whose amounts
+/// [`Contribution::over`] remembers; a larger light works each tile's out anew.
+const OFFSETS_REMEMBERED: usize = 4096;
+
+/// How many tiles' worth of contributions [`Lighting::apply`] shares out among the threads
+/// (fewer are added on one: the tasks would cost more than they save).
+const CELLS_IN_PARALLEL: usize = 4096;
+
+/// Rows `first..` of a [`Lighting`]'s tiles, for one thread of [`Lighting::apply`].
+struct Band<'a> {
+    first: u32,
+    width: usize,
+    stride: usize,
+    counts: &'a mut [u32],
+    sums: &'a mut [[u64; 3]],
+    lit: &'a mut [u64],
+}
+
+impl Band<'_> {
+    /// Takes away `taken` and adds `added` over the band's rows; returns the tiles that became
+    /// lit or dark.
+    fn apply(&mut self, taken: &[Contribution], added: &[&Contribution]) -> Vec<(u32, u32)> {
+        let mut touched = Vec::new();
+        for contribution in taken {
+            self.for_each_cell(contribution, &mut touched, |count, sum, amount| {
+                *count = count.saturating_sub(1);
+                add_channels(sum, amount, u64::wrapping_sub);
+                *count == 0
+            });
+        }
+        for contribution in added {
+            self.for_each_cell(contribution, &mut touched, |count, sum, amount| {
+                *count += 1;
+                add_channels(sum, amount, u64::wrapping_add);
+                *count == 1
+            });
+        }
+        // A tile that went dark and lit again (or the other way) is no change.
+        let first = self.first as usize * self.width;
+        touched
+            .into_iter()
+            .filter_map(|i| {
+                let y = i / self.width;
+                let (x, row) = (i - y * self.width, y - self.first as usize);
+                let lit = self.counts[i - first] > 0;
+                let word = &mut self.lit[row * self.stride + x / WORD_BITS];
+                let bit = 1 << (x % WORD_BITS);
+                let flipped = (*word & bit != 0) != lit;
+                *word ^= if flipped { bit } else { 0 };
+                flipped.then_some((x as u32, y as u32))
+            })
+            .collect()
     }
 
-    /// Applies `step` to the count, sum and amount of light of each tile `contribution`
-    /// lights; `step` says whether the tile became lit or dark.
+    /// Applies `step` to the count, sum and amount of light of each tile of the band that
+    /// `contribution` lights, noting in `touched` (by index) those for which it says they
+    /// became lit or dark.
+    #[inline(always)]
     fn for_each_cell(
         &mut self,
         contribution: &Contribution,
+        touched: &mut Vec<usize>,
         mut step: impl FnMut(&mut u32, &mut [u64; 3], [u32; 3]) -> bool,
     ) {
-        for cell in contribution.lit.iter() {
-            let Some(i) = self.index(cell) else {
-                continue;
-            };
+        let rows = (self.counts.len() / self.width) as u32;
+        let window = contribution.lit.window();
+        // Most lights are in another band: told by their window, without reading their tiles.
+        if window.y >= self.first + rows || window.y.saturating_add(window.height) <= self.first {
+            return;
+        }
+        // The tiles are in the order of their index: those of the band are one run of them
+        // (all of them, for most lights).
+        let first = self.first as usize * self.width;
+        let end = first + self.counts.len();
+        let mut amounts = &contribution.amounts[..];
+        if window.y < self.first || window.y + window.height > self.first + rows {
+            let start = amounts.partition_point(|&(i, _)| i < first);
+            let stop = start + amounts[start..].partition_point(|&(i, _)| i < end);
+            amounts = &amounts[start..stop];
+        }
+        for &(i, amount) in amounts {
             if step(
-                &mut self.counts[i],
-                &mut self.sums[i],
-                contribution.amount(cell),
+                &mut self.counts[i - first],
+                &mut self.sums[i - first],
+                amount,
             ) {
-                self.changes.note_change(cell);
+                touched.push(i);
             }
         }
     }
@@ -237,6 +381,10 @@ pub(crate) struct Contribution {
     base: [f32; 3],
     /// The tiles lit (empty until it is added).
     lit: VisibleSet,
+    /// The index on the map of each tile of `lit` (row by row, those on the map), with what
+    /// it adds there: worked out once, when it is made ready to add ([`over`](Self::over)),
+    /// and taken away as it was added (a map resized drops its ledger).
+    amounts: Vec<(usize, [u32; 3])>,
 }
 
 impl Contribution {
@@ -251,7 +399,61 @@ impl Contribution {
             radius,
             base: [red, green, blue].map(|c| sanitize(sanitize(c) * intensity)),
             lit: VisibleSet::new(),
+            amounts: Vec::new(),
         }
+    }
+
+    /// The same contribution over the tiles `lit`, with what it adds at each tile on a map
+    /// of `size` (width, height): ready to be added there ([`Lighting::apply`]).
+    pub(crate) fn over(mut self, lit: &VisibleSet, (width, height): (u32, u32)) -> Self {
+        self.lit.clone_from(lit);
+        let on_map = lit.iter().filter(|&(x, y)| x < width && y < height);
+        let index = |(x, y): (u32, u32)| y as usize * width as usize + x as usize;
+        // What a light adds at a tile depends on the tile's offset from it alone (but on a
+        // hexagonal map): worked out once per offset, in a table of one quadrant of offsets.
+        let side = (self.radius as usize).saturating_add(1);
+        let quadrant = side.checked_mul(side).filter(|&n| n <= OFFSETS_REMEMBERED);
+        let mut seen: Vec<Option<[u32; 3]>> = match (self.key.grid, quadrant) {
+            (Grid::Square | Grid::Staggered, Some(offsets)) => vec![None; offsets],
+            _ => Vec::new(),
+        };
+        let mut amounts = Vec::with_capacity(lit.count());
+        for cell in on_map {
+            let remembered = self
+                .offset(cell)
+                .filter(|&(dx, dy)| dx < side && dy < side)
+                .and_then(|(dx, dy)| seen.get_mut(dy * side + dx));
+            let amount = match remembered {
+                Some(amount) => *amount.get_or_insert_with(|| self.amount(cell)),
+                None => self.amount(cell),
+            };
+            amounts.push((index(cell), amount));
+        }
+        self.amounts = amounts;
+        self
+    }
+
+    /// The offset of `cell` from the light, in absolute values on the grid its distance is
+    /// measured on, on a square or staggered map (on a hexagonal map the distance depends on
+    /// more than that).
+    fn offset(&self, cell: (u32, u32)) -> Option<(usize, usize)> {
+        let (light, cell) = match self.key.grid {
+            Grid::Square => (self.key.origin, cell),
+            Grid::Staggered => (
+                staggered::to_diamond(self.key.origin),
+                staggered::to_diamond(cell),
+            ),
+            Grid::Hex(_) => return None,
+        };
+        Some((
+            light.0.abs_diff(cell.0) as usize,
+            light.1.abs_diff(cell.1) as usize,
+        ))
+    }
+
+    /// How many tiles it lights.
+    fn cells(&self) -> usize {
+        self.amounts.len()
     }
 
     /// The map it lights.
@@ -270,10 +472,19 @@ impl Contribution {
     fn amount(&self, cell: (u32, u32)) -> [u32; 3] {
         let falloff =
             1.0 - distance(self.key.grid, self.key.origin, cell) / (self.radius as f32 + 1.0);
-        // `as` saturates: a negative or not-a-number amount is 0.
+        // `max` makes a not-a-number falloff 0, so each amount is in 0..=2^20.
         self.base
-            .map(|c| (c * falloff.max(0.0) * SCALE).round().min(MOST) as u32)
+            .map(|c| round_half_up(c * falloff.max(0.0) * SCALE).min(MOST as u32))
     }
+}
+
+/// `value.round() as u32` for a `value` from 0 to 2^20 (halves away from 0), without the
+/// call `f32::round` makes on CPUs without SSE4.1: `value + 0.5` is exact in `f64`, and
+/// `as` truncates. (`f32::round` and the clamps around it were half of an amount's
+/// instructions.)
+#[inline(always)]
+fn round_half_up(value: f32) -> u32 {
+    (f64::from(value) + 0.5) as u32
 }
 
 /// A colour channel or intensity as the lighting takes it, where a light's floats enter it:
@@ -329,6 +540,32 @@ pub(super) fn track_lighting(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rounding by adding a half gives what `f32::round` gives, halves included, over the
+    /// amounts a light adds (0 to 2^20).
+    #[test]
+    fn rounding_up_from_a_half_is_round() {
+        let mut value = 0.0f32;
+        while value <= MOST {
+            for v in [
+                value,
+                value + 0.5,
+                (value + 0.5).next_down(),
+                (value + 0.5).next_up(),
+            ] {
+                assert_eq!(round_half_up(v), v.round() as u32, "{v}");
+            }
+            value = if value < 64.0 {
+                value + 1.0 / 64.0
+            } else {
+                value + 1.0
+            };
+        }
+        for bits in (0..0x4980_0000u32).step_by(997) {
+            let v = f32::from_bits(bits);
+            assert_eq!(round_half_up(v), v.round() as u32, "{v}");
+        }
+    }
 
     /// The square root of the sum of squares gives the same `f32` distance as `hypot` (what
     /// it replaced), near and as far apart as tiles can be.

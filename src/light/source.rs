@@ -6,6 +6,7 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemState;
 use bevy::prelude::*;
+use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::scan_then_run;
@@ -180,30 +181,89 @@ pub(super) fn recompute_lights(
 /// edited, replaced in place, new): unless the map's ledger holds exactly what a light
 /// should add now, what it added is taken away and what it should add is added.
 ///
+/// What each light should add is worked out on every thread (the amounts at each tile are
+/// most of the work); then each map takes away and adds them all at once
+/// ([`Lighting::apply`], by bands of rows on every thread).
+///
 /// What a light added is found by its entity in the maps' ledgers, never in its
 /// `LightSource`: a component written over in place (`*light = LightSource::new(..)`, or a
 /// clone of another light) carries nothing of what its entity added.
 pub(super) fn apply_lights(
     lights: Query<(Entity, &LightSource), Changed<LightSource>>,
-    mut maps: Query<&mut Lighting>,
+    mut maps: Query<(Entity, &mut Lighting)>,
+    mut wanted: Local<Parallel<Vec<(Entity, Option<Contribution>)>>>,
 ) {
-    for (entity, light) in &lights {
-        let wanted = light.contribution();
-        let map = wanted.as_ref().map(Contribution::map);
-        if let Some(wanted) = &wanted
-            && maps
-                .get(wanted.map())
-                .is_ok_and(|lighting| lighting.holds_exactly(entity, wanted, &light.lit))
+    let readable = maps.as_readonly();
+    lights.par_iter().for_each(|(entity, light)| {
+        let contribution = light.contribution();
+        let lighting = contribution
+            .as_ref()
+            .and_then(|contribution| readable.get(contribution.map()).ok());
+        if let (Some(contribution), Some((_, lighting))) = (&contribution, lighting)
+            && lighting.holds_exactly(entity, contribution, &light.lit)
         {
-            continue;
+            return;
         }
-        withdraw(entity, map, &mut maps);
-        if let Some(wanted) = wanted
-            && let Ok(mut lighting) = maps.get_mut(wanted.map())
+        // A light on an entity that is no map is added nowhere.
+        let size = lighting.map_or((0, 0), |(_, lighting)| lighting.size());
+        let ready = contribution.map(|contribution| contribution.over(&light.lit, size));
+        wanted.borrow_local_mut().push((entity, ready));
+    });
+    // What each map takes away and adds, by map (a game has few).
+    let mut changes: Vec<MapChanges> = Vec::new();
+    for (light, contribution) in wanted.drain() {
+        let likely = contribution.as_ref().map(Contribution::map);
+        if let Some((map, taken)) = unledger(light, likely, &mut maps) {
+            changes_of(&mut changes, map).1.push(taken);
+        }
+        if let Some(contribution) = contribution
+            && maps.contains(contribution.map())
         {
-            lighting.add(entity, wanted, &light.lit);
+            changes_of(&mut changes, contribution.map())
+                .2
+                .push((light, contribution));
         }
     }
+    for (map, taken, added) in changes {
+        if let Ok((_, mut lighting)) = maps.get_mut(map) {
+            lighting.apply(&taken, added);
+        }
+    }
+}
+
+/// A map, what it takes away and what it adds ([`Lighting::apply`]).
+type MapChanges = (Entity, Vec<Contribution>, Vec<(Entity, Contribution)>);
+
+/// The changes of `map` among `changes` (new ones if it has none yet).
+fn changes_of(changes: &mut Vec<MapChanges>, map: Entity) -> &mut MapChanges {
+    let i = match changes.iter().position(|(m, ..)| *m == map) {
+        Some(i) => i,
+        None => {
+            changes.push((map, Vec::new(), Vec::new()));
+            changes.len() - 1
+        }
+    };
+    &mut changes[i]
+}
+
+/// Takes `light` out of the ledger of the [`Lighting`] that holds it (`likely`'s if it is
+/// there: a light seldom changes maps), and returns that map and what the light added there.
+fn unledger(
+    light: Entity,
+    likely: Option<Entity>,
+    maps: &mut Query<(Entity, &mut Lighting)>,
+) -> Option<(Entity, Contribution)> {
+    if let Some(map) = likely
+        && let Ok((_, mut lighting)) = maps.get_mut(map)
+        && lighting.holds(light)
+    {
+        return lighting.unledger(light).map(|taken| (map, taken));
+    }
+    // Looked at through `Deref`, so that the maps that do not hold it are not marked changed.
+    let (map, mut lighting) = maps
+        .iter_mut()
+        .find(|(_, lighting)| lighting.holds(light))?;
+    lighting.unledger(light).map(|taken| (map, taken))
 }
 
 /// Takes what `light` added away from the [`Lighting`] that holds it: `likely`'s if it is

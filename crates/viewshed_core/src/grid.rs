@@ -97,6 +97,27 @@ impl OpacityGrid {
         self.rows[self.row_bit(x, y)]
     }
 
+    /// Up to 64 cells of row `y` from column `x` as bits (bit `i` is cell `(x + i, y)`, set
+    /// when opaque): the cells off the map (past its width, or a row or column past its
+    /// end) are opaque, as [`is_opaque`](Self::is_opaque) has them.
+    ///
+    /// ```
+    /// use viewshed_core::OpacityGrid;
+    ///
+    /// let mut grid = OpacityGrid::new(10, 3);
+    /// grid.set_opaque(3, 1, true);
+    /// assert_eq!(grid.row_bits(1, 2), !0xff | 0b10, "cell 3 and the cells past the width");
+    /// assert_eq!(grid.row_bits(5, 0), u64::MAX);
+    /// ```
+    #[inline]
+    pub fn row_bits(&self, y: u32, x: u32) -> u64 {
+        if !self.contains(x, y) {
+            return u64::MAX;
+        }
+        let inside = crate::bits::low_bits(self.width - x);
+        (self.row_lines().bits(y, x) & inside) | !inside
+    }
+
     /// Makes a cell opaque or transparent, returning whether it changed.
     ///
     /// A cell outside the map cannot change: the call returns `false` and does nothing.

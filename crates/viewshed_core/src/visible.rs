@@ -153,6 +153,13 @@ impl VisibleSet {
         }
     }
 
+    /// The rows of words of the window, as [`from_words`](Self::from_words) takes them: row
+    /// `y` of the window, bit `x % 64` of word `x / 64` for cell `x` (`words_for(width)`
+    /// words a row).
+    pub fn words(&self) -> &[u64] {
+        self.rows.words()
+    }
+
     /// Empties the set and its window.
     pub fn clear(&mut self) {
         self.reset(Window::default());
@@ -348,20 +355,20 @@ impl VisibleSet {
         {
             return Err(shape);
         }
-        let mut set = VisibleSet::new();
-        set.reset(window);
         // Row by row of the data, not of the window's height: a window 0 cells wide has no
-        // words (stride 0; `max(1)` makes that no chunks) however tall it is.
+        // words (stride 0; `max(1)` makes that no chunks) however tall it is. Only a row's
+        // last word can hold cells past the width.
+        let last =
+            crate::bits::low_bits(window.width - (stride.saturating_sub(1) * WORD_BITS) as u32);
         for (y, row) in (0..).zip(words.chunks_exact(stride.max(1))) {
-            for (i, &word) in row.iter().enumerate() {
-                let start = (i * WORD_BITS) as u32;
-                let inside = crate::bits::low_bits(window.width - start);
-                if word & !inside != 0 {
-                    return Err(VisibleSetError::BitsOutsideWindow { row: y });
-                }
-                set.rows.set_run(y, start, word);
+            if row.last().is_some_and(|&word| word & !last != 0) {
+                return Err(VisibleSetError::BitsOutsideWindow { row: y });
             }
         }
+        let mut set = VisibleSet::new();
+        set.reset(window);
+        // The same shape as the set's rows (`words_for(width)` words a row), checked above.
+        set.rows.words_mut().copy_from_slice(&words);
         Ok(set)
     }
 }
