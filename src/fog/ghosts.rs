@@ -37,6 +37,25 @@ use viewshed_core::bits::BitRows;
 ///   to the teams it has vanished (it is judged where it stands when it is back).
 /// - A team with no member on the map sees nothing there, whether or not the map's
 ///   [`FogOfWar`] has a view for it.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::Team;
+/// # fn spawn(mut commands: Commands, map: Entity) {
+/// // A goblin the player's team remembers where it last saw it.
+/// commands.spawn((LeavesGhost, TilePos { x: 4, y: 2 }, TilemapId(map)));
+/// # }
+/// // Draw the ghosts of team 0 on a map: where and when each was last seen.
+/// fn draw_ghosts(maps: Query<&LastSeen>) {
+///     for last_seen in &maps {
+///         for ghost in last_seen.ghosts(Team(0)) {
+///             info!("{} last seen at {:?}", ghost.entity, ghost.tile);
+///         }
+///     }
+/// }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(crate::maps::placed::Findable)]

@@ -12,6 +12,16 @@ use crate::maps::placed::{Placed, PlacedIndex};
 /// revealed view: its `Visibility` is set to `Hidden` outside it and `Inherited` inside. It
 /// stands on its `TilePos` + `TilemapId`, or under its `Transform` on its `TilemapId`, as
 /// viewers do; an entity that stands on no tile of a map is hidden.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # fn spawn(mut commands: Commands, map: Entity) {
+/// // A goblin drawn only while the player's team sees its tile.
+/// commands.spawn((Sprite::default(), HidesOutsideView, TilePos { x: 4, y: 2 }, TilemapId(map)));
+/// # }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Visibility, crate::maps::placed::Findable)]

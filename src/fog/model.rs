@@ -11,6 +11,22 @@ use crate::fog::Team;
 use viewshed_core::bits::BitRows;
 
 /// The fog state of one tile.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// // What the drawn team knows of the tile under the mouse.
+/// fn describe(maps: Query<&FogOfWar>, tile: TilePos) {
+///     for fog in &maps {
+///         match fog.state(tile) {
+///             FogState::Visible => info!("in sight"),
+///             FogState::Remembered => info!("seen before"),
+///             FogState::Unexplored => info!("unknown"),
+///         }
+///     }
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FogState {

@@ -15,6 +15,18 @@ use crate::viewshed::Viewshed;
 ///
 /// It needs a [`Viewshed`]: give the entity one with the radius you want. An entity that has
 /// none gets `Viewshed::default()` (radius 8), and a warning says so once.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::Team;
+/// # fn spawn(mut commands: Commands, map: Entity) {
+/// // The player lifts the fog for team 0; an ally of another team for team 1.
+/// commands.spawn((Viewshed::new(8), RevealsFog, TilePos { x: 2, y: 2 }, TilemapId(map)));
+/// commands.spawn((Viewshed::new(6), RevealsFog, Team(1), TilePos { x: 9, y: 2 }, TilemapId(map)));
+/// # }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Viewshed = crate::viewshed::required_by("RevealsFog"))]
@@ -35,6 +47,16 @@ pub struct Team(pub u32);
 /// [`HidesOutsideView`](crate::HidesOutsideView) entities show (team 0, the [`RevealsFog`]
 /// viewers, by default), on every map without a [`DrawnTeam`] of its own. Change it at run
 /// time for a spectator mode or a hot-seat game; the tiles follow at the next update.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::Team;
+/// // Hot seat: the next player's fog is drawn.
+/// fn next_player(mut drawn: ResMut<FogTeam>) {
+///     drawn.0 = Team((drawn.0.0 + 1) % 2);
+/// }
+/// ```
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Resource, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -15,6 +15,17 @@ use bevy_ecs_tilemap::map::TilemapSize;
 ///
 /// Put it on every layer but the root; opaque tiles and viewers may sit on any layer. A layer
 /// of a layer counts as a layer of the root.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # fn spawn(mut commands: Commands, ground: Entity) {
+/// // Decorations drawn over the ground tilemap: one map with it.
+/// let decorations = commands.spawn(TileStorage::empty(TilemapSize::new(32, 32))).id();
+/// commands.entity(decorations).insert(LayerOf(ground));
+/// # }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Component, Debug)]
 #[relationship(relationship_target = Layers)]

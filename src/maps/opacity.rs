@@ -28,6 +28,25 @@ use viewshed_core::grid::OpacityGrid;
 /// and it is warned about); several opaque entities may share a tile. Insert or remove it
 /// (open a door), move the entity, disable or despawn it, and the map's opacity follows. A
 /// viewer that is itself opaque still sees out of its own tile.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// // A door: opaque while closed.
+/// #[derive(Component)]
+/// struct Door;
+///
+/// fn toggle(mut commands: Commands, doors: Query<(Entity, Has<Opaque>), With<Door>>) {
+///     for (door, closed) in &doors {
+///         if closed {
+///             commands.entity(door).remove::<Opaque>(); // open: the views see through
+///         } else {
+///             commands.entity(door).insert(Opaque); // closed again
+///         }
+///     }
+/// }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(crate::maps::placed::Placed)]

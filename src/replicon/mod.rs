@@ -92,6 +92,19 @@ use team_view::{TeamViews, update_team_views};
 /// Marks an entity (a monster, a unit, an item) on the server to be replicated to a client
 /// only while the client's [`ClientTeam`] sees it (see the [module docs](self) for the rules).
 /// It requires replicon's `Replicated`.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen};
+/// # use bevy_viewshed::Team;
+/// # fn spawn(mut commands: Commands, map: Entity, client: Entity) {
+/// // On the server: a monster sent to a client only while the client's team sees it ...
+/// commands.spawn((ReplicatesWhenSeen, TilePos { x: 4, y: 2 }, TilemapId(map)));
+/// // ... and the team a connected client plays for.
+/// commands.entity(client).insert(ClientTeam(Team(1)));
+/// # }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(Replicated, crate::maps::placed::Findable)]

@@ -25,6 +25,23 @@ use viewers::ViewerIndex;
 /// Opts an entity on the map (a monster, the player, an item) into [`Spotted`] and
 /// [`LostSight`] notifications. It stands on its `TilePos` + `TilemapId`, or under its
 /// `Transform` on its `TilemapId`, as viewers do.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_ecs_tilemap::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # fn spawn(mut commands: Commands, map: Entity) {
+/// // A guard that sees, and a thief it can spot.
+/// commands.spawn((Viewshed::new(6), TilePos { x: 2, y: 2 }, TilemapId(map)));
+/// commands.spawn((CanBeSpotted, TilePos { x: 5, y: 2 }, TilemapId(map)));
+/// # }
+/// // After the plugin's `Notify` step (in `PostUpdate`, `.after(ViewshedSystems::Notify)`):
+/// fn alarm(mut spotted: MessageReader<Spotted>) {
+///     for sighting in spotted.read() {
+///         info!("{} spots {}", sighting.viewer, sighting.target);
+///     }
+/// }
+/// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(crate::maps::placed::Findable)]
@@ -80,6 +97,17 @@ impl Spotted {
 /// A viewer stopped seeing a [`CanBeSpotted`] target (the target moved away or behind a wall,
 /// left the map, the viewer moved or turned, a door closed, or either was despawned). Sent
 /// like [`Spotted`].
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// // A monster that forgets the player once it loses sight of it.
+/// fn give_up(mut lost: MessageReader<LostSight>) {
+///     for sighting in lost.read() {
+///         info!("{} lost {}", sighting.viewer, sighting.target);
+///     }
+/// }
+/// ```
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LostSight {
     /// Who saw.

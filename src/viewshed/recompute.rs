@@ -37,6 +37,19 @@ use viewshed_core::visible::VisibleSet;
 /// buffered message: read it with `MessageReader<ViewshedUpdated>` in a system ordered after
 /// [`ViewshedSystems::Recompute`](crate::ViewshedSystems::Recompute)). It is how the later
 /// steps (sightings, fog) learn which views changed and on which maps.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// // Runs in `PostUpdate`, `.after(ViewshedSystems::Recompute)`.
+/// fn count_changed_views(mut updated: MessageReader<ViewshedUpdated>, viewers: Query<&Viewshed>) {
+///     for update in updated.read() {
+///         if let Ok(viewshed) = viewers.get(update.viewer) {
+///             info!("{} now sees {} tiles", update.viewer, viewshed.count());
+///         }
+///     }
+/// }
+/// ```
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ViewshedUpdated {
     /// The viewer entity.
