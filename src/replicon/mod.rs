@@ -70,6 +70,7 @@
 mod clients;
 mod sight;
 mod team_view;
+mod wire;
 
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;

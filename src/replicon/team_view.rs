@@ -13,21 +13,24 @@ use serde::{Deserialize, Serialize};
 
 use super::ClientTeam;
 use super::sight::SightBit;
+use super::wire::TeamViewWire;
 use crate::fog::{FogOfWar, FogState, Team, TeamFog};
 use viewshed_core::bits::{WORD_BITS, words_for};
 
 /// One team's fog of war on one map, as its clients receive it: read
 /// [`state`](Self::state) for each tile to draw it. The server spawns one per map and team
 /// (with `Replicated`) and replicates it only to the clients whose [`ClientTeam`] is that team;
-/// it changes when the team's view does (the whole component is sent: two bits per tile).
+/// it changes when the team's view does (the whole component is sent, each plane as the
+/// lengths of its runs of equal tiles).
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "TeamViewWire", try_from = "TeamViewWire")]
 pub struct TeamView {
-    team: Team,
-    width: u32,
-    height: u32,
+    pub(super) team: Team,
+    pub(super) width: u32,
+    pub(super) height: u32,
     /// Row after row, `words_for(width)` words per row.
-    visible: Vec<u64>,
-    explored: Vec<u64>,
+    pub(super) visible: Vec<u64>,
+    pub(super) explored: Vec<u64>,
 }
 
 impl TeamView {
