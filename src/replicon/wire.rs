@@ -135,7 +135,7 @@ mod tests {
                 })
                 .collect();
             for row in words.chunks_mut(stride) {
-                if width as usize % WORD_BITS != 0 {
+                if !(width as usize).is_multiple_of(WORD_BITS) {
                     row[stride - 1] &= (1 << (width as usize % WORD_BITS)) - 1;
                 }
             }
