@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ClientTeam;
 use super::sight::SightBit;
-use super::wire::TeamViewWire;
+use super::wire::{runs, words};
 use crate::fog::{FogOfWar, FogState, Team, TeamFog};
 use viewshed_core::bits::{WORD_BITS, words_for};
 
@@ -25,12 +25,51 @@ use viewshed_core::bits::{WORD_BITS, words_for};
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "TeamViewWire", try_from = "TeamViewWire")]
 pub struct TeamView {
-    pub(super) team: Team,
-    pub(super) width: u32,
-    pub(super) height: u32,
+    team: Team,
+    width: u32,
+    height: u32,
     /// Row after row, `words_for(width)` words per row.
-    pub(super) visible: Vec<u64>,
-    pub(super) explored: Vec<u64>,
+    visible: Vec<u64>,
+    explored: Vec<u64>,
+}
+
+/// A [`TeamView`] as it is sent.
+#[derive(Serialize, Deserialize)]
+struct TeamViewWire {
+    team: Team,
+    width: u32,
+    height: u32,
+    /// Alternate runs of tiles not seen and seen, starting with the former (maybe empty).
+    visible: Vec<u32>,
+    /// The same for explored tiles.
+    explored: Vec<u32>,
+}
+
+impl From<TeamView> for TeamViewWire {
+    fn from(view: TeamView) -> Self {
+        Self {
+            team: view.team,
+            width: view.width,
+            height: view.height,
+            visible: runs(&view.visible, view.width, view.height),
+            explored: runs(&view.explored, view.width, view.height),
+        }
+    }
+}
+
+impl TryFrom<TeamViewWire> for TeamView {
+    type Error = String;
+
+    fn try_from(wire: TeamViewWire) -> Result<Self, String> {
+        let (width, height) = (wire.width, wire.height);
+        Ok(Self {
+            team: wire.team,
+            width,
+            height,
+            visible: words(&wire.visible, width, height)?,
+            explored: words(&wire.explored, width, height)?,
+        })
+    }
 }
 
 impl TeamView {

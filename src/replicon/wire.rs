@@ -1,61 +1,17 @@
-//! How a [`TeamView`] travels: each of its two bit planes (seen now, explored) as the lengths
-//! of its runs of equal tiles, row after row. A team's view is made of patches and its
-//! explored memory of large areas, so the runs are few and most fit in one byte, where the
-//! planes' words would take up to ten bytes each (two bits per tile, sent whenever the team's
-//! view changes).
+//! How a [`TeamView`](super::TeamView)'s bit planes (seen now, explored) travel: as the
+//! lengths of their runs of equal tiles, row after row. A team's view is made of patches and
+//! its explored memory of large areas, so the runs are few and most fit in one byte, where the
+//! planes' words would take up to ten bytes each.
 
-use serde::{Deserialize, Serialize};
-
-use super::TeamView;
-use crate::fog::Team;
 use viewshed_core::bits::{WORD_BITS, words_for};
 
 /// The most tiles a received view may have (a map of 8,192x8,192 tiles): a malformed message
 /// cannot make a client allocate more.
 const MOST_TILES: u64 = 1 << 26;
 
-/// A [`TeamView`] as it is sent.
-#[derive(Serialize, Deserialize)]
-pub(super) struct TeamViewWire {
-    team: Team,
-    width: u32,
-    height: u32,
-    /// Alternate runs of tiles not seen and seen, starting with the former (maybe empty).
-    visible: Vec<u32>,
-    /// The same for explored tiles.
-    explored: Vec<u32>,
-}
-
-impl From<TeamView> for TeamViewWire {
-    fn from(view: TeamView) -> Self {
-        Self {
-            team: view.team,
-            width: view.width,
-            height: view.height,
-            visible: runs(&view.visible, view.width, view.height),
-            explored: runs(&view.explored, view.width, view.height),
-        }
-    }
-}
-
-impl TryFrom<TeamViewWire> for TeamView {
-    type Error = String;
-
-    fn try_from(wire: TeamViewWire) -> Result<Self, String> {
-        let (width, height) = (wire.width, wire.height);
-        Ok(Self {
-            team: wire.team,
-            width,
-            height,
-            visible: words(&wire.visible, width, height)?,
-            explored: words(&wire.explored, width, height)?,
-        })
-    }
-}
-
 /// The runs of a plane of `width` x `height` tiles held in `words` (rows of
 /// `words_for(width)` words; missing words count as unset).
-fn runs(words: &[u64], width: u32, height: u32) -> Vec<u32> {
+pub(super) fn runs(words: &[u64], width: u32, height: u32) -> Vec<u32> {
     let stride = words_for(width);
     let mut runs = Vec::new();
     let (mut set, mut run) = (false, 0u32);
@@ -81,7 +37,7 @@ fn runs(words: &[u64], width: u32, height: u32) -> Vec<u32> {
 }
 
 /// The plane of `width` x `height` tiles that `runs` describe, or why they cannot be one.
-fn words(runs: &[u32], width: u32, height: u32) -> Result<Vec<u64>, String> {
+pub(super) fn words(runs: &[u32], width: u32, height: u32) -> Result<Vec<u64>, String> {
     let tiles = u64::from(width) * u64::from(height);
     if tiles > MOST_TILES {
         return Err(format!(
