@@ -296,17 +296,22 @@ fn a_fog_overlay_on_an_entity_that_is_no_tilemap_waits_for_one() {
     assert_one_tile_per_cell(&mut app, entity, layer);
 }
 
+/// An 8x8 tinted map given a default `FogOverlay`, one update later: its overlay layer.
+fn overlay_on_a_new_map(app: &mut App) -> Entity {
+    let map = tinted_map(app, 8, 8);
+    app.world_mut()
+        .entity_mut(map)
+        .insert(FogOverlay::default());
+    app.update();
+    overlay_of(app, map)
+}
+
 #[test]
 fn with_assets_the_overlay_draws_a_generated_white_tile() {
     let mut app = app();
     app.add_plugins(AssetPlugin::default())
         .init_asset::<Image>();
-    let map = tinted_map(&mut app, 8, 8);
-    app.world_mut()
-        .entity_mut(map)
-        .insert(FogOverlay::default());
-    app.update();
-    let layer = overlay_of(&app, map);
+    let layer = overlay_on_a_new_map(&mut app);
     let TilemapTexture::Single(handle) = app.world().get::<TilemapTexture>(layer).unwrap() else {
         panic!("a single texture");
     };
@@ -316,12 +321,7 @@ fn with_assets_the_overlay_draws_a_generated_white_tile() {
 
     // Without assets (a headless server), the default handle: nothing drawn, nothing missing.
     let mut app = common_app::app();
-    let map = tinted_map(&mut app, 8, 8);
-    app.world_mut()
-        .entity_mut(map)
-        .insert(FogOverlay::default());
-    app.update();
-    let layer = overlay_of(&app, map);
+    let layer = overlay_on_a_new_map(&mut app);
     assert_eq!(
         app.world().get::<TilemapTexture>(layer),
         Some(&TilemapTexture::default())
