@@ -11,7 +11,7 @@
 //! - `bevy_viewshed_cones`: the same with a 120-degree vision cone on every viewer;
 //!   `bevy_viewshed_teams`: every viewer `RevealsFog` in one of four teams, fog of war written
 //!   into the tiles.
-//! - `no_plugin`: the same app (world, viewers' components, scene) without `ViewshedPlugin`: what
+//! - `no_plugin`: the same app (world, viewers' components, scene) without `ViewshedPlugins`: what
 //!   a frame costs that the plugin cannot take away (Bevy's own systems and executor).
 //! - `tutorial_baseline`: the same moves with views kept the way the popular Rust roguelike
 //!   tutorial keeps them: a `Vec<Point>` per viewer, recomputed every turn with

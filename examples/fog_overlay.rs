@@ -28,7 +28,7 @@ fn tint(x: u32, y: u32) -> Color {
 fn main() {
     App::new()
         .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
-        .add_plugins(ViewshedPlugin::default())
+        .add_plugins(ViewshedPlugins::default())
         .add_systems(Startup, setup)
         .add_systems(Update, walk)
         .run();

@@ -19,7 +19,7 @@ fn is_wall(x: u32, y: u32) -> bool {
 fn main() {
     App::new()
         .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
-        .add_plugins(ViewshedPlugin::default()) // adds bevy_ecs_tilemap's TilemapPlugin too
+        .add_plugins(ViewshedPlugins::default()) // adds bevy_ecs_tilemap's TilemapPlugin too
         .add_systems(Startup, setup)
         .add_systems(Update, walk)
         .run();

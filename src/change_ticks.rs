@@ -223,6 +223,24 @@ mod tests {
         }
     }
 
+    /// Spawns an entity with the components its flags say: `Watched`, `A`, `B`, `Extra`.
+    fn spawn(world: &mut World, [watched, a, b, extra]: [bool; 4]) -> Entity {
+        let mut entity = world.spawn_empty();
+        if watched {
+            entity.insert(Watched);
+        }
+        if a {
+            entity.insert(A::default());
+        }
+        if b {
+            entity.insert(B::default());
+        }
+        if extra {
+            entity.insert(Extra);
+        }
+        entity.id()
+    }
+
     fn apply(world: &mut World, entities: &mut Vec<Entity>, op: Op) {
         let pick = |i: usize| (!entities.is_empty()).then(|| entities[i % entities.len()]);
         match op {
@@ -231,22 +249,7 @@ mod tests {
                 a,
                 b,
                 extra,
-            } => {
-                let mut entity = world.spawn_empty();
-                if watched {
-                    entity.insert(Watched);
-                }
-                if a {
-                    entity.insert(A::default());
-                }
-                if b {
-                    entity.insert(B::default());
-                }
-                if extra {
-                    entity.insert(Extra);
-                }
-                entities.push(entity.id());
-            }
+            } => entities.push(spawn(world, [watched, a, b, extra])),
             Op::ChangeA(i) => {
                 if let Some(mut a) = pick(i).and_then(|e| world.get_mut::<A>(e)) {
                     a.0 += 1;

@@ -26,7 +26,7 @@
 //! # The core
 //!
 //! The field of view is exact symmetric shadowcasting (Albert Ford's rules) on bit-packed
-//! grids, from the Bevy-free [`viewshed_core`] crate, re-exported here ([`grid`], [`bits`],
+//! grids, from the Bevy-free [`viewshed_core`] crate, re-exported here ([`grid`],
 //! [`options`], [`shadowcast`], [`visible`], [`line_of_sight`](mod@line_of_sight), [`ascii`]):
 //!
 //! ```
@@ -44,18 +44,18 @@
 //! # The plugin
 //!
 //! One module per domain, each with its own plugin, run in the order of the
-//! frame's steps ([`ViewshedSystems`], in [`ViewshedSchedule`]); [`ViewshedPlugin`] adds them
+//! frame's steps ([`ViewshedSystems`], in [`ViewshedSchedule`]); [`ViewshedPlugins`] adds them
 //! all ([`ViewshedPlugins`]):
 //!
 //! | module | its job | its plugin |
 //! |---|---|---|
-//! | [`schedule`] | the plugin's schedule and its public steps | [`SchedulePlugin`](schedule::SchedulePlugin) |
+//! | [`schedule`] | the plugin's schedule and its public steps | [`ViewshedSchedulePlugin`](schedule::ViewshedSchedulePlugin) |
 //! | [`maps`] | layers ([`LayerOf`], [`LayerGroup`]), where entities stand ([`Placed`]), what blocks sight ([`Opaque`], [`MapOpacity`]) | [`MapsPlugin`](maps::MapsPlugin) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation | [`ViewsPlugin`](viewshed::ViewsPlugin) |
 //! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) | [`LightPlugin`](light::LightPlugin) |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`CanBeSpotted`] entities | [`SightingsPlugin`](sightings::SightingsPlugin) |
 //! | [`fog`] | fog of war per team, written into tile layers; hiding; ghosts | [`FogPlugin`](fog::FogPlugin) |
-//! | [`plugin`] | [`ViewshedPlugin`] and the group [`ViewshedPlugins`] | |
+//! | [`plugin`] | [`ViewshedPlugins`] and the group [`ViewshedPlugins`] | |
 //! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
 //! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
 //!
@@ -75,7 +75,7 @@
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
 pub use viewshed_core;
-pub use viewshed_core::{ascii, bits, grid, hex, line_of_sight, options, shadowcast, visible};
+pub use viewshed_core::{ascii, grid, hex, line_of_sight, options, shadowcast, visible};
 
 mod change_ticks;
 mod changes;
@@ -98,10 +98,12 @@ pub mod sightings;
 mod staggered;
 pub mod viewshed;
 
+#[allow(deprecated)]
+pub use fog::FogTeam;
 pub use fog::{
-    DrawnTeam, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer, FogState, FogStyle,
-    FogTeam, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog, SoftEdge,
-    Team, TeamFog, TileLook,
+    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer,
+    FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog,
+    SoftEdge, Team, TeamFog, TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;
@@ -109,14 +111,15 @@ pub use maps::layers::{LayerOf, Layers};
 pub use maps::opacity::{MapOpacity, Opaque};
 pub use maps::painted::OpaqueCells;
 pub use maps::placed::Placed;
-pub use plugin::{ViewshedPlugin, ViewshedPlugins};
-pub use schedule::{ViewshedSchedule, ViewshedSystems};
-pub use sightings::{CanBeSpotted, LostSight, Spotted};
-pub use viewshed::Viewshed;
-pub use viewshed::recompute::ViewshedUpdated;
+#[allow(deprecated)]
+pub use plugin::ViewshedPlugin;
+pub use plugin::ViewshedPlugins;
+pub use schedule::{ViewshedSchedule, ViewshedStepSystems, ViewshedSystems};
+pub use sightings::{CanBeSpotted, LostSight, Spotted, SpottedTargets};
+pub use viewshed::{Viewshed, ViewshedUpdated};
 pub use viewshed_core::{
     DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight, OpacityGrid,
-    Radius, VisibleSet, VisionCone, Window, field_of_view, hex_distance, hex_field_of_view,
+    Radius, VisibleSet, VisionCone, field_of_view, hex_distance, hex_field_of_view,
     hex_line_of_sight,
 };
 
@@ -127,12 +130,14 @@ pub use viewshed_core::{
 /// `HexCoords`, ...) stay out of it: import them from the crate root, e.g.
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
+    #[allow(deprecated)]
+    pub use crate::ViewshedPlugin;
     pub use crate::{
-        CanBeSpotted, DistanceShape, DrawnTeam, FogFade, FogOfWar, FogOverlay, FogState, FogStyle,
-        FogTeam, FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost,
-        LightSource, LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge,
-        Spotted, TileLook, Viewshed, ViewshedPlugin, ViewshedPlugins, ViewshedSchedule,
-        ViewshedSystems, ViewshedUpdated, VisionCone,
+        CanBeSpotted, DistanceShape, DrawnTeam, DrawnTeamOverride, FogFade, FogOfWar, FogOverlay,
+        FogState, FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf,
+        LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells,
+        RevealsFog, SoftEdge, Spotted, SpottedTargets, TileLook, Viewshed, ViewshedPlugins,
+        ViewshedSchedule, ViewshedStepSystems, ViewshedSystems, ViewshedUpdated, VisionCone,
     };
 }
 

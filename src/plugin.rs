@@ -1,29 +1,40 @@
-//! [`ViewshedPlugin`], the one line a game adds, and [`ViewshedPlugins`], the domain plugins
-//! it is made of. It decides nothing itself.
+//! [`ViewshedPlugins`], the one line a game adds: the domain plugins, in the order of the
+//! frame's steps. It decides nothing itself.
 
-use bevy::app::{App, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate};
+use bevy::app::{PluginGroup, PluginGroupBuilder, PostUpdate};
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 
 use crate::fog::FogPlugin;
 use crate::light::LightPlugin;
-use crate::maps::MapsPlugin;
-use crate::schedule::SchedulePlugin;
+use crate::maps::{LayersPlugin, MapsPlugin};
+use crate::schedule::ViewshedSchedulePlugin;
 use crate::sightings::SightingsPlugin;
 use crate::viewshed::ViewsPlugin;
 
 /// Adds field of view to an app: every entity with a [`Viewshed`](crate::Viewshed) sees,
 /// [`Opaque`](crate::Opaque) entities block sight, and fog of war is written into tilemap
-/// layers with a [`FogStyle`](crate::FogStyle). It adds every plugin of [`ViewshedPlugins`].
+/// layers with a [`FogStyle`](crate::FogStyle). One plugin per domain, each in its own step
+/// ([`ViewshedStepSystems`](crate::ViewshedStepSystems)):
 ///
-/// Adds bevy_ecs_tilemap's `TilemapPlugin` if the app does not have it yet (add this plugin
-/// after `DefaultPlugins`). In a headless app (no render sub-app, e.g. `MinimalPlugins` on a
-/// server or in tests) the tilemap renderer cannot run, so only the tilemap components are
-/// used and `TilemapPlugin` is not added.
+/// | plugin | its step | can be left out |
+/// |---|---|---|
+/// | [`ViewshedSchedulePlugin`] | makes [`ViewshedSchedule`](crate::ViewshedSchedule) and runs it | no |
+/// | [`LayersPlugin`] | `Layers`: which tilemaps are layers of one map | no |
+/// | [`MapsPlugin`] | `Maps`: maps and worlds, placement, opacity | no |
+/// | [`ViewsPlugin`] | `Views`: the viewsheds | no |
+/// | [`LightPlugin`] | `Light`: lights, `Lighting`, `NeedsLight` | yes: no light |
+/// | [`SightingsPlugin`] | `Sightings`: `Spotted` / `LostSight` | yes: no sightings |
+/// | [`FogPlugin`] | `Fog`: fog of war, hiding, ghosts | yes: no fog (replicon needs it) |
+///
+/// It adds bevy_ecs_tilemap's `TilemapPlugin` if the app does not have it yet (add it after
+/// `DefaultPlugins`). In a headless app (no render sub-app, e.g. `MinimalPlugins` on a server
+/// or in tests) the tilemap renderer cannot run, so only the tilemap components are used and
+/// `TilemapPlugin` is not added.
 ///
 /// By default the plugin runs in [`PostUpdate`], after transform propagation and before
 /// visibility propagation: a viewer moved in `Update` sees from its new tile in the same
 /// frame, and fog and hidden monsters are right in the frame that renders them. A game that
-/// moves its viewers in a fixed timestep can pick its schedule instead (entities placed by
+/// moves its viewers in a fixed timestep gives its schedule instead (entities placed by
 /// `Transform` are then seen at the `GlobalTransform` of the last propagation, i.e. last
 /// frame's, unless the game propagates transforms in its fixed schedule too):
 ///
@@ -31,51 +42,10 @@ use crate::viewshed::ViewsPlugin;
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
 ///
-/// App::new().add_plugins(ViewshedPlugin::default().in_schedule(FixedPostUpdate));
+/// App::new().add_plugins(ViewshedPlugins::new(FixedPostUpdate));
 /// ```
-#[derive(Debug, Clone)]
-pub struct ViewshedPlugin {
-    schedule: InternedScheduleLabel,
-}
-
-impl Default for ViewshedPlugin {
-    fn default() -> Self {
-        Self {
-            schedule: PostUpdate.intern(),
-        }
-    }
-}
-
-impl ViewshedPlugin {
-    /// Runs the plugin's [`ViewshedSchedule`](crate::ViewshedSchedule) from `schedule`
-    /// instead of `PostUpdate`.
-    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
-        self.schedule = schedule.intern();
-        self
-    }
-}
-
-impl Plugin for ViewshedPlugin {
-    fn build(&self, app: &mut App) {
-        app.add_plugins(ViewshedPlugins {
-            schedule: self.schedule,
-        });
-    }
-}
-
-/// The plugins [`ViewshedPlugin`] adds, one per domain, in the order of the frame's steps
-/// ([`ViewshedSystems`](crate::ViewshedSystems)):
 ///
-/// | plugin | its step | can be left out |
-/// |---|---|---|
-/// | [`SchedulePlugin`] | makes [`ViewshedSchedule`](crate::ViewshedSchedule) and runs it | no |
-/// | [`MapsPlugin`] | `Layers`, `SyncOpacity`: layers, placement, opacity | no |
-/// | [`ViewsPlugin`] | `Views`: the viewsheds | no |
-/// | [`LightPlugin`] | `Light`: lights, `Lighting`, `NeedsLight` | yes: no light |
-/// | [`SightingsPlugin`] | `Notify`: `Spotted` / `LostSight` | yes: no sightings |
-/// | [`FogPlugin`] | `Fog`: fog of war, hiding, ghosts | yes: no fog (replicon needs it) |
-///
-/// A game that wants only some of them builds the group itself:
+/// A game that wants only some domains builds the group itself:
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -95,18 +65,38 @@ pub struct ViewshedPlugins {
 
 impl Default for ViewshedPlugins {
     fn default() -> Self {
-        Self {
-            schedule: PostUpdate.intern(),
-        }
+        Self::new(PostUpdate)
     }
 }
+
+impl ViewshedPlugins {
+    /// The plugins, run from `schedule` instead of `PostUpdate`.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+
+    /// The same plugins, run from `schedule`.
+    #[deprecated(note = "use `ViewshedPlugins::new(schedule)`")]
+    pub fn in_schedule(self, schedule: impl ScheduleLabel) -> Self {
+        Self::new(schedule)
+    }
+}
+
+/// The name of [`ViewshedPlugins`] before it was the one entry point.
+#[deprecated(
+    note = "use `ViewshedPlugins` (`ViewshedPlugins::default()`, `ViewshedPlugins::new(schedule)`)"
+)]
+pub type ViewshedPlugin = ViewshedPlugins;
 
 impl PluginGroup for ViewshedPlugins {
     fn build(self) -> PluginGroupBuilder {
         PluginGroupBuilder::start::<Self>()
-            .add(SchedulePlugin {
+            .add(ViewshedSchedulePlugin {
                 schedule: self.schedule,
             })
+            .add(LayersPlugin)
             .add(MapsPlugin)
             .add(ViewsPlugin)
             .add(LightPlugin)

@@ -1,7 +1,8 @@
-//! The plugin's schedule and its steps: [`ViewshedSchedule`] holds every system of the
-//! plugin, in the public, chained [`ViewshedSystems`] steps; one exclusive system runs it
-//! from the game's schedule (`PostUpdate` by default). [`SchedulePlugin`] sets this up; the
-//! domain plugins only put their systems into the steps.
+//! The plugin's schedule and its sets: [`ViewshedSchedule`] holds every system of the plugin,
+//! in the chained steps of [`ViewshedStepSystems`]; one exclusive system, in the set
+//! [`ViewshedSystems`] of the game's schedule (`PostUpdate` by default), runs it.
+//! [`ViewshedSchedulePlugin`] sets this up; the domain plugins only put their systems into
+//! their steps.
 
 use bevy::app::{App, Plugin, PostUpdate};
 use bevy::camera::visibility::VisibilitySystems;
@@ -9,10 +10,71 @@ use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel, SingleThreadedEx
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
-/// The steps of the plugin's frame, chained in this order inside [`ViewshedSchedule`]; each
-/// step reads only what the steps before it wrote.
+/// The whole plugin, as one set of the game's schedule (`PostUpdate`, or the one given to
+/// [`ViewshedPlugins::new`](crate::ViewshedPlugins::new)): order a game's system against it
+/// there. After it, views, sightings and the fog are up to date for the frame.
 ///
-/// Put a system between two steps inside the plugin's schedule:
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_viewshed::prelude::*;
+///
+/// fn draw_what_is_seen(viewers: Query<&Viewshed>) { /* .. */ }
+///
+/// App::new()
+///     .add_plugins((MinimalPlugins, ViewshedPlugins::default()))
+///     .add_systems(PostUpdate, draw_what_is_seen.after(ViewshedSystems));
+/// ```
+///
+/// To run between two of the plugin's steps, a system goes into [`ViewshedSchedule`], ordered
+/// against [`ViewshedStepSystems`].
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ViewshedSystems;
+
+/// The names of the old steps, which all meant the whole plugin in the game's schedule.
+#[allow(non_upper_case_globals)]
+impl ViewshedSystems {
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Layers`].
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Layers` in `ViewshedSchedule`"
+    )]
+    pub const Layers: Self = Self;
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Maps`].
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Maps` in `ViewshedSchedule`"
+    )]
+    pub const SyncOpacity: Self = Self;
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Light`] (after
+    /// which views are final).
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Light` in `ViewshedSchedule`"
+    )]
+    pub const Recompute: Self = Self;
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Views`].
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Views` in `ViewshedSchedule`"
+    )]
+    pub const Views: Self = Self;
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Light`].
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Light` in `ViewshedSchedule`"
+    )]
+    pub const Light: Self = Self;
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Sightings`].
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Sightings` in `ViewshedSchedule`"
+    )]
+    pub const Notify: Self = Self;
+    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Fog`].
+    #[deprecated(
+        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Fog` in `ViewshedSchedule`"
+    )]
+    pub const Fog: Self = Self;
+}
+
+/// The steps of the plugin's frame inside [`ViewshedSchedule`], chained in this order; each is
+/// named as the plugin that owns it and reads only what the steps before it wrote.
+///
+/// A game system that must run between two steps goes into [`ViewshedSchedule`]:
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -20,69 +82,58 @@ use bevy::transform::TransformSystems;
 ///
 /// fn react_to_fresh_views(viewers: Query<&Viewshed>) { /* .. */ }
 ///
-/// App::new().add_plugins((MinimalPlugins, ViewshedPlugin::default())).add_systems(
+/// App::new().add_plugins((MinimalPlugins, ViewshedPlugins::default())).add_systems(
 ///     ViewshedSchedule,
 ///     react_to_fresh_views
-///         .after(ViewshedSystems::Recompute)
-///         .before(ViewshedSystems::Fog),
+///         .after(ViewshedStepSystems::Light)
+///         .before(ViewshedStepSystems::Sightings),
 /// );
 /// ```
 ///
-/// In the game's own schedule (`PostUpdate`, or the one given to
-/// [`ViewshedPlugin::in_schedule`](crate::ViewshedPlugin::in_schedule)) the plugin is one
-/// system, which every step's set holds: there `.after(ViewshedSystems::Fog)` (or after any
-/// step) means after the whole plugin, and `.before(..)` any step before all of it; a system
-/// that must run between two steps goes into [`ViewshedSchedule`] as above (ordered between
-/// two steps in the game's schedule, it would have to run both before and after the plugin,
-/// which Bevy reports as a cycle).
+/// In the game's own schedule the plugin is one system, in [`ViewshedSystems`]: ordering
+/// there against a step could not put a system between two of them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ViewshedSystems {
-    /// Layer groups put `LayerOf` on the tilemaps below them. Importers (the LDtk
-    /// integration) run after it, before [`SyncOpacity`](Self::SyncOpacity).
+pub enum ViewshedStepSystems {
+    /// [`LayersPlugin`](crate::maps::LayersPlugin): layer groups put `LayerOf` on the
+    /// tilemaps below them; layers are checked.
     Layers,
-    /// Layers are checked; every placed entity's `Placed` follows its tile and map; opacity
-    /// grids ([`MapOpacity`](crate::MapOpacity)) follow tilemaps and `Opaque` entities.
-    SyncOpacity,
-    /// [`Views`](Self::Views) then [`Light`](Self::Light): after it, views are final.
-    Recompute,
-    /// The viewsheds that need it are recomputed (in parallel); `ViewshedUpdated` is written.
+    /// Importers (the LDtk and Tiled integrations) turn what their editor made into
+    /// opacity, viewers and fog layers.
+    Import,
+    /// [`MapsPlugin`](crate::maps::MapsPlugin): every root tilemap or world gets its
+    /// [`MapOpacity`](crate::MapOpacity); every placed entity's `Placed` follows its tile and
+    /// map; opacity follows `Opaque` entities and `OpaqueCells`.
+    Maps,
+    /// [`ViewsPlugin`](crate::viewshed::ViewsPlugin): the viewsheds that need it are
+    /// recomputed (in parallel); `ViewshedUpdated` is written.
     Views,
-    /// Lights are recomputed, each map's `Lighting` follows them, and the views of viewers
-    /// that `NeedsLight` are filtered by it (`ViewshedUpdated` for those that changed).
+    /// [`LightPlugin`](crate::light::LightPlugin): lights are recomputed, each map's
+    /// `Lighting` follows them, and the views of viewers that `NeedsLight` are filtered by it.
+    /// After it, views are final.
     Light,
-    /// `Spotted` and `LostSight` for the `CanBeSpotted` entities viewers started or stopped
-    /// seeing.
-    Notify,
-    /// Fog of war (team views, memory, tiles, fades), `HidesOutsideView` visibility and the
-    /// `LastSeen` ghosts.
+    /// [`SightingsPlugin`](crate::sightings::SightingsPlugin): `Spotted` and `LostSight` for
+    /// the `CanBeSpotted` entities viewers started or stopped seeing.
+    Sightings,
+    /// [`FogPlugin`](crate::fog::FogPlugin): fog of war (team views, memory, tiles, fades),
+    /// `HidesOutsideView` visibility and the `LastSeen` ghosts.
     Fog,
 }
 
-impl ViewshedSystems {
-    /// The steps that hold systems, in the order they run ([`Recompute`](Self::Recompute) is
-    /// [`Views`](Self::Views) and [`Light`](Self::Light)).
-    pub const STEPS: [Self; 6] = [
+impl ViewshedStepSystems {
+    /// The steps, in the order they run.
+    pub const ALL: [Self; 7] = [
         Self::Layers,
-        Self::SyncOpacity,
+        Self::Import,
+        Self::Maps,
         Self::Views,
         Self::Light,
-        Self::Notify,
-        Self::Fog,
-    ];
-    /// Every set, the grouping [`Recompute`](Self::Recompute) included.
-    const ALL: [Self; 7] = [
-        Self::Layers,
-        Self::SyncOpacity,
-        Self::Recompute,
-        Self::Views,
-        Self::Light,
-        Self::Notify,
+        Self::Sightings,
         Self::Fog,
     ];
 }
 
-/// The schedule that holds every system of the plugin, in its [`ViewshedSystems`] steps. One
-/// exclusive system runs it from the game's schedule.
+/// The schedule that holds every system of the plugin, in its [`ViewshedStepSystems`]. One
+/// exclusive system, in [`ViewshedSystems`], runs it from the game's schedule.
 ///
 /// Its steps form a chain (each needs what the one before it wrote), so a multi-threaded
 /// executor could not run two of them at once: it would only hand each system to a worker
@@ -97,7 +148,7 @@ impl ViewshedSystems {
 /// use bevy_viewshed::prelude::*;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+/// app.add_plugins((MinimalPlugins, ViewshedPlugins::default()));
 /// app.edit_schedule(ViewshedSchedule, |schedule| {
 ///     schedule.set_executor(MultiThreadedExecutor::new());
 /// });
@@ -106,15 +157,15 @@ impl ViewshedSystems {
 #[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ViewshedSchedule;
 
-/// Makes [`ViewshedSchedule`] with its chained steps, and runs it from `schedule` (in every
-/// step's set there). The first plugin of [`ViewshedPlugins`](crate::ViewshedPlugins).
+/// Makes [`ViewshedSchedule`] with its chained steps, and runs it from `schedule` in the set
+/// [`ViewshedSystems`]. The first plugin of [`ViewshedPlugins`](crate::ViewshedPlugins).
 #[derive(Debug, Clone)]
-pub struct SchedulePlugin {
+pub struct ViewshedSchedulePlugin {
     /// The game's schedule the plugin runs in (`PostUpdate` by default).
     pub schedule: InternedScheduleLabel,
 }
 
-impl Default for SchedulePlugin {
+impl Default for ViewshedSchedulePlugin {
     fn default() -> Self {
         Self {
             schedule: PostUpdate.intern(),
@@ -122,29 +173,26 @@ impl Default for SchedulePlugin {
     }
 }
 
-impl Plugin for SchedulePlugin {
+impl Plugin for ViewshedSchedulePlugin {
     fn build(&self, app: &mut App) {
-        use ViewshedSystems::*;
         // Edited, not replaced: a plugin added before this one (LDtk) may have put its
         // systems there already.
+        use ViewshedStepSystems::*;
         app.edit_schedule(ViewshedSchedule, |schedule| {
             schedule
                 .set_executor(SingleThreadedExecutor::new())
-                .configure_sets((Layers, SyncOpacity, Recompute, Notify, Fog).chain())
-                .configure_sets((Views, Light).chain().in_set(Recompute));
+                .configure_sets((Layers, Import, Maps, Views, Light, Sightings, Fog).chain());
         });
-        let mut runner = run_viewshed_schedule().into_configs();
-        for step in ViewshedSystems::ALL {
-            runner = runner.in_set(step);
-        }
-        app.add_systems(self.schedule, runner);
+        app.add_systems(
+            self.schedule,
+            run_viewshed_schedule().in_set(ViewshedSystems),
+        );
         if self.schedule == PostUpdate.intern() {
             app.configure_sets(
                 PostUpdate,
-                (
-                    Layers.after(TransformSystems::Propagate),
-                    Fog.before(VisibilitySystems::VisibilityPropagate),
-                ),
+                ViewshedSystems
+                    .after(TransformSystems::Propagate)
+                    .before(VisibilitySystems::VisibilityPropagate),
             );
         }
     }

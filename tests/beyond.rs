@@ -13,7 +13,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{OpacityGrid, Team, field_of_view};
 use common_app::{
-    app, generation, logging_app, spawn_map, spawn_viewer, take_log, tile_entity, viewshed,
+    app, generation, logging_app, spawn_map, spawn_viewer, spotted, take_log, tile_entity, viewshed,
 };
 
 fn spawn_target(app: &mut App, map: Entity, x: u32, y: u32) -> Entity {
@@ -33,7 +33,7 @@ fn a_cone_limits_the_view_and_turning_recomputes() {
     let guard = app
         .world_mut()
         .spawn((
-            Viewshed::new(6).with_cone(VisionCone::toward(1, 0, FRAC_PI_2)),
+            Viewshed::new(6).with_cone(VisionCone::toward_radians(1, 0, FRAC_PI_2)),
             TilePos { x: 10, y: 10 },
             TilemapId(map),
         ))
@@ -54,7 +54,7 @@ fn a_cone_limits_the_view_and_turning_recomputes() {
         .get_mut::<Viewshed>(guard)
         .unwrap()
         .options
-        .cone = Some(VisionCone::toward(-1, 0, FRAC_PI_2));
+        .cone = Some(VisionCone::toward_radians(-1, 0, FRAC_PI_2));
     app.update();
     assert_eq!(generation(&app, guard), before + 1);
     let view = viewshed(&app, guard);
@@ -216,7 +216,7 @@ fn teams_keep_their_own_views_and_the_fog_shows_one_team() {
     app.update();
     let fog = app.world().get::<FogOfWar>(map).unwrap();
     let (west_tile, east_tile) = (TilePos { x: 5, y: 5 }, TilePos { x: 25, y: 5 });
-    assert_eq!(fog.shown_team(), Team(0));
+    assert_eq!(fog.drawn_team(), Team(0));
     assert_eq!(fog.state(west_tile), FogState::Visible);
     assert_eq!(fog.state(east_tile), FogState::Unexplored);
     let team1 = fog.team(Team(1)).unwrap();
@@ -244,7 +244,7 @@ fn teams_keep_their_own_views_and_the_fog_shows_one_team() {
     assert_eq!(shown(&app), Some(Visibility::Hidden));
 
     // Switch the fog to team 1 (a spectator, a hot-seat turn): the tiles follow.
-    app.world_mut().resource_mut::<FogTeam>().0 = Team(1);
+    app.world_mut().resource_mut::<DrawnTeam>().0 = Team(1);
     app.update();
     assert!(!tile_visible(&app, 5, 5));
     assert!(tile_visible(&app, 25, 5));
@@ -294,10 +294,7 @@ fn spotted_and_lost_exactly_once_per_change() {
     move_to(&mut app, thief, 6, 4);
     app.update();
     assert_eq!(take_log(&mut app), vec![(true, guard, thief)]);
-    assert_eq!(
-        viewshed(&app, guard).spotted().collect::<Vec<_>>(),
-        vec![thief]
-    );
+    assert_eq!(spotted(&app, guard).collect::<Vec<_>>(), vec![thief]);
     app.update();
     assert_eq!(take_log(&mut app), vec![], "once per change");
 
@@ -357,7 +354,7 @@ fn a_cloned_viewshed_announces_its_own_sightings() {
     let mut lost = vec![(false, guard, thief), (false, twin, thief)];
     lost.sort();
     assert_eq!(log, lost, "both lose it, once each");
-    assert_eq!(viewshed(&app, twin).spotted().count(), 0);
+    assert_eq!(spotted(&app, twin).count(), 0);
 }
 
 /// What the observers of one entity heard: (event, viewer, target).
@@ -405,10 +402,7 @@ fn observers_watch_spotted_and_lost_sight_on_the_viewer_and_the_target() {
     let mut expected = vec![("spotted", guard, rival), ("spotted", rival, guard)];
     expected.sort();
     assert_eq!(heard(&events), expected);
-    assert_eq!(
-        viewshed(&app, rival).spotted().collect::<Vec<_>>(),
-        vec![guard]
-    );
+    assert_eq!(spotted(&app, rival).collect::<Vec<_>>(), vec![guard]);
     app.world_mut().entity_mut(rival).remove::<CanBeSpotted>();
     app.update();
     expected.push(("lost", guard, rival));

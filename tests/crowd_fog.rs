@@ -127,7 +127,7 @@ fn apply(world: &mut World, op: &Op) {
                 entity.despawn();
             }
         }
-        Op::ShowTeam(team) => world.resource_mut::<FogTeam>().0 = Team(team),
+        Op::ShowTeam(team) => world.resource_mut::<DrawnTeam>().0 = Team(team),
         Op::Restyle(m) => {
             let map = crowd.maps[m];
             strip_colors(world, map);
@@ -206,8 +206,8 @@ fn crowd_app(walls: u64, spawns: &[Spawn]) -> App {
     app.init_resource::<Between>().add_systems(
         ViewshedSchedule,
         apply_between
-            .after(ViewshedSystems::Recompute)
-            .before(ViewshedSystems::Fog),
+            .after(ViewshedStepSystems::Light)
+            .before(ViewshedStepSystems::Fog),
     );
     let maps: Vec<Entity> = MAPS
         .iter()

@@ -82,15 +82,13 @@ fn the_views_alone_see_exactly_and_nothing_else_is_registered() {
     assert!(viewshed_spotted(&app, viewer).is_empty());
     assert!(has_messages::<ViewshedUpdated>(&app));
     assert!(!has_messages::<Spotted>(&app));
-    assert!(!app.world().contains_resource::<FogTeam>());
+    assert!(!app.world().contains_resource::<DrawnTeam>());
 }
 
 fn viewshed_spotted(app: &App, viewer: Entity) -> Vec<Entity> {
     app.world()
-        .get::<Viewshed>(viewer)
-        .unwrap()
-        .spotted()
-        .collect()
+        .get::<SpottedTargets>(viewer)
+        .map_or_else(Vec::new, |spotted| spotted.iter().collect())
 }
 
 #[test]
@@ -195,7 +193,7 @@ fn fog_with_only_the_views_reveals_and_remembers() {
     assert!(app.world().get::<Lighting>(map).is_none());
 }
 
-/// Every domain together, as `ViewshedPlugin` adds them: the schedule has no ambiguity either.
+/// Every domain together, as `ViewshedPlugins` adds them: the schedule has no ambiguity either.
 #[test]
 fn every_domain_together_has_no_ambiguity() {
     let mut app = app_with(Keep {

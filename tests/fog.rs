@@ -72,7 +72,7 @@ fn visible_remembered_and_unexplored_tiles() {
 fn a_frame_where_nothing_moved_writes_no_tile() {
     let mut app = app();
     app.init_resource::<TileWrites>()
-        .add_systems(PostUpdate, count_writes.after(ViewshedSystems::Fog));
+        .add_systems(PostUpdate, count_writes.after(ViewshedSystems));
     let map = spawn_map(&mut app, 40, 40, |x, y| (x * 3 + y).is_multiple_of(7));
     app.world_mut().entity_mut(map).insert(FogStyle::default());
     let player = spawn_player(&mut app, map, 20, 20, 6);

@@ -29,7 +29,7 @@ fn timed_app() -> App {
     let mut app = app();
     app.insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
         .init_resource::<Written>()
-        .add_systems(PostUpdate, record_writes.after(ViewshedSystems::Fog));
+        .add_systems(PostUpdate, record_writes.after(ViewshedSystems));
     app
 }
 

@@ -49,31 +49,24 @@ const MAX_MAPS: usize = 4;
 
 type Tile = (u32, u32);
 
-/// What a team knows of a remembered entity on one map, in the model.
+/// A ghost a team has of a remembered entity on one map, in the model: where and when the
+/// team last saw it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Known {
-    /// The team sees it now, on `tile`; `at` is this update's time.
-    Seen { tile: Tile, at: Duration },
-    /// A ghost: where and when the team last saw it.
     Ghost { tile: Tile, seen_at: Duration },
 }
 
-/// What the teams know on one map: team, entity, what it knows.
+/// The ghosts the teams have on one map: team, entity, its ghost.
 type Knowledge = BTreeMap<u32, BTreeMap<Entity, Known>>;
+
+/// What the teams see now on one map: team, entity, its tile and this update's time. It is the
+/// plugin's own: the game's changes to `LastSeen` (remember, forget, clear, a clone or a save
+/// put on the map) change the ghosts only.
+type SeenNow = BTreeMap<u32, BTreeMap<Entity, (Tile, Duration)>>;
 
 /// The ghosts alone (what a save keeps, what `LastSeen::ghosts` shows).
 fn ghosts_of(knowledge: &Knowledge) -> Knowledge {
-    knowledge
-        .iter()
-        .map(|(&team, known)| {
-            let ghosts = known
-                .iter()
-                .filter(|(_, known)| matches!(known, Known::Ghost { .. }))
-                .map(|(&entity, &known)| (entity, known))
-                .collect();
-            (team, ghosts)
-        })
-        .collect()
+    knowledge.clone()
 }
 
 /// Whether `a` and `b` are neighbours: 8 neighbours on a square map, 6 on a hexagonal one (row
@@ -107,45 +100,43 @@ fn neighbours(hex: bool, a: Tile, b: Tile) -> bool {
 /// 4. A team with no member on the map sees nothing there (its ghosts stay, what it saw
 ///    becomes ghosts by rule 2), whether or not the fog has a view for it.
 fn judge(
-    knowledge: &mut Knowledge,
+    (knowledge, seen): (&mut Knowledge, &mut SeenNow),
     visible: &BTreeMap<u32, BTreeSet<Tile>>,
     at: &BTreeMap<Entity, Tile>,
     now: Duration,
     hex: bool,
 ) {
-    let teams: BTreeSet<u32> = knowledge.keys().chain(visible.keys()).copied().collect();
+    let teams: BTreeSet<u32> = knowledge
+        .keys()
+        .chain(seen.keys())
+        .chain(visible.keys())
+        .copied()
+        .collect();
     let nothing = BTreeSet::new();
     for team in teams {
         let sees = visible.get(&team).unwrap_or(&nothing);
-        let known = knowledge.entry(team).or_default();
+        let ghosts = knowledge.entry(team).or_default();
         let mut next = BTreeMap::new();
         for (&entity, &tile) in at {
             if sees.contains(&tile) {
-                next.insert(entity, Known::Seen { tile, at: now });
+                next.insert(entity, (tile, now));
+                ghosts.remove(&entity);
             }
         }
-        for (&entity, &was) in known.iter() {
+        for (&entity, &(tile, seen_at)) in seen.entry(team).or_default().iter() {
             if next.contains_key(&entity) {
                 continue;
             }
-            match was {
-                Known::Ghost { tile, .. } => {
-                    if !sees.contains(&tile) {
-                        next.insert(entity, was);
-                    }
-                }
-                Known::Seen { tile, at: seen_at } => {
-                    if !sees.contains(&tile) {
-                        next.insert(entity, Known::Ghost { tile, seen_at });
-                    } else if let Some(&to) = at.get(&entity)
-                        && neighbours(hex, tile, to)
-                    {
-                        next.insert(entity, Known::Ghost { tile: to, seen_at });
-                    }
-                }
+            if !sees.contains(&tile) {
+                ghosts.insert(entity, Known::Ghost { tile, seen_at });
+            } else if let Some(&to) = at.get(&entity)
+                && neighbours(hex, tile, to)
+            {
+                ghosts.insert(entity, Known::Ghost { tile: to, seen_at });
             }
         }
-        *known = next;
+        ghosts.retain(|_, Known::Ghost { tile, .. }| !sees.contains(tile));
+        seen.insert(team, next);
     }
 }
 
@@ -289,12 +280,9 @@ struct Save {
     ghosts: Knowledge,
 }
 
-/// A clone of a map's `LastSeen`, with the map, the update after which it was taken and what
-/// the model knew then.
+/// A clone of a map's `LastSeen`, with the ghosts the model knew then.
 struct Snapshot {
     value: LastSeen,
-    map: Entity,
-    frame: u64,
     knowledge: Knowledge,
 }
 
@@ -311,8 +299,10 @@ struct Game {
     maps: Vec<MapSlot>,
     viewers: Vec<Viewer>,
     targets: Vec<Target>,
-    /// The model: what the teams know on each map.
+    /// The model: the ghosts the teams have on each map.
     knowledge: BTreeMap<Entity, Knowledge>,
+    /// The model: what the teams see now on each map.
+    seen: BTreeMap<Entity, SeenNow>,
     saves: Vec<Save>,
     snapshots: Vec<Snapshot>,
     /// Updates done.
@@ -329,13 +319,14 @@ impl Game {
         let mut app = app();
         app.insert_resource(TimeUpdateStrategy::ManualDuration(STEP))
             .init_resource::<ChangedLastSeen>()
-            .add_systems(PostUpdate, record_changed.after(ViewshedSystems::Fog));
+            .add_systems(PostUpdate, record_changed.after(ViewshedSystems));
         let mut game = Self {
             app,
             maps: Vec::new(),
             viewers: Vec::new(),
             targets: Vec::new(),
             knowledge: BTreeMap::new(),
+            seen: BTreeMap::new(),
             saves: Vec::new(),
             snapshots: Vec::new(),
             frame: 0,
@@ -387,6 +378,7 @@ impl Game {
             origin,
         });
         self.knowledge.insert(map, Knowledge::new());
+        self.seen.insert(map, SeenNow::new());
         self.touched.insert(map);
         map
     }
@@ -654,6 +646,7 @@ impl Game {
                 };
                 let map = self.maps.remove(i).entity;
                 self.knowledge.remove(&map);
+                self.seen.remove(&map);
                 let world = self.world();
                 let tiles: Vec<Entity> = world
                     .get::<TileStorage>(map)
@@ -741,8 +734,6 @@ impl Game {
                 };
                 self.snapshots.push(Snapshot {
                     value,
-                    map,
-                    frame: self.frame,
                     knowledge: self.knowledge[&map].clone(),
                 });
             }
@@ -754,15 +745,9 @@ impl Game {
                 };
                 let snapshot = &self.snapshots[snapshot % self.snapshots.len()];
                 let value = snapshot.value.clone();
-                // A clone put back on its map in the update it was taken in is what the map
-                // had: it changes nothing. Taken from another map, or at an earlier update, it
-                // holds its ghosts only: what it says a team saw then is no news of now (the
-                // teams see what they see at the next update), as with a save.
-                let knowledge = if snapshot.map == map && snapshot.frame == self.frame {
-                    snapshot.knowledge.clone()
-                } else {
-                    ghosts_of(&snapshot.knowledge)
-                };
+                // The clone's ghosts, wherever and whenever it was taken; what the teams see
+                // now is the plugin's and stays.
+                let knowledge = snapshot.knowledge.clone();
                 if in_place {
                     let Some(mut last_seen) = self.last_seen_mut(map) else {
                         return;
@@ -945,8 +930,9 @@ impl Game {
                 );
             }
             let knowledge = self.knowledge.get_mut(&map).unwrap();
+            let seen = self.seen.get_mut(&map).unwrap();
             judge(
-                knowledge,
+                (knowledge, seen),
                 sees,
                 standing.get(&map).unwrap_or(&nothing),
                 now,
@@ -988,10 +974,8 @@ impl Game {
                     map
                 );
                 // Seen now: no ghost.
-                for (&entity, known) in knowledge.get(&team).into_iter().flatten() {
-                    if matches!(known, Known::Seen { .. }) {
-                        prop_assert_eq!(last_seen.ghost(Team(team), entity), None);
-                    }
+                for &entity in seen.get(&team).into_iter().flatten().map(|(e, _)| e) {
+                    prop_assert_eq!(last_seen.ghost(Team(team), entity), None);
                 }
                 if !ghosts.is_empty() {
                     actual.insert(team, ghosts);

@@ -339,7 +339,7 @@ fn bad_fields_on_ldtk_entities_are_ignored_not_a_panic() {
     assert!(world.get::<Viewshed>(goblin).is_some());
 }
 
-/// `LdtkViewshedPlugin` alone (a game that forgot `ViewshedPlugin`) logs an error and runs:
+/// `LdtkViewshedPlugin` alone (a game that forgot `ViewshedPlugins`) logs an error and runs:
 /// its systems live in the plugin's schedule, which nothing runs, so no frame panics.
 #[test]
 fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
@@ -354,7 +354,7 @@ fn the_ldtk_plugin_without_the_viewshed_plugin_does_not_panic() {
     );
 }
 
-/// The LDtk systems join `ViewshedPlugin`'s schedule whichever plugin is added first.
+/// The LDtk systems join `ViewshedPlugins`'s schedule whichever plugin is added first.
 #[test]
 fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
     let sync_systems = |ldtk: Option<bool>| {
@@ -363,7 +363,7 @@ fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
         if ldtk == Some(true) {
             app.add_plugins(LdtkViewshedPlugin);
         }
-        app.add_plugins(ViewshedPlugin::default());
+        app.add_plugins(ViewshedPlugins::default());
         if ldtk == Some(false) {
             app.add_plugins(LdtkViewshedPlugin);
         }

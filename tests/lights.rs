@@ -737,9 +737,9 @@ fn fog_and_sightings_follow_the_light() {
     app.update();
     let spotted: Vec<Entity> = app
         .world()
-        .get::<Viewshed>(viewer)
+        .get::<SpottedTargets>(viewer)
         .unwrap()
-        .spotted()
+        .iter()
         .collect();
     assert_eq!(
         spotted,

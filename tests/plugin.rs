@@ -209,7 +209,7 @@ fn updated_messages_name_the_recomputed_viewers() {
     }
     let mut app = app();
     app.init_resource::<Seen>()
-        .add_systems(PostUpdate, collect.after(ViewshedSystems::Recompute));
+        .add_systems(PostUpdate, collect.after(ViewshedSystems));
     let map = spawn_map(&mut app, 20, 20, |_, _| false);
     let a = spawn_viewer(&mut app, map, 2, 2, 3);
     let b = spawn_viewer(&mut app, map, 15, 15, 3);
@@ -519,19 +519,19 @@ fn systems_ordered_around_the_steps_see_them_done() {
         .add_systems(
             PostUpdate,
             (
-                next_frame.before(ViewshedSystems::Layers),
-                generation_into::<2>.after(ViewshedSystems::Fog),
+                next_frame.before(ViewshedSystems),
+                generation_into::<2>.after(ViewshedSystems),
             ),
         )
         .add_systems(
             ViewshedSchedule,
             (
                 generation_into::<0>
-                    .after(ViewshedSystems::SyncOpacity)
-                    .before(ViewshedSystems::Recompute),
+                    .after(ViewshedStepSystems::Maps)
+                    .before(ViewshedStepSystems::Views),
                 generation_into::<1>
-                    .after(ViewshedSystems::Recompute)
-                    .before(ViewshedSystems::Notify),
+                    .after(ViewshedStepSystems::Light)
+                    .before(ViewshedStepSystems::Sightings),
             ),
         );
     let map = spawn_map(&mut app, 20, 20, pillars);
@@ -592,7 +592,7 @@ fn tilemap_plugin_is_added_unless_the_app_cannot_render() {
     );
     let mut with_tilemap = App::new();
     if cfg!(not(feature = "render")) {
-        with_tilemap.add_plugins((MinimalPlugins, TilemapPlugin, ViewshedPlugin::default()));
+        with_tilemap.add_plugins((MinimalPlugins, TilemapPlugin, ViewshedPlugins::default()));
         assert!(
             with_tilemap.is_plugin_added::<TilemapPlugin>(),
             "added once, by the game"
@@ -616,7 +616,10 @@ fn the_map_components_are_registered_for_reflection() {
     for (name, id) in [
         ("FogOfWar", TypeId::of::<FogOfWar>()),
         ("MapOpacity", TypeId::of::<MapOpacity>()),
-        ("DrawnTeam", TypeId::of::<bevy_viewshed::DrawnTeam>()),
+        (
+            "DrawnTeamOverride",
+            TypeId::of::<bevy_viewshed::DrawnTeamOverride>(),
+        ),
         ("Lighting", TypeId::of::<Lighting>()),
         ("LastSeen", TypeId::of::<LastSeen>()),
     ] {
@@ -626,7 +629,7 @@ fn the_map_components_are_registered_for_reflection() {
         let component = registration
             .data::<ReflectComponent>()
             .unwrap_or_else(|| panic!("{name} reflects as a component"));
-        if name != "DrawnTeam" {
+        if name != "DrawnTeamOverride" {
             let entity = app.world().entity(map);
             let value = component.reflect(entity);
             assert!(value.is_some(), "{name} is read by reflection from the map");

@@ -137,7 +137,7 @@ fn a_target_that_loses_its_tile_is_lost_from_sight_at_once() {
             vec![(false, viewer, target)],
             "{component}"
         );
-        assert_eq!(viewshed(&app, viewer).spotted().count(), 0, "{component}");
+        assert_eq!(spotted(&app, viewer).count(), 0, "{component}");
     }
 }
 
@@ -305,10 +305,7 @@ fn a_viewshed_inserted_again_keeps_its_sightings() {
         vec![],
         "still seen: nothing to announce"
     );
-    assert_eq!(
-        viewshed(&app, viewer).spotted().collect::<Vec<_>>(),
-        [target]
-    );
+    assert_eq!(spotted(&app, viewer).collect::<Vec<_>>(), [target]);
     // Inserted again and moved off the map in the same frame: lost at once.
     app.world_mut()
         .entity_mut(viewer)

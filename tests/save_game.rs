@@ -219,7 +219,7 @@ fn viewsheds_and_options_round_trip() {
         .spawn((
             Viewshed::new(6)
                 .with_shape(DistanceShape::Manhattan)
-                .with_cone(VisionCone::toward(1, 0, FRAC_PI_2))
+                .with_cone(VisionCone::toward_radians(1, 0, FRAC_PI_2))
                 .with_mode(FovMode::Permissive)
                 .with_light_walls(false),
             TilePos { x: 4, y: 4 },

@@ -69,7 +69,7 @@ pub fn game_map() -> OpacityGrid {
 /// played (every view computed).
 pub fn game_app(grid: &OpacityGrid, units: usize, level: Level) -> App {
     let mut app = App::new();
-    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     let map = spawn_dungeon(app.world_mut(), grid);
     if level != Level::Views {
         app.world_mut().entity_mut(map).insert(FogStyle::default());

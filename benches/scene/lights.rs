@@ -18,7 +18,7 @@ pub const VIEW_RADIUS: u32 = 16;
 /// `moving`.
 pub fn lights_app(grid: &OpacityGrid, viewers: usize, lit: bool, moving: bool) -> App {
     let mut app = App::new();
-    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     let map = spawn_dungeon(app.world_mut(), grid);
     // One list of walks: the first half for viewers, the second for lights.
     let all = walks(grid, viewers * 2);

@@ -137,7 +137,7 @@ pub enum Variant {
     Cones,
     /// `RevealsFog` in one of four teams, with the fog written into the tiles for team 0.
     Teams,
-    /// The same world without `ViewshedPlugin`: what a frame of this app costs anyway.
+    /// The same world without `ViewshedPlugins`: what a frame of this app costs anyway.
     NoPlugin,
 }
 
@@ -145,7 +145,7 @@ pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Var
     let mut app = App::new();
     app.add_plugins(minimal_plugins());
     if variant != Variant::NoPlugin {
-        app.add_plugins(ViewshedPlugin::default());
+        app.add_plugins(ViewshedPlugins::default());
     }
     let map = spawn_dungeon(app.world_mut(), grid);
     if variant == Variant::Teams {
@@ -158,7 +158,7 @@ pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Var
                 walk.b.x as i32 - walk.a.x as i32,
                 walk.b.y as i32 - walk.a.y as i32,
             );
-            viewshed = viewshed.with_cone(VisionCone::toward(dx, dy, 120f64.to_radians()));
+            viewshed = viewshed.with_cone(VisionCone::toward_degrees(dx, dy, 120.0));
         }
         let mut viewer = app.world_mut().spawn((viewshed, walk.a, TilemapId(map)));
         if variant == Variant::Teams {

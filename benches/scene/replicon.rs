@@ -113,7 +113,7 @@ fn drop_packets(mut messages: ResMut<ServerMessages>, mut sent: ResMut<SentBytes
 pub fn server_app(setup: Setup, positions: bool) -> App {
     let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
     let mut app = App::new();
-    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     if setup != Setup::ViewshedOnly {
         app.add_plugins((
             StatesPlugin,
@@ -132,7 +132,7 @@ pub fn server_app(setup: Setup, positions: bool) -> App {
                 PostUpdate,
                 (
                     start_clock
-                        .after(ViewshedSystems::Fog)
+                        .after(ViewshedSystems)
                         .before(ClientSightSystems),
                     stop_clock.after(ClientSightSystems),
                 ),

@@ -34,7 +34,7 @@ pub fn spread_app(viewers: usize) -> App {
     let rooms = MapKind::Dungeon.generate(side, side, 7);
     let grid = OpacityGrid::from_fn(side, side, |x, y| rooms.is_opaque(x, y));
     let mut app = App::new();
-    app.add_plugins((minimal_plugins(), ViewshedPlugin::default()));
+    app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     let size = TilemapSize::new(side, side);
     let map = app
         .world_mut()

@@ -18,7 +18,7 @@ pub fn draw_ghosts(
     mut commands: Commands,
     level: Res<Level>,
     looks: Res<Looks>,
-    fog_team: Res<FogTeam>,
+    fog_team: Res<DrawnTeam>,
     sprites: Res<ActorSprites>,
     maps: Query<(Ref<LastSeen>, &FogOfWar)>,
     guards: Query<(), With<Guard>>,
@@ -36,7 +36,7 @@ pub fn draw_ghosts(
     if !looks.ghosts {
         return;
     }
-    for ghost in last_seen.ghosts(fog.shown_team()) {
+    for ghost in last_seen.ghosts(fog.drawn_team()) {
         let index = if guards.contains(ghost.entity) {
             tiles::GUARD
         } else {

@@ -25,7 +25,7 @@ const BUILD: &str = if cfg!(debug_assertions) {
     "release build"
 };
 
-/// How long `ViewshedSystems::Recompute` takes in the frames that recompute something: the
+/// How long `ViewshedStepSystems::Light` takes in the frames that recompute something: the
 /// median of the last `SAMPLES` such frames, so that a frame where the renderer or the OS took
 /// the cores (software rendering under Xvfb does) does not stand for the library's speed.
 #[derive(Resource, Default)]
@@ -62,13 +62,13 @@ impl Plugin for HudPlugin {
             .add_systems(
                 ViewshedSchedule,
                 (
-                    start_timer.before(ViewshedSystems::Recompute),
+                    start_timer.before(ViewshedStepSystems::Views),
                     stop_timer
-                        .after(ViewshedSystems::Recompute)
-                        .before(ViewshedSystems::Fog),
+                        .after(ViewshedStepSystems::Light)
+                        .before(ViewshedStepSystems::Fog),
                 ),
             )
-            .add_systems(PostUpdate, update_text.after(ViewshedSystems::Fog));
+            .add_systems(PostUpdate, update_text.after(ViewshedSystems));
     }
 }
 
@@ -93,7 +93,7 @@ fn update_text(
     options: Res<Options>,
     turn: Res<Turn>,
     timing: Res<FovTiming>,
-    fog_team: Res<FogTeam>,
+    fog_team: Res<DrawnTeam>,
     looks: Res<Looks>,
     player: Single<&Viewshed, With<Player>>,
     monsters: Query<&Monster>,

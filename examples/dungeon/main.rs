@@ -64,7 +64,7 @@ fn main() {
                 })
                 .set(ImagePlugin::default_nearest()),
         )
-        .add_plugins(ViewshedPlugin::default())
+        .add_plugins(ViewshedPlugins::default())
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(monsters::ShowMonsterViews(options.monster_views))
         .insert_resource(options)
@@ -93,7 +93,7 @@ fn main() {
         )
         .add_systems(
             PostUpdate,
-            (ghosts::draw_ghosts, lighting::draw_glow).after(ViewshedSystems::Fog),
+            (ghosts::draw_ghosts, lighting::draw_glow).after(ViewshedSystems),
         )
         .add_plugins((
             hud::HudPlugin,

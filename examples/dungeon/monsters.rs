@@ -46,10 +46,10 @@ impl Plugin for MonsterViewsPlugin {
             .add_systems(
                 ViewshedSchedule,
                 follow_sightings
-                    .after(ViewshedSystems::Notify)
-                    .before(ViewshedSystems::Fog),
+                    .after(ViewshedStepSystems::Sightings)
+                    .before(ViewshedStepSystems::Fog),
             )
-            .add_systems(PostUpdate, draw_views.after(ViewshedSystems::Fog));
+            .add_systems(PostUpdate, draw_views.after(ViewshedSystems));
     }
 }
 
@@ -83,7 +83,7 @@ pub fn spawn(
                 let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][rng.below(4) as usize];
                 monster.insert((
                     Guard,
-                    Viewshed::new(9).with_cone(VisionCone::toward(dx, dy, GUARD_CONE)),
+                    Viewshed::new(9).with_cone(VisionCone::toward_radians(dx, dy, GUARD_CONE)),
                     sprites.sprite(tiles::GUARD),
                 ));
             }
@@ -126,7 +126,7 @@ pub fn take_turns(
             if guard {
                 // A guard looks where it walks.
                 let (dx, dy) = (next.x as i32 - pos.x as i32, next.y as i32 - pos.y as i32);
-                viewshed.options.cone = Some(VisionCone::toward(dx, dy, GUARD_CONE));
+                viewshed.options.cone = Some(VisionCone::toward_radians(dx, dy, GUARD_CONE));
             }
             *pos = next;
         }
@@ -153,7 +153,7 @@ pub fn follow_sightings(
 }
 
 /// `t` switches the fog of war between the player's view and the monsters' (team 1).
-pub fn toggle_fog_team(keys: Res<ButtonInput<KeyCode>>, mut team: ResMut<FogTeam>) {
+pub fn toggle_fog_team(keys: Res<ButtonInput<KeyCode>>, mut team: ResMut<DrawnTeam>) {
     if keys.just_pressed(KeyCode::KeyT) {
         team.0 = if team.0 == MONSTER_TEAM {
             Team(0)

@@ -16,7 +16,7 @@ pub struct HudPlugin;
 
 impl Plugin for HudPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(PostUpdate, update_text.after(ViewshedSystems::Fog));
+        app.add_systems(PostUpdate, update_text.after(ViewshedSystems));
     }
 }
 

@@ -53,7 +53,7 @@ fn main() {
                 })
                 .set(ImagePlugin::default_nearest()),
         )
-        .add_plugins(ViewshedPlugin::default())
+        .add_plugins(ViewshedPlugins::default())
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(turns::Turns::new(&options))
         .insert_resource(options)

@@ -54,7 +54,7 @@ fn main() {
                 .set(ImagePlugin::default_nearest()),
         )
         .add_plugins(LdtkPlugin)
-        .add_plugins((ViewshedPlugin::default(), LdtkViewshedPlugin))
+        .add_plugins((ViewshedPlugins::default(), LdtkViewshedPlugin))
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(LevelSelection::index(0))
         .insert_resource(walk::Turns::new(&options))

@@ -44,7 +44,7 @@ pub fn run(options: &Options) {
             StatesPlugin,
             RepliconPlugins,
             RepliconExampleBackendPlugins,
-            ViewshedPlugin::default(),
+            ViewshedPlugins::default(),
             ViewshedReplicationPlugin,
             ProtocolPlugin,
         ))

@@ -3,12 +3,11 @@
 //! last saw it, until the team sees that tile again without it.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use bevy::ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::query::Allow;
+use bevy::ecs::query::{Allow, QueryData};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapType;
 use bevy_ecs_tilemap::tiles::TilePos;
@@ -73,12 +72,11 @@ pub struct Ghost {
     pub seen_at: Duration,
 }
 
-/// One team's knowledge of one entity: seen now, or a ghost.
+/// Where and when one team last saw one entity it does not see now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Sighting {
     tile: TilePos,
     seen_at: Duration,
-    in_view: bool,
 }
 
 /// The [`Ghost`]s of one map, per [`Team`]: on every map root, next to its
@@ -90,7 +88,7 @@ struct Sighting {
 /// # use bevy_viewshed::prelude::*;
 /// fn draw_ghosts(maps: Query<(&LastSeen, &FogOfWar), Changed<LastSeen>>) {
 ///     for (last_seen, fog) in &maps {
-///         for ghost in last_seen.ghosts(fog.shown_team()) {
+///         for ghost in last_seen.ghosts(fog.drawn_team()) {
 ///             info!("{} was last seen at {:?}", ghost.entity, ghost.tile);
 ///         }
 ///     }
@@ -101,11 +99,10 @@ struct Sighting {
 /// loads a save into new entities maps them, e.g. with Bevy's scenes, which use its
 /// `MapEntities`); a ghost's tile off the map is kept (it is never seen, so never cleared).
 ///
-/// A `LastSeen` the game puts on a map (inserted or assigned) that the plugin did not write for
-/// that map at the last update (a clone from another map or from an earlier update, a save)
-/// holds its ghosts only: what it says a team saw then is no news of now, and the teams see
-/// what they see at the next update. A clone put back on its own map before the next update
-/// changes nothing.
+/// It holds the ghosts only: which entities each team sees now is the plugin's own
+/// bookkeeping, so a `LastSeen` the game puts on a map (inserted or assigned: a clone from
+/// another map or from an earlier update, a save) brings its ghosts and nothing else, and the
+/// teams see what they see at the next update.
 ///
 /// It is `Reflect` as an opaque value (an inspector shows its `Debug` form and can clone it).
 #[derive(Component, Reflect, Clone, Debug, Default)]
@@ -119,12 +116,8 @@ struct Sighting {
 )]
 pub struct LastSeen {
     teams: BTreeMap<Team, BTreeMap<Entity, Sighting>>,
-    /// The stamp of the update and map the plugin last wrote this for (0: never), which only
-    /// that map's entry in `Looked` holds: the sightings in view are trusted only then.
-    written: u64,
 }
 
-/// The sightings, not where and when the plugin wrote them: a clone equals its original.
 impl PartialEq for LastSeen {
     fn eq(&self, other: &Self) -> bool {
         self.teams == other.teams
@@ -138,7 +131,6 @@ impl LastSeen {
             .get(&team)
             .into_iter()
             .flatten()
-            .filter(|(_, sighting)| !sighting.in_view)
             .map(|(&entity, sighting)| Ghost {
                 entity,
                 tile: sighting.tile,
@@ -149,7 +141,7 @@ impl LastSeen {
     /// The ghost of `entity` for `team`, if the team remembers it and does not see it now.
     pub fn ghost(&self, team: Team, entity: Entity) -> Option<Ghost> {
         let sighting = self.teams.get(&team)?.get(&entity)?;
-        (!sighting.in_view).then_some(Ghost {
+        Some(Ghost {
             entity,
             tile: sighting.tile,
             seen_at: sighting.seen_at,
@@ -162,7 +154,6 @@ impl LastSeen {
         let sighting = Sighting {
             tile: ghost.tile,
             seen_at: ghost.seen_at,
-            in_view: false,
         };
         self.teams
             .entry(team)
@@ -182,78 +173,69 @@ impl LastSeen {
     pub fn clear(&mut self) {
         self.teams.clear();
     }
+}
 
-    /// Forgets what the teams see now, keeping the ghosts: the sightings of a `LastSeen` the
-    /// plugin did not write for this map at the last update are no news of now.
-    fn keep_ghosts_only(&mut self) {
-        for sightings in self.teams.values_mut() {
-            sightings.retain(|_, sighting| !sighting.in_view);
-        }
-    }
+/// What one team knows of the remembered entities of one map: its ghosts (in the map's
+/// [`LastSeen`]) and the entities it sees now, with their tiles (the plugin's own, in
+/// [`Looked`]).
+struct Knowledge<'a> {
+    ghosts: &'a mut BTreeMap<Entity, Sighting>,
+    in_view: &'a mut EntityHashMap<TilePos>,
+}
 
-    /// Brings `team`'s knowledge of `entity` up to date with what `fog` sees, the entity
+impl Knowledge<'_> {
+    /// Brings what the team knows of `entity` up to date with what `fog` sees, the entity
     /// standing at `now_at` on this map (`None`: nowhere on it). `before` is when the team
     /// last looked (the update before this one). Returns whether a ghost appeared, moved or
     /// went.
     fn judge(
         &mut self,
-        team: Team,
         entity: Entity,
         now_at: Option<TilePos>,
         (fog, around): (&TeamFog, &Neighbourhood),
-        (now, before): (Duration, Duration),
+        before: Duration,
     ) -> bool {
-        let sightings = self.teams.entry(team).or_default();
         if let Some(tile) = now_at.filter(|&tile| fog.is_visible(tile)) {
-            let seen = Sighting {
-                tile,
-                seen_at: now,
-                in_view: true,
+            self.in_view.insert(entity, tile);
+            return self.ghosts.remove(&entity).is_some();
+        }
+        if let Some(tile) = self.in_view.remove(&entity) {
+            // It has just left the view: it was last seen at the update before this one,
+            // where it stood if that tile is out of view now, else on the neighbouring tile
+            // it stepped to; otherwise it vanished in view.
+            let ghost = match now_at {
+                _ if !fog.is_visible(tile) => Some(tile),
+                Some(to) if around.are_neighbours(tile, to) => Some(to),
+                _ => None,
             };
-            return sightings
-                .insert(entity, seen)
-                .is_some_and(|before| !before.in_view);
+            let Some(tile) = ghost else {
+                return false;
+            };
+            let seen_at = before;
+            self.ghosts.insert(entity, Sighting { tile, seen_at });
+            return true;
         }
-        let Some(sighting) = sightings.get_mut(&entity) else {
-            return false;
-        };
-        let tile_seen = fog.is_visible(sighting.tile);
-        if !sighting.in_view {
-            // A ghost: cleared when its tile is seen without the entity.
-            if tile_seen {
-                sightings.remove(&entity);
-            }
-            return tile_seen;
+        // A ghost: cleared when its tile is seen without the entity.
+        let seen = self
+            .ghosts
+            .get(&entity)
+            .is_some_and(|ghost| fog.is_visible(ghost.tile));
+        if seen {
+            self.ghosts.remove(&entity);
         }
-        // It has just left the view: it was last seen at the update before this one.
-        sighting.in_view = false;
-        sighting.seen_at = before;
-        let kept = match now_at {
-            _ if !tile_seen => true,
-            Some(to) if around.are_neighbours(sighting.tile, to) => {
-                sighting.tile = to;
-                true
-            }
-            _ => false,
-        };
-        if !kept {
-            sightings.remove(&entity);
-        }
-        kept
+        seen
     }
 
-    /// The entities `team` knows of (seen now or ghosts) whose tile is set in `tiles`, or all
-    /// of them.
-    fn known_on(&self, team: Team, tiles: Option<&BitRows>) -> Vec<Entity> {
-        let Some(sightings) = self.teams.get(&team) else {
-            return Vec::new();
-        };
-        let on =
-            |sighting: &Sighting| tiles.is_none_or(|t| t.get(sighting.tile.y, sighting.tile.x));
-        sightings
-            .iter()
-            .filter(|(_, sighting)| on(sighting))
-            .map(|(&entity, _)| entity)
+    /// The entities the team knows of (seen now or ghosts) whose tile is set in `tiles`, or
+    /// all of them.
+    fn known_on(&self, tiles: Option<&BitRows>) -> Vec<Entity> {
+        let on = |tile: &TilePos| tiles.is_none_or(|t| t.get(tile.y, tile.x));
+        let ghosts = self.ghosts.iter().map(|(&e, ghost)| (e, &ghost.tile));
+        let seen = self.in_view.iter().map(|(&e, tile)| (e, tile));
+        ghosts
+            .chain(seen)
+            .filter(|(_, tile)| on(tile))
+            .map(|(entity, _)| entity)
             .collect()
     }
 }
@@ -270,7 +252,7 @@ impl MapEntities for LastSeen {
 }
 
 /// What each team's view of each map was when the ghosts last looked, so that only the tiles
-/// whose visibility changed since are looked at again.
+/// whose visibility changed since are looked at again, and which entities each team sees now.
 #[derive(Default)]
 pub(crate) struct Looked {
     maps: EntityHashMap<MapLooked>,
@@ -282,15 +264,9 @@ pub(crate) struct Looked {
 #[derive(Default)]
 struct MapLooked {
     /// Each team's view.
-    teams: BTreeMap<Team, BitRows>,
-    /// The stamp written into the map's `LastSeen` then (0: none).
-    stamp: u64,
-}
-
-/// A stamp no other map or update has (in any world of the process).
-fn new_stamp() -> u64 {
-    static STAMPS: AtomicU64 = AtomicU64::new(1);
-    STAMPS.fetch_add(1, Ordering::Relaxed)
+    views: BTreeMap<Team, BitRows>,
+    /// The remembered entities each team sees now, and their tiles.
+    in_view: BTreeMap<Team, EntityHashMap<TilePos>>,
 }
 
 /// Remembered entities disabled since the last update: to each team that saw one, it has
@@ -309,103 +285,161 @@ pub(super) fn on_remembered_disabled(
     }
 }
 
+/// A map as the ghosts look at it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct GhostMap {
+    entity: Entity,
+    fog: &'static FogOfWar,
+    last_seen: &'static mut LastSeen,
+    map_type: Option<&'static TilemapType>,
+}
+
+/// What every map's judging shares in one update.
+struct Judging<'a, 'w, 's> {
+    /// Where each remembered entity stands.
+    entities: &'a Query<'w, 's, &'static Placed, With<LeavesGhost>>,
+    index: &'a PlacedIndex,
+    /// The remembered entities that moved, went or were disabled.
+    changed: &'a [Entity],
+    /// When the teams last looked (the update before this one).
+    before: Duration,
+}
+
 /// Keeps every map's [`LastSeen`] up to date with what each team sees now, looking only at
 /// the remembered entities that moved or went, those near tiles whose visibility changed for
 /// a team, and what the team knew of those tiles.
 pub(super) fn remember_seen(
-    entities: Query<&Placed, With<LeavesGhost>>,
+    entities: Query<&'static Placed, With<LeavesGhost>>,
     moved: Query<Entity, (With<LeavesGhost>, Or<(Changed<Placed>, Added<LeavesGhost>)>)>,
     (mut gone, mut disabled): (RemovedComponents<LeavesGhost>, ResMut<DisabledRemembered>),
     index: Res<PlacedIndex>,
-    mut maps: Query<(Entity, &FogOfWar, &mut LastSeen, Option<&TilemapType>)>,
+    mut maps: Query<GhostMap>,
     time: Option<Res<Time>>,
     mut looked: Local<Looked>,
 ) {
     let now = time.map_or(Duration::ZERO, |time| time.elapsed());
     let before = std::mem::replace(&mut looked.at, now);
-    let mut changed_entities: Vec<Entity> = moved.iter().collect();
-    changed_entities.extend(gone.read());
-    changed_entities.append(&mut disabled.0);
-    let remembered = |(.., last_seen, _): (Entity, &FogOfWar, &LastSeen, Option<&TilemapType>)| {
-        last_seen
-            .teams
-            .values()
-            .any(|sightings| !sightings.is_empty())
-    };
-    if entities.is_empty() && changed_entities.is_empty() && !maps.iter().any(remembered) {
+    let mut changed: Vec<Entity> = moved.iter().collect();
+    changed.extend(gone.read());
+    changed.append(&mut disabled.0);
+    if entities.is_empty() && changed.is_empty() && !remembers(&looked, &maps) {
         // Nothing to remember, nothing remembered: what the teams see is looked at afresh
         // when something is.
         looked.maps.clear();
         return;
     }
+    let judging = Judging {
+        entities: &entities,
+        index: &index,
+        changed: &changed,
+        before,
+    };
     let mut diff = BitRows::default();
-    for (map, fog, mut last_seen, map_type) in &mut maps {
-        let map_looked = looked.maps.entry(map).or_default();
-        // Not what the plugin wrote for this map at the last update (cloned from another map
-        // or an earlier update, loaded): its sightings in view are no news of now.
-        let written_here = map_looked.stamp != 0 && last_seen.written == map_looked.stamp;
-        if !written_here {
-            last_seen.bypass_change_detection().keep_ghosts_only();
-        }
-        // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
-        let everything = !written_here || last_seen.is_changed();
-        let around = Neighbourhood::of(map_type, fog.size());
-        // A team the fog has no view for (it has no member here, and the fog was replaced
-        // since: inserted, or removed and given again) sees nothing: what it saw goes out of
-        // view like any sighting.
-        let blind_teams: Vec<Team> = (last_seen.teams.keys())
-            .filter(|&&team| fog.team(team).is_none())
-            .copied()
-            .collect();
-        let blind = (!blind_teams.is_empty()).then(|| TeamFog::new(fog.size().x, fog.size().y));
-        let blind_views = blind_teams
-            .iter()
-            .filter_map(|&team| Some((team, blind.as_ref()?)));
-        let mut changed = false;
-        for (team, team_fog) in fog.teams().chain(blind_views) {
-            let seen = map_looked.teams.entry(team).or_default();
-            // Bits are only compared between views of the same shape: a map resized to as
-            // many words in other rows (16x8 and 70x4) puts other tiles under the same bits.
-            let shape = |rows: &BitRows| (rows.rows(), rows.bits_per_row());
-            let whole = everything || shape(seen) != shape(&team_fog.visible);
-            diff.reset(team_fog.visible.rows(), team_fog.visible.bits_per_row());
-            for ((d, &now), &was) in diff
-                .words_mut()
-                .iter_mut()
-                .zip(team_fog.visible.words())
-                .zip(seen.words())
-            {
-                *d = now ^ was;
-            }
-            let tiles = (!whole).then_some(&diff);
-            let near = match tiles {
-                Some(tiles) => index.touched_by(map, tiles),
-                None => index.on_map(map).collect(),
-            };
-            let known = last_seen.known_on(team, tiles);
-            let last_seen = last_seen.bypass_change_detection();
-            // An entity met twice is judged twice: the second time changes nothing.
-            for &entity in changed_entities.iter().chain(&near).chain(&known) {
-                let at = entities.get(entity).ok().and_then(Placed::get);
-                let now_at = at.filter(|&(on, _)| on == map).map(|(_, tile)| tile);
-                changed |=
-                    last_seen.judge(team, entity, now_at, (team_fog, &around), (now, before));
-            }
-            seen.clone_from(&team_fog.visible);
-        }
-        // Only the views of the teams judged now are kept: a team that is neither in the fog
-        // nor in `LastSeen` for a while is looked at whole when it comes back.
-        map_looked
-            .teams
-            .retain(|team, _| fog.team(*team).is_some() || blind_teams.contains(team));
-        map_looked.stamp = new_stamp();
-        last_seen.bypass_change_detection().written = map_looked.stamp;
-        if changed {
-            last_seen.set_changed();
+    for mut map in &mut maps {
+        let map_looked = looked.maps.entry(map.entity).or_default();
+        if remember_on_map(&mut map, map_looked, &judging, &mut diff) {
+            map.last_seen.set_changed();
         }
     }
     // Maps that are gone.
     looked.maps.retain(|&map, _| maps.contains(map));
+}
+
+/// Whether any team remembers or sees any entity on any map.
+fn remembers(looked: &Looked, maps: &Query<GhostMap>) -> bool {
+    let ghosts = maps.iter().any(|map| {
+        let teams = map.last_seen.teams.values();
+        teams.into_iter().any(|ghosts| !ghosts.is_empty())
+    });
+    let seen = looked.maps.values().flat_map(|map| map.in_view.values());
+    ghosts || seen.into_iter().any(|in_view| !in_view.is_empty())
+}
+
+/// Judges what each team knows of one map; returns whether a ghost appeared, moved or went.
+fn remember_on_map(
+    map: &mut GhostMapItem,
+    looked: &mut MapLooked,
+    judging: &Judging,
+    diff: &mut BitRows,
+) -> bool {
+    let fog = map.fog;
+    // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
+    let everything = map.last_seen.is_changed();
+    let around = Neighbourhood::of(map.map_type, fog.size());
+    let last_seen = map.last_seen.bypass_change_detection();
+    // A team the fog has no view for (it has no member here, and the fog was replaced since:
+    // inserted, or removed and given again) sees nothing: what it saw goes out of view like
+    // any sighting.
+    let known_teams = last_seen.teams.keys().chain(looked.in_view.keys());
+    let mut blind_teams: Vec<Team> = known_teams
+        .filter(|&&team| fog.team(team).is_none())
+        .copied()
+        .collect();
+    blind_teams.sort_unstable();
+    blind_teams.dedup();
+    let blind = (!blind_teams.is_empty()).then(|| TeamFog::new(fog.size().x, fog.size().y));
+    let blind_views = blind_teams
+        .iter()
+        .filter_map(|&team| Some((team, blind.as_ref()?)));
+    let mut changed = false;
+    for (team, team_fog) in fog.teams().chain(blind_views) {
+        let on_map = (map.entity, everything, &around);
+        changed |= judge_team(
+            (team, team_fog),
+            (last_seen, &mut *looked),
+            on_map,
+            judging,
+            diff,
+        );
+    }
+    // Only the views of the teams judged now are kept: a team that is neither in the fog
+    // nor in `LastSeen` for a while is looked at whole when it comes back.
+    looked
+        .views
+        .retain(|team, _| fog.team(*team).is_some() || blind_teams.contains(team));
+    changed
+}
+
+/// Judges the entities `team` may know something new of on `map`: those that moved, those
+/// near the tiles whose visibility changed for it (every one when `everything`, or its view
+/// changed shape), and those it knew on those tiles.
+fn judge_team(
+    (team, fog): (Team, &TeamFog),
+    (last_seen, looked): (&mut LastSeen, &mut MapLooked),
+    (map, everything, around): (Entity, bool, &Neighbourhood),
+    judging: &Judging,
+    diff: &mut BitRows,
+) -> bool {
+    let seen = looked.views.entry(team).or_default();
+    // Bits are only compared between views of the same shape: a map resized to as many
+    // words in other rows (16x8 and 70x4) puts other tiles under the same bits.
+    let shape = |rows: &BitRows| (rows.rows(), rows.bits_per_row());
+    let whole = everything || shape(seen) != shape(&fog.visible);
+    diff.reset(fog.visible.rows(), fog.visible.bits_per_row());
+    let now_and_then = fog.visible.words().iter().zip(seen.words());
+    for (d, (&now, &was)) in diff.words_mut().iter_mut().zip(now_and_then) {
+        *d = now ^ was;
+    }
+    let tiles = (!whole).then_some(&*diff);
+    let near = match tiles {
+        Some(tiles) => judging.index.touched_by(map, tiles),
+        None => judging.index.on_map(map).collect(),
+    };
+    let mut knowledge = Knowledge {
+        ghosts: last_seen.teams.entry(team).or_default(),
+        in_view: looked.in_view.entry(team).or_default(),
+    };
+    let known = knowledge.known_on(tiles);
+    let mut changed = false;
+    // An entity met twice is judged twice: the second time changes nothing.
+    for &entity in judging.changed.iter().chain(&near).chain(&known) {
+        let at = judging.entities.get(entity).ok().and_then(Placed::get);
+        let now_at = at.filter(|&(on, _)| on == map).map(|(_, tile)| tile);
+        changed |= knowledge.judge(entity, now_at, (fog, around), judging.before);
+    }
+    seen.clone_from(&fog.visible);
+    changed
 }
 
 /// What a save keeps of a [`LastSeen`]: each team's ghosts (not what it sees now: the viewers
@@ -476,7 +510,6 @@ impl TryFrom<LastSeenSave> for LastSeen {
                 let sighting = Sighting {
                     tile: TilePos::new(ghost.x, ghost.y),
                     seen_at: ghost.seen_at,
-                    in_view: false,
                 };
                 if sightings.insert(entity, sighting).is_some() {
                     return Err(format!(

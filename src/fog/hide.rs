@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::fog::FogOfWar;
 use crate::fog::model::TilesToWrite;
-use crate::fog::systems::FogChanges;
+use crate::fog::update::FogChanges;
 use crate::maps::placed::{Placed, PlacedIndex};
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the

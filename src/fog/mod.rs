@@ -1,5 +1,5 @@
 //! Fog of war: what each [`Team`] of viewers (the [`RevealsFog`] viewers are team 0) sees now
-//! on a map and has ever seen, written for the team in [`FogTeam`] into the tile layers that
+//! on a map and has ever seen, written for the team in [`DrawnTeam`] into the tile layers that
 //! opt in with a [`FogStyle`], and the `Visibility` of [`HidesOutsideView`] entities.
 //!
 //! Each map (root tilemap) gets a [`FogOfWar`] component. Every tile is in one
@@ -9,35 +9,41 @@
 //!
 //! | module | its job |
 //! |---|---|
-//! | [`team`] | who reveals for whom: [`RevealsFog`], [`Team`], [`FogTeam`] |
+//! | [`team`] | who reveals for whom: [`RevealsFog`], [`Team`], [`DrawnTeam`] |
+//! | `maps` | which maps have a fog: every map the maps step made |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
+//! | `shown` | what the fog layers show now (the fog's bookkeeping beside `FogOfWar`) |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`], [`FogFade`] |
-//! | [`edge`] | which tiles border the view, for [`SoftEdge`] looks |
+//! | `edge` | which tiles border the view, for [`SoftEdge`] looks |
 //! | `neighbours` | the neighbours of a tile on each kind of map |
 //! | [`overlay`] | a fog overlay layer in one component: [`FogOverlay`] |
-//! | [`fade`] | tiles moving between looks over time, as a [`FogFade`] says |
+//! | `fade` | tiles moving between looks over time, as a [`FogFade`] says |
 //! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
-//! | [`systems`] | the systems that keep fog and tiles up to date |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
+//! | `update` | each map's fog brought up to date: team views, memory, edges, what to write |
+//! | `layers` | the writing of a map's fog into its fog layers, and of tiles new to them |
 //! | [`hide`] | [`HidesOutsideView`] entities |
 //! | [`ghosts`] | where teams last saw [`LeavesGhost`] entities: [`LastSeen`], [`Ghost`] |
-//! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog), their observers |
+//! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog), their observers |
 
-pub mod edge;
-pub mod fade;
+mod edge;
+mod fade;
 pub mod ghosts;
 pub mod hide;
+mod layers;
+mod maps;
 pub mod memory;
 pub mod model;
 mod neighbours;
 pub mod overlay;
 mod plugin;
+mod shown;
 pub mod style;
-pub mod systems;
 pub mod team;
 pub(crate) mod tiles;
 mod union;
+pub(crate) mod update;
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
@@ -49,7 +55,9 @@ pub use model::{FogOfWar, FogState, TeamFog};
 pub use overlay::{FogOverlay, FogOverlayLayer};
 pub use plugin::FogPlugin;
 pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
-pub use team::{DrawnTeam, FogTeam, RevealsFog, Team};
+#[allow(deprecated)]
+pub use team::FogTeam;
+pub use team::{DrawnTeam, DrawnTeamOverride, RevealsFog, Team};
 
 /// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt:
 /// marked by the fog's own observers and systems, from the views the view step announced

@@ -134,7 +134,7 @@ impl TeamFog {
 ///
 /// The methods without a team ([`state`](Self::state), [`is_visible`](Self::is_visible),
 /// [`forget_all`](Self::forget_all), ...) read and change the team that is drawn
-/// ([`FogTeam`](crate::FogTeam), team 0 by default); [`team`](Self::team) and
+/// ([`DrawnTeam`](crate::DrawnTeam), team 0 by default); [`team`](Self::team) and
 /// [`team_mut`](Self::team_mut) reach any team. The game may change the memory: `forget_all`
 /// for a level reset, `explore_all` for a magic map, `set_explored` for anything finer. Tiles
 /// follow at the next update.
@@ -162,16 +162,7 @@ pub struct FogOfWar {
     pub(crate) height: u32,
     pub(crate) teams: BTreeMap<Team, TeamFog>,
     /// The team drawn.
-    pub(crate) shown_team: Team,
-    /// What the tiles show now, to write only what changes.
-    pub(crate) shown_visible: BitRows,
-    shown_explored: BitRows,
-    /// The tiles not seen now by the team drawn next to tiles that are (kept only on maps
-    /// with a soft-edged layer), and what the tiles show of it.
-    pub(crate) edge: BitRows,
-    shown_edge: BitRows,
-    /// Every tile of every fog layer must be written (new map, resized map).
-    pub(crate) refresh_all: bool,
+    pub(crate) drawn_team: Team,
 }
 
 impl FogOfWar {
@@ -186,11 +177,6 @@ impl FogOfWar {
         for team in self.teams.values_mut() {
             team.resize(size.x, size.y);
         }
-        self.shown_visible.reset(size.y, size.x);
-        self.shown_explored.reset(size.y, size.x);
-        self.edge.reset(size.y, size.x);
-        self.shown_edge.reset(size.y, size.x);
-        self.refresh_all = true;
     }
 
     /// The map's size in tiles.
@@ -198,9 +184,16 @@ impl FogOfWar {
         TilemapSize::new(self.width, self.height)
     }
 
+    /// The team whose fog is drawn on this map: its [`DrawnTeamOverride`](crate::DrawnTeamOverride),
+    /// else the [`DrawnTeam`](crate::DrawnTeam), as of the last update.
+    pub fn drawn_team(&self) -> Team {
+        self.drawn_team
+    }
+
     /// The team whose fog is drawn.
+    #[deprecated(note = "use `drawn_team`: \"drawn\" is the one word for it")]
     pub fn shown_team(&self) -> Team {
-        self.shown_team
+        self.drawn_team
     }
 
     /// The fog of `team` on this map, if the team ever had a member here (or was drawn).
@@ -221,92 +214,62 @@ impl FogOfWar {
         self.teams.iter().map(|(&team, fog)| (team, fog))
     }
 
-    fn shown(&self) -> Option<&TeamFog> {
-        self.teams.get(&self.shown_team)
+    fn drawn(&self) -> Option<&TeamFog> {
+        self.teams.get(&self.drawn_team)
     }
 
     /// The state of `tile` for the team drawn (tiles off the map are unexplored); for any team,
     /// [`team`](Self::team)`(team)` has the same methods.
     pub fn state(&self, tile: TilePos) -> FogState {
-        self.shown()
+        self.drawn()
             .map_or(FogState::Unexplored, |fog| fog.state(tile))
     }
 
     /// Whether a member of the team drawn sees `tile` now.
     pub fn is_visible(&self, tile: TilePos) -> bool {
-        self.shown().is_some_and(|fog| fog.is_visible(tile))
+        self.drawn().is_some_and(|fog| fog.is_visible(tile))
     }
 
     /// Whether the team drawn has seen `tile` at least once (tiles seen now included).
     pub fn is_explored(&self, tile: TilePos) -> bool {
-        self.shown().is_some_and(|fog| fog.is_explored(tile))
+        self.drawn().is_some_and(|fog| fog.is_explored(tile))
     }
 
     /// Marks `tile` explored or not for the team drawn. A tile seen now stays explored.
     /// For another team (on a server: any team), call it on [`team_mut`](Self::team_mut).
     pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
-        let team = self.shown_team;
+        let team = self.drawn_team;
         self.team_mut(team).set_explored(tile, explored);
     }
 
     /// The team drawn forgets everything not seen now (a new level, an amnesia potion).
     /// For another team (on a server: any team), call it on [`team_mut`](Self::team_mut).
     pub fn forget_all(&mut self) {
-        let team = self.shown_team;
+        let team = self.drawn_team;
         self.team_mut(team).forget_all();
     }
 
     /// Marks every tile explored for the team drawn (a magic map).
     /// For another team (on a server: any team), call it on [`team_mut`](Self::team_mut).
     pub fn explore_all(&mut self) {
-        let team = self.shown_team;
+        let team = self.drawn_team;
         self.team_mut(team).explore_all();
     }
 
     /// The tiles the team drawn sees now.
     pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
-        self.shown().into_iter().flat_map(TeamFog::visible_tiles)
+        self.drawn().into_iter().flat_map(TeamFog::visible_tiles)
     }
 
     /// The tiles the team drawn has seen at least once.
     pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
-        self.shown().into_iter().flat_map(TeamFog::explored_tiles)
+        self.drawn().into_iter().flat_map(TeamFog::explored_tiles)
     }
 
     /// Draws `team` from now on (it gets a fog if it had none).
-    pub(super) fn show_team(&mut self, team: Team) {
-        self.shown_team = team;
+    pub(super) fn draw_team(&mut self, team: Team) {
+        self.drawn_team = team;
         self.team_mut(team);
-    }
-
-    /// The tiles whose look must be written: every tile when `all` (or the map is new or
-    /// resized), else the tiles whose state for the team drawn (or whether they are at the
-    /// edge of its view) differs from what the tiles show.
-    pub(super) fn tiles_to_write(&self, all: bool) -> TilesToWrite {
-        let (width, height) = (self.width, self.height);
-        if all || self.refresh_all {
-            return TilesToWrite::All { width, height };
-        }
-        let mut changed = BitRows::new(height, width);
-        if let Some(shown) = self.shown() {
-            let differ = differs(&shown.visible, &self.shown_visible)
-                .zip(differs(&shown.explored, &self.shown_explored))
-                .zip(differs(&self.edge, &self.shown_edge));
-            for (word, ((visible, explored), edge)) in changed.words_mut().iter_mut().zip(differ) {
-                *word = visible | explored | edge;
-            }
-        }
-        TilesToWrite::Changed(changed)
-    }
-
-    /// The tiles now show the team drawn.
-    pub(super) fn mark_shown(&mut self) {
-        self.refresh_all = false;
-        if let Some(shown) = self.teams.get(&self.shown_team) {
-            self.shown_visible.clone_from(&shown.visible);
-            self.shown_explored.clone_from(&shown.explored);
-            self.shown_edge.clone_from(&self.edge);
-        }
     }
 }
 

@@ -3,6 +3,8 @@
 //! `TileColor` / `TileVisible` of the map's own tiles (a game's own tints stay).
 
 use bevy::asset::RenderAssetUsages;
+use bevy::ecs::query::QueryData;
+use bevy::ecs::system::SystemParam;
 use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat, TextureUsages};
@@ -25,7 +27,7 @@ use crate::maps::layers::{LayerOf, Layers, map_tilemaps, root_of};
 ///
 /// Put it on a tilemap (the root of a map, or any layer of it) that has a `TilemapSize` and a
 /// `TileStorage`; the plugin ([`FogPlugin`](crate::fog::FogPlugin), at the start of
-/// [`ViewshedSystems::Fog`](crate::ViewshedSystems::Fog)) then spawns the overlay layer in
+/// [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog)) then spawns the overlay layer in
 /// the same update:
 ///
 /// - a tilemap with the map's size, grid size, tile size, spacing, map type, anchor and
@@ -57,7 +59,7 @@ use crate::maps::layers::{LayerOf, Layers, map_tilemaps, root_of};
 /// use bevy_viewshed::prelude::*;
 ///
 /// let mut app = App::new();
-/// app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+/// app.add_plugins((MinimalPlugins, ViewshedPlugins::default()));
 /// // A 6x4 map whose tiles are tinted red by the game.
 /// let size = TilemapSize::new(6, 4);
 /// let map = app.world_mut().spawn_empty().id();
@@ -137,24 +139,40 @@ impl FogOverlay {
 /// On the tilemap the plugin spawned for a [`FogOverlay`] (a child and a [`LayerOf`] of the
 /// map that has it). The plugin keeps its size, tiles and style; a game may read it (or hide
 /// it with its `Visibility`).
-#[derive(Component, Clone, Debug, Default, Reflect)]
+#[derive(Component, Clone, Copy, Debug, Default, Reflect)]
 #[reflect(Component, Debug)]
-pub struct FogOverlayLayer {
-    /// The white square generated for this layer, and its size in pixels.
-    white: Option<(Handle<Image>, UVec2)>,
-}
+pub struct FogOverlayLayer;
+
+/// The white square the plugin made for an overlay layer, and its size in pixels: the fog's
+/// bookkeeping beside [`FogOverlayLayer`], so a clone of the layer makes its own.
+#[derive(Component, Clone, Debug)]
+#[component(clone_behavior = Ignore)]
+pub(super) struct OverlayTexture(Handle<Image>, UVec2);
 
 /// What an overlay copies from its map.
-type MapGeometry<'a> = (
-    &'a TilemapSize,
-    Option<&'a TilemapGridSize>,
-    Option<&'a TilemapTileSize>,
-    Option<&'a TilemapType>,
-    Option<&'a TilemapSpacing>,
-    Option<&'a TilemapAnchor>,
-    Option<&'a TilemapRenderSettings>,
-    Option<&'a GlobalTransform>,
-);
+#[derive(QueryData)]
+#[query_data(derive(Clone, Copy))]
+pub(super) struct MapGeometry {
+    size: &'static TilemapSize,
+    grid: Option<&'static TilemapGridSize>,
+    tile_size: Option<&'static TilemapTileSize>,
+    map_type: Option<&'static TilemapType>,
+    spacing: Option<&'static TilemapSpacing>,
+    anchor: Option<&'static TilemapAnchor>,
+    render_settings: Option<&'static TilemapRenderSettings>,
+    transform: Option<&'static GlobalTransform>,
+}
+
+/// A map with a [`FogOverlay`], as the overlay step reads it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct OverlaidMap {
+    entity: Entity,
+    overlay: &'static mut FogOverlay,
+    geometry: Option<MapGeometry>,
+    is_tilemap: Has<TileStorage>,
+    children: Option<&'static Children>,
+}
 
 /// Maps whose overlay must be spawned or brought in line with them.
 type OverlayChanged = Or<(
@@ -168,75 +186,102 @@ type OverlayChanged = Or<(
     Changed<TilemapAnchor>,
 )>;
 
+/// The overlay layers and what placing them reads.
+#[derive(SystemParam)]
+pub(super) struct OverlayLayers<'w, 's> {
+    commands: Commands<'w, 's>,
+    layers: Query<
+        'w,
+        's,
+        (
+            &'static ChildOf,
+            &'static TileStorage,
+            Option<&'static OverlayTexture>,
+        ),
+        With<FogOverlayLayer>,
+    >,
+    layer_of: Query<'w, 's, &'static LayerOf>,
+    below: Query<'w, 's, &'static Layers>,
+    heights: Query<'w, 's, &'static GlobalTransform, Without<FogOverlayLayer>>,
+    images: Option<ResMut<'w, Assets<Image>>>,
+}
+
 /// Spawns the overlay layer of each map whose [`FogOverlay`] is new, and keeps it in line with
 /// its map (size, tiles, geometry, style, texture) when either changed.
 pub(super) fn keep_fog_overlays(
-    mut commands: Commands,
-    mut maps: Query<
-        (
-            Entity,
-            &mut FogOverlay,
-            Option<MapGeometry>,
-            Has<TileStorage>,
-            Option<&Children>,
-        ),
-        (Without<FogOverlayLayer>, OverlayChanged),
-    >,
-    overlays: Query<(&ChildOf, &TileStorage, &FogOverlayLayer)>,
-    (layers, below): (Query<&LayerOf>, Query<&Layers>),
-    heights: Query<&GlobalTransform, Without<FogOverlayLayer>>,
-    mut images: Option<ResMut<Assets<Image>>>,
+    mut maps: Query<OverlaidMap, (Without<FogOverlayLayer>, OverlayChanged)>,
+    mut layers: OverlayLayers,
 ) {
-    for (map, mut overlay, geometry, is_tilemap, children) in &mut maps {
-        let Some(geometry) = geometry.filter(|_| is_tilemap) else {
+    for mut map in &mut maps {
+        let Some(geometry) = map.geometry.filter(|_| map.is_tilemap) else {
             warn!(
-                "bevy_viewshed: FogOverlay on {map}: it is not a tilemap (it needs a \
-                 TilemapSize and a TileStorage); it gets its overlay layer once it has both"
+                "bevy_viewshed: FogOverlay on {}: it is not a tilemap (it needs a \
+                 TilemapSize and a TileStorage); it gets its overlay layer once it has both",
+                map.entity
             );
             continue;
         };
-        let ours = |layer: Entity| {
-            overlays
-                .get(layer)
-                .is_ok_and(|(parent, ..)| parent.parent() == map)
-        };
-        // The layer spawned before, also for a FogOverlay inserted again or cloned.
-        let found = overlay
-            .layer
+        let layer = layers.find_or_spawn(map.entity, map.overlay.layer, map.children);
+        if map.overlay.layer != Some(layer) {
+            map.overlay.bypass_change_detection().layer = Some(layer);
+        }
+        layers.keep(map.entity, layer, &map.overlay, geometry);
+    }
+}
+
+impl OverlayLayers<'_, '_> {
+    /// The overlay layer of `map`: the one spawned before (also for a `FogOverlay` inserted
+    /// again or cloned), found as `known` or among its `children`, else a new one.
+    fn find_or_spawn(
+        &mut self,
+        map: Entity,
+        known: Option<Entity>,
+        children: Option<&Children>,
+    ) -> Entity {
+        let layers = &self.layers;
+        let ours = |layer: Entity| layers.get(layer).is_ok_and(|(up, ..)| up.parent() == map);
+        let found = known
             .filter(|&layer| ours(layer))
             .or_else(|| children.and_then(|children| children.iter().find(|&child| ours(child))));
-        let layer = match found {
-            Some(layer) => layer,
-            None => commands
-                .spawn((
-                    FogOverlayLayer::default(),
-                    Name::new("Fog overlay"),
-                    LayerOf(map),
-                    ChildOf(map),
-                ))
-                .id(),
-        };
-        if overlay.layer != Some(layer) {
-            overlay.bypass_change_detection().layer = Some(layer);
-        }
-        let old = overlays.get(layer).ok();
+        found.unwrap_or_else(|| {
+            let name = Name::new("Fog overlay");
+            let parts = (FogOverlayLayer, name, LayerOf(map), ChildOf(map));
+            self.commands.spawn(parts).id()
+        })
+    }
+
+    /// Brings `layer` in line with `map`'s geometry and `overlay`: its tiles, style, texture,
+    /// place and drawing.
+    fn keep(
+        &mut self,
+        map: Entity,
+        layer: Entity,
+        overlay: &FogOverlay,
+        geometry: MapGeometryItem,
+    ) {
+        let old = self.layers.get(layer).ok();
+        let (old_storage, white) = (old.map(|(_, storage, _)| storage), old.and_then(|o| o.2));
         let storage = fill_tiles(
-            &mut commands,
+            &mut self.commands,
             layer,
-            *geometry.0,
-            old.map(|(_, storage, _)| storage),
+            *geometry.size,
+            old_storage,
             &overlay.style,
         );
-        let highest = highest_z(map, layer, &layers, &below, &heights);
-        let white = old.and_then(|(.., marker)| marker.white.clone());
-        let (texture, white) = texture_of(&overlay, geometry.2, white, images.as_deref_mut());
-        let mut entity = commands.entity(layer);
+        let highest = highest_z(map, layer, (&self.layer_of, &self.below), &self.heights);
+        let white = white.cloned();
+        let images = self.images.as_deref_mut();
+        let (texture, white) = texture_of(overlay, geometry.tile_size, white, images);
+        let mut entity = self.commands.entity(layer);
         entity.insert((
             overlay.style,
             texture,
-            FogOverlayLayer { white },
-            placement(geometry.7, highest + overlay.z_above),
+            placement(geometry.transform, highest + overlay.z_above),
         ));
+        match white {
+            Some(white) => entity.insert(white),
+            None => entity.remove::<OverlayTexture>(),
+        };
         if let Some(storage) = storage {
             entity.insert(storage);
         }
@@ -298,8 +343,7 @@ fn fill_tiles(
 fn highest_z(
     map: Entity,
     layer: Entity,
-    layers: &Query<&LayerOf>,
-    below: &Query<&Layers>,
+    (layers, below): (&Query<&LayerOf>, &Query<&Layers>),
     heights: &Query<&GlobalTransform, Without<FogOverlayLayer>>,
 ) -> f32 {
     let root = root_of(map, layers).unwrap_or(map);
@@ -336,9 +380,9 @@ fn placement(map: Option<&GlobalTransform>, z: f32) -> (Transform, GlobalTransfo
 fn texture_of(
     overlay: &FogOverlay,
     tile_size: Option<&TilemapTileSize>,
-    white: Option<(Handle<Image>, UVec2)>,
+    white: Option<OverlayTexture>,
     images: Option<&mut Assets<Image>>,
-) -> (TilemapTexture, Option<(Handle<Image>, UVec2)>) {
+) -> (TilemapTexture, Option<OverlayTexture>) {
     if let Some(texture) = &overlay.texture {
         return (TilemapTexture::Single(texture.clone()), None);
     }
@@ -347,10 +391,11 @@ fn texture_of(
         (tile_size.x.ceil() as u32).max(1),
         (tile_size.y.ceil() as u32).max(1),
     );
-    if let Some((handle, size)) = white
+    if let Some(OverlayTexture(handle, size)) = white
         && size == pixels
     {
-        return (TilemapTexture::Single(handle.clone()), Some((handle, size)));
+        let texture = TilemapTexture::Single(handle.clone());
+        return (texture, Some(OverlayTexture(handle, size)));
     }
     let Some(images) = images else {
         return (TilemapTexture::default(), None);
@@ -369,24 +414,21 @@ fn texture_of(
     // bevy_ecs_tilemap copies tiles out of the image into its texture array.
     image.texture_descriptor.usage |= TextureUsages::COPY_SRC;
     let handle = images.add(image);
-    (
-        TilemapTexture::Single(handle.clone()),
-        Some((handle, pixels)),
-    )
+    let texture = TilemapTexture::Single(handle.clone());
+    (texture, Some(OverlayTexture(handle, pixels)))
 }
 
 /// Copies the map's geometry onto its overlay `entity`, and what bevy_ecs_tilemap needs to
 /// draw a tilemap.
-fn insert_geometry(entity: &mut EntityCommands, geometry: MapGeometry) {
-    let (size, grid, tile, map_type, spacing, anchor, settings, _) = geometry;
+fn insert_geometry(entity: &mut EntityCommands, geometry: MapGeometryItem) {
     entity.insert((
-        *size,
-        grid.copied().unwrap_or_default(),
-        tile.copied().unwrap_or_default(),
-        map_type.copied().unwrap_or_default(),
-        spacing.copied().unwrap_or_default(),
-        anchor.copied().unwrap_or_default(),
-        settings.copied().unwrap_or_default(),
+        *geometry.size,
+        geometry.grid.copied().unwrap_or_default(),
+        geometry.tile_size.copied().unwrap_or_default(),
+        geometry.map_type.copied().unwrap_or_default(),
+        geometry.spacing.copied().unwrap_or_default(),
+        geometry.anchor.copied().unwrap_or_default(),
+        geometry.render_settings.copied().unwrap_or_default(),
         (Visibility::Inherited, FrustumCulling::default()),
         SyncToRenderWorld,
     ));

@@ -7,22 +7,25 @@ use bevy::prelude::*;
 use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
 use super::ghosts::{DisabledRemembered, LastSeen, on_remembered_disabled, remember_seen};
 use super::hide::hide_outside_view;
+use super::layers::style_new_tiles;
+use super::maps::track_fog;
 use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};
-use super::systems::{FogChanges, style_new_tiles, track_fog, update_fog};
+use super::shown::FogShown;
 use super::team::rebuild_team_views;
 use super::union::TeamUnion;
+use super::update::{FogChanges, update_fog};
 use super::{
-    DrawnTeam, FogDirty, FogFade, FogOfWar, FogState, FogStyle, FogTeam, HidesOutsideView,
-    LeavesGhost, RevealsFog, SoftEdge, Team, TileLook,
+    DrawnTeam, DrawnTeamOverride, FogDirty, FogFade, FogOfWar, FogState, FogStyle,
+    HidesOutsideView, LeavesGhost, RevealsFog, SoftEdge, Team, TileLook,
 };
-use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
 
 /// Fog of war: a [`FogOfWar`] on every map with each team's view and memory, written into the
 /// tile layers with a [`FogStyle`] (fades, soft edges) and the overlay layers of
 /// [`FogOverlay`] maps; [`HidesOutsideView`] entities shown or
 /// hidden; [`LeavesGhost`] ghosts in each map's `LastSeen`. Its systems run in
-/// [`ViewshedSystems::Fog`], from the views that [`ViewshedUpdated`](crate::ViewshedUpdated)
+/// [`ViewshedStepSystems::Fog`], from the views that [`ViewshedUpdated`](crate::ViewshedUpdated)
 /// names and what the maps step placed. A game without fog of war can leave it out of
 /// [`ViewshedPlugins`](crate::ViewshedPlugins); the replicon integration needs it.
 #[derive(Debug, Clone, Copy, Default)]
@@ -34,10 +37,10 @@ impl Plugin for FogPlugin {
             .init_resource::<DisabledRemembered>()
             .init_resource::<FogDirty>()
             .init_resource::<TeamUnion>()
-            .init_resource::<FogTeam>()
+            .init_resource::<DrawnTeam>()
             .register_type::<Team>()
-            .register_type::<FogTeam>()
             .register_type::<DrawnTeam>()
+            .register_type::<DrawnTeamOverride>()
             .register_type::<FogOfWar>()
             .register_type::<LastSeen>()
             .register_type::<RevealsFog>()
@@ -52,7 +55,8 @@ impl Plugin for FogPlugin {
             .register_type::<FogState>();
         // Every fog layer keeps its tiles in transition; every map's fog, its ghosts.
         app.register_required_components::<FogStyle, FadingTiles>()
-            .register_required_components::<FogOfWar, LastSeen>();
+            .register_required_components::<FogOfWar, LastSeen>()
+            .register_required_components::<FogOfWar, FogShown>();
         app.add_systems(
             ViewshedSchedule,
             (
@@ -65,20 +69,24 @@ impl Plugin for FogPlugin {
                 remember_seen,
             )
                 .chain()
-                .in_set(ViewshedSystems::Fog),
+                .in_set(ViewshedStepSystems::Fog),
         );
-        // Overlays: a FogOverlay removed, or its map despawned, takes its layer with it.
-        app.add_observer(on_fog_overlay_removed);
-        // Fades: a layer that loses its style stops fading.
-        app.add_observer(on_fog_style_removed);
-        // Ghosts: a remembered entity disabled vanishes.
-        app.add_observer(on_remembered_disabled);
-        // Team membership changes rebuild the team views of the map concerned.
-        app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
-            .add_observer(rebuild_team_views::<Discard, Viewshed, With<RevealsFog>>)
-            .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
-            .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
-            .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
-            .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>);
+        add_fog_observers(app);
     }
+}
+
+fn add_fog_observers(app: &mut App) {
+    // Overlays: a FogOverlay removed, or its map despawned, takes its layer with it.
+    app.add_observer(on_fog_overlay_removed);
+    // Fades: a layer that loses its style stops fading.
+    app.add_observer(on_fog_style_removed);
+    // Ghosts: a remembered entity disabled vanishes.
+    app.add_observer(on_remembered_disabled);
+    // Team membership changes rebuild the team views of the map concerned.
+    app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)
+        .add_observer(rebuild_team_views::<Discard, Viewshed, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
+        .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
+        .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>);
 }

@@ -1,5 +1,5 @@
 //! Who lifts the fog for whom: [`RevealsFog`] viewers, their [`Team`], and the team whose fog
-//! is drawn ([`FogTeam`]). A membership change rebuilds the team views of the map concerned.
+//! is drawn ([`DrawnTeam`]). A membership change rebuilds the team views of the map concerned.
 
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::{Allow, QueryFilter};
@@ -11,7 +11,7 @@ use crate::viewshed::Viewshed;
 /// Marks viewers whose sight lifts the fog of war (the player and allies, not monsters).
 ///
 /// Their views, united per map, make their [`Team`]'s view: team 0 (the team drawn unless
-/// [`FogTeam`] says otherwise) when the entity has no `Team`.
+/// [`DrawnTeam`] says otherwise) when the entity has no `Team`.
 ///
 /// It needs a [`Viewshed`]: give the entity one with the radius you want. An entity that has
 /// none gets `Viewshed::default()` (radius 8), and a warning says so once.
@@ -35,7 +35,7 @@ pub struct RevealsFog;
 
 /// The team a [`RevealsFog`] viewer sees for (team 0 without this component). A team's view,
 /// per map, is the union of its members' viewsheds, with an explored memory of its own (see
-/// [`FogOfWar`](crate::FogOfWar)); the fog of war is drawn for the team in the [`FogTeam`]
+/// [`FogOfWar`](crate::FogOfWar)); the fog of war is drawn for the team in the [`DrawnTeam`]
 /// resource, which a spectator mode or a hot-seat game switches at run time. Change a
 /// viewer's team by inserting another `Team`.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,7 +45,7 @@ pub struct Team(pub u32);
 
 /// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
 /// [`HidesOutsideView`](crate::HidesOutsideView) entities show (team 0, the [`RevealsFog`]
-/// viewers, by default), on every map without a [`DrawnTeam`] of its own. Change it at run
+/// viewers, by default), on every map without a [`DrawnTeamOverride`] of its own. Change it at run
 /// time for a spectator mode or a hot-seat game; the tiles follow at the next update.
 ///
 /// ```
@@ -53,35 +53,39 @@ pub struct Team(pub u32);
 /// # use bevy_viewshed::prelude::*;
 /// # use bevy_viewshed::Team;
 /// // Hot seat: the next player's fog is drawn.
-/// fn next_player(mut drawn: ResMut<FogTeam>) {
+/// fn next_player(mut drawn: ResMut<DrawnTeam>) {
 ///     drawn.0 = Team((drawn.0.0 + 1) % 2);
 /// }
 /// ```
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Resource, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct FogTeam(pub Team);
+pub struct DrawnTeam(pub Team);
 
-/// Whose fog of war one map draws, overriding [`FogTeam`] there: put it on the root tilemap
+/// The name of [`DrawnTeam`] before "drawn" was the one word for the team whose fog is drawn.
+#[deprecated(note = "use `DrawnTeam`")]
+pub type FogTeam = DrawnTeam;
+
+/// Whose fog of war one map draws, overriding [`DrawnTeam`] there: put it on the root tilemap
 /// (split screen, or a minimap of the enemy's view beside the player's). Its fog layers and the
 /// [`HidesOutsideView`](crate::HidesOutsideView) entities on it show this team; removing it
-/// goes back to [`FogTeam`]. [`FogOfWar::shown_team`](crate::FogOfWar::shown_team) tells which
+/// goes back to [`DrawnTeam`]. [`FogOfWar::drawn_team`](crate::FogOfWar::drawn_team) tells which
 /// team a map draws.
 ///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
 /// use bevy_viewshed::Team;
-/// use bevy_viewshed::DrawnTeam;
+/// use bevy_viewshed::DrawnTeamOverride;
 ///
 /// fn show_the_enemy_map(mut commands: Commands, minimap: Single<Entity, With<FogOfWar>>) {
-///     commands.entity(*minimap).insert(DrawnTeam(Team(1)));
+///     commands.entity(*minimap).insert(DrawnTeamOverride(Team(1)));
 /// }
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct DrawnTeam(pub Team);
+pub struct DrawnTeamOverride(pub Team);
 
 /// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer
 /// left, lost its viewshed, was disabled, started revealing, changed or lost its `Team`): the

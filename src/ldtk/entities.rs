@@ -90,14 +90,24 @@ pub(super) fn give_vision(
                 continue;
             }
         };
-        let mut commands = commands.entity(entity);
-        commands.try_insert((VisionRead, PlacedOnLevel));
-        commands.try_insert_if_new(TilemapId(map));
-        if let Some(&grid) = grid {
-            commands.try_insert_if_new(tile_of(grid));
-        }
-        insert_vision(&mut commands, wanted);
+        place_on_level(commands.entity(entity), map, grid, wanted);
     }
+}
+
+/// Gives an LDtk entity its place on its level's `map` (unless the game gave one) and what
+/// [`LdtkVision`] wants of it.
+fn place_on_level(
+    mut commands: EntityCommands,
+    map: Entity,
+    grid: Option<&GridCoords>,
+    wanted: EntityVision,
+) {
+    commands.try_insert((VisionRead, PlacedOnLevel));
+    commands.try_insert_if_new(TilemapId(map));
+    if let Some(&grid) = grid {
+        commands.try_insert_if_new(tile_of(grid));
+    }
+    insert_vision(&mut commands, wanted);
 }
 
 /// Keeps the `TilePos` of placed entities on their `GridCoords` when the game moves them.

@@ -1,5 +1,5 @@
 //! LDtk levels from [bevy_ecs_ldtk] 0.15 (feature `ldtk`): add [`LdtkViewshedPlugin`] next
-//! to `LdtkPlugin` and `ViewshedPlugin`, and
+//! to `LdtkPlugin` and `ViewshedPlugins`, and
 //!
 //! - the tile layers of each level are one map (each level entity is a
 //!   [`LayerGroup`](crate::LayerGroup)): walls on a wall layer block viewers standing on the
@@ -20,7 +20,7 @@
 //!
 //! let mut app = App::new();
 //! // In a game: DefaultPlugins, LdtkPlugin, then these two.
-//! app.add_plugins((MinimalPlugins, ViewshedPlugin::default(), LdtkViewshedPlugin::default()))
+//! app.add_plugins((MinimalPlugins, ViewshedPlugins::default(), LdtkViewshedPlugin::default()))
 //!     .insert_resource(LdtkOpacity::default().int_grid(1).int_grid(3))
 //!     .insert_resource(
 //!         LdtkVision::default()
@@ -37,7 +37,7 @@ use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::assets::LdtkProject;
 
-use crate::schedule::{SchedulePlugin, ViewshedSchedule, ViewshedSystems};
+use crate::schedule::{ViewshedSchedule, ViewshedSchedulePlugin, ViewshedStepSystems};
 
 mod checks;
 mod config;
@@ -50,11 +50,11 @@ pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
 
 /// Connects bevy_ecs_ldtk's levels to the field of view; see the [module docs](self).
 ///
-/// Add it with `ViewshedPlugin` (and bevy_ecs_ldtk's `LdtkPlugin` in a game); it adds
+/// Add it with `ViewshedPlugins` (and bevy_ecs_ldtk's `LdtkPlugin` in a game); it adds
 /// [`LdtkOpacity`], [`LdtkVision`] and [`LdtkFog`] with their defaults unless the app has
-/// them. Its systems run in [`ViewshedSchedule`], after [`ViewshedSystems::Layers`] (levels are
-/// layer groups) and before [`ViewshedSystems::SyncOpacity`] (which reads the opacity and
-/// viewers they give), so they follow `ViewshedPlugin` into whatever schedule it was given.
+/// them. Its systems run in [`ViewshedSchedule`], in [`ViewshedStepSystems::Import`]: after
+/// the layers (levels are layer groups) and before the maps (which read the opacity and
+/// viewers they give), so they follow `ViewshedPlugins` into whatever schedule it was given.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LdtkViewshedPlugin;
 
@@ -78,15 +78,14 @@ impl Plugin for LdtkViewshedPlugin {
                     entities::follow_grid_coords,
                 )
                     .chain()
-                    .after(ViewshedSystems::Layers)
-                    .before(ViewshedSystems::SyncOpacity),
+                    .in_set(ViewshedStepSystems::Import),
             );
     }
 
     fn finish(&self, app: &mut App) {
-        if !app.is_plugin_added::<SchedulePlugin>() {
+        if !app.is_plugin_added::<ViewshedSchedulePlugin>() {
             error!(
-                "bevy_viewshed: LdtkViewshedPlugin needs ViewshedPlugin, whose schedule runs its \
+                "bevy_viewshed: LdtkViewshedPlugin needs ViewshedPlugins, whose schedule runs its \
                  systems; levels will not be connected to the field of view"
             );
         }
@@ -96,7 +95,7 @@ impl Plugin for LdtkViewshedPlugin {
             app.add_systems(
                 ViewshedSchedule,
                 checks::check_config
-                    .after(ViewshedSystems::Layers)
+                    .in_set(ViewshedStepSystems::Import)
                     .before(levels::style_level_layers),
             );
         }

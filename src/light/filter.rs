@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::query::Allow;
+use bevy::ecs::query::{Allow, QueryData};
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
@@ -12,7 +12,8 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::light::lighting::Lighting;
 use crate::maps::opacity::MapOpacity;
 use crate::maps::placement::Grid;
-use crate::viewshed::recompute::ViewshedUpdated;
+use crate::viewshed::ViewshedUpdated;
+use crate::viewshed::state::ViewState;
 use crate::viewshed::{ViewKey, Viewshed};
 use viewshed_core::bits::{WORD_BITS, for_each_one, words_for};
 use viewshed_core::hex::hex_distance;
@@ -124,13 +125,20 @@ impl NeedsLight {
 
 /// Filters the views of viewers that need light, and announces those that changed only
 /// because the light did.
+/// A viewer that needs light, as the filter visits it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct NeedingLight {
+    entity: Entity,
+    viewshed: &'static mut Viewshed,
+    /// What its field of view was computed from (the views' bookkeeping, read only).
+    state: &'static ViewState<Viewshed>,
+    needs: &'static mut NeedsLight,
+    filter: Option<&'static mut LightFilter>,
+}
+
 pub(super) fn filter_by_light(
-    mut viewers: Query<(
-        Entity,
-        &mut Viewshed,
-        &mut NeedsLight,
-        Option<&mut LightFilter>,
-    )>,
+    mut viewers: Query<NeedingLight>,
     maps: Query<(&MapOpacity, &Lighting)>,
     (mut relit, mut adopted): (
         Local<Parallel<Vec<(Entity, Entity)>>>,
@@ -139,31 +147,30 @@ pub(super) fn filter_by_light(
     mut messages: MessageWriter<ViewshedUpdated>,
     mut commands: Commands,
 ) {
-    viewers
-        .par_iter_mut()
-        .for_each(|(viewer, mut viewshed, mut needs, mut filter)| {
-            // Touched since the last filtering: by the recompute (a new field of view) or by
-            // the game (edited or replaced in place).
-            let touched = (viewshed.is_changed(), needs.is_changed());
-            // A viewer whose `NeedsLight` came before the plugin's observers has no filter
-            // yet: it is filtered with a new one, which it keeps.
-            let mut new = None;
-            let filter = match filter.as_mut() {
-                Some(filter) => filter.bypass_change_detection(),
-                None => new.insert(LightFilter::default()),
-            };
-            let viewer_parts = (
-                viewshed.bypass_change_detection(),
-                needs.bypass_change_detection(),
-                filter,
-            );
-            if let Some(map) = filter_view(viewer_parts, touched, &maps) {
-                relit.borrow_local_mut().push((viewer, map));
-            }
-            if let Some(new) = new {
-                adopted.borrow_local_mut().push((viewer, new));
-            }
-        });
+    viewers.par_iter_mut().for_each(|mut viewer| {
+        // Touched since the last filtering: by the recompute (a new field of view) or by
+        // the game (edited or replaced in place).
+        let touched = (viewer.viewshed.is_changed(), viewer.needs.is_changed());
+        // A viewer whose `NeedsLight` came before the plugin's observers has no filter
+        // yet: it is filtered with a new one, which it keeps.
+        let mut new = None;
+        let filter = match viewer.filter.as_mut() {
+            Some(filter) => filter.bypass_change_detection(),
+            None => new.insert(LightFilter::default()),
+        };
+        let viewer_parts = (
+            viewer.viewshed.bypass_change_detection(),
+            viewer.state.key(),
+            viewer.needs.bypass_change_detection(),
+            filter,
+        );
+        if let Some(map) = filter_view(viewer_parts, touched, &maps) {
+            relit.borrow_local_mut().push((viewer.entity, map));
+        }
+        if let Some(new) = new {
+            adopted.borrow_local_mut().push((viewer.entity, new));
+        }
+    });
     for (viewer, filter) in adopted.drain() {
         commands.entity(viewer).try_insert(filter);
     }
@@ -178,14 +185,19 @@ pub(super) fn filter_by_light(
 /// `NeedsLight` were touched since the last filtering. Returns its map when the view changed
 /// though its field of view did not (it must be announced).
 fn filter_view(
-    (viewshed, needs, filter): (&mut Viewshed, &mut NeedsLight, &mut LightFilter),
+    (viewshed, key, needs, filter): (
+        &mut Viewshed,
+        Option<ViewKey>,
+        &mut NeedsLight,
+        &mut LightFilter,
+    ),
     (viewshed_touched, needs_touched): (bool, bool),
     maps: &Query<(&MapOpacity, &Lighting)>,
 ) -> Option<Entity> {
     // A new field of view is in the viewshed: recomputed since it was last filtered (a new
     // generation or key), or written over by the game (a viewshed replaced in place, whose
     // generation may have started again at the one filtered last).
-    let from = (viewshed.generation, viewshed.computed.as_ref().map(source));
+    let from = (viewshed.generation, key.as_ref().map(source));
     let fresh = filter.from != Some(from)
         || (viewshed_touched && fingerprint(&viewshed.visible) != filter.written);
     if fresh {
@@ -199,7 +211,7 @@ fn filter_view(
         // Shared again (a `NeedsLight` replaced in place has none).
         needs.field_of_view = Arc::clone(&filter.field_of_view);
     }
-    let (written, announce) = relight(viewshed, needs.dark_vision, filter, fresh, maps);
+    let (written, announce) = relight((viewshed, key), needs.dark_vision, filter, fresh, maps);
     match written {
         Some(print) => filter.written = print,
         // A fresh view the filter left as it was (a viewer that stands nowhere).
@@ -213,13 +225,13 @@ fn filter_view(
 /// vision changed or when a tile of `F` became lit or dark. Returns the fingerprint of the view
 /// it wrote in the viewshed, if it did, and the map when the view changed though `F` did not.
 fn relight(
-    viewshed: &mut Viewshed,
+    (viewshed, key): (&mut Viewshed, Option<ViewKey>),
     dark_vision: u32,
     filter: &mut LightFilter,
     fresh: bool,
     maps: &Query<(&MapOpacity, &Lighting)>,
 ) -> (Option<Fingerprint>, Option<Entity>) {
-    let Some(key) = viewshed.computed else {
+    let Some(key) = key else {
         return (None, None);
     };
     let Ok((opacity, lighting)) = maps.get(key.map) else {
@@ -401,12 +413,11 @@ fn spread(row: &[u64], word: usize) -> u64 {
 /// clone of the entity does not copy).
 pub(super) fn on_light_rule_inserted<C: Component>(
     event: On<Insert, C>,
-    mut viewers: Query<&mut Viewshed, (With<NeedsLight>, Allow<Disabled>)>,
+    mut viewers: Query<&mut ViewState<Viewshed>, (With<NeedsLight>, Allow<Disabled>)>,
     mut commands: Commands,
 ) {
-    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        // Changed, so that the recompute visits it.
-        viewshed.computed = None;
+    if let Ok(mut state) = viewers.get_mut(event.entity) {
+        state.compute_afresh();
         commands
             .entity(event.entity)
             .try_insert(LightFilter::default());
@@ -417,12 +428,11 @@ pub(super) fn on_light_rule_inserted<C: Component>(
 /// unfiltered, and its [`LightFilter`] goes.
 pub(super) fn on_needs_light_removed(
     event: On<Remove, NeedsLight>,
-    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
+    mut viewers: Query<&mut ViewState<Viewshed>, Allow<Disabled>>,
     mut commands: Commands,
 ) {
-    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        // Changed, so that the recompute visits it.
-        viewshed.computed = None;
+    if let Ok(mut state) = viewers.get_mut(event.entity) {
+        state.compute_afresh();
     }
     commands.entity(event.entity).try_remove::<LightFilter>();
 }

@@ -227,37 +227,19 @@ impl Lighting {
             .map(Contribution::cells)
             .sum();
         let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
-        let parts = match pool {
-            Some(pool) if work >= CELLS_IN_PARALLEL => 2 * pool.thread_num(),
-            _ => 1,
-        };
-        let (width, stride) = (self.width as usize, words_for(self.width));
-        let rows = (self.height as usize).div_ceil(parts).max(1);
-        let words = stride * self.height as usize;
-        let bands = self
-            .counts
-            .chunks_mut(rows * width)
-            .zip(self.sums.chunks_mut(rows * width))
-            .zip(self.lit[..words].chunks_mut((rows * stride).max(1)))
-            .enumerate()
-            .map(|(i, ((counts, sums), lit))| Band {
-                first: (i * rows) as u32,
-                width,
-                stride,
-                counts,
-                sums,
-                lit,
-            });
         let flipped = match pool {
-            Some(pool) if parts > 1 => pool
-                .scope(|scope| {
+            Some(pool) if work >= CELLS_IN_PARALLEL => {
+                let bands = self.bands(2 * pool.thread_num());
+                let adds = &adds;
+                pool.scope(|scope| {
                     for mut band in bands {
-                        let adds = &adds;
                         scope.spawn(async move { band.apply(taken, adds) });
                     }
                 })
-                .concat(),
-            _ => bands
+                .concat()
+            }
+            _ => self
+                .bands(1)
                 .flat_map(|mut band| band.apply(taken, &adds))
                 .collect(),
         };
@@ -265,6 +247,26 @@ impl Lighting {
             self.changes.note_change(cell);
         }
         self.applied.extend(added);
+    }
+
+    /// The map's counts, sums and lit bits cut into `parts` bands of rows.
+    fn bands(&mut self, parts: usize) -> impl Iterator<Item = Band<'_>> {
+        let (width, stride) = (self.width as usize, words_for(self.width));
+        let rows = (self.height as usize).div_ceil(parts).max(1);
+        let words = stride * self.height as usize;
+        self.counts
+            .chunks_mut(rows * width)
+            .zip(self.sums.chunks_mut(rows * width))
+            .zip(self.lit[..words].chunks_mut((rows * stride).max(1)))
+            .enumerate()
+            .map(move |(i, ((counts, sums), lit))| Band {
+                first: (i * rows) as u32,
+                width,
+                stride,
+                counts,
+                sums,
+                lit,
+            })
     }
 }
 

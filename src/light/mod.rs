@@ -8,7 +8,7 @@
 //!   summed colour), kept by adding and taking away each light's contribution.
 //! - `filter.rs`: [`NeedsLight`] and the rule that turns a viewer's field of view into what it
 //!   sees in the dark.
-//! - `plugin.rs`: [`LightPlugin`], which runs them in [`ViewshedSystems::Light`](crate::ViewshedSystems::Light).
+//! - `plugin.rs`: [`LightPlugin`], which runs them in [`ViewshedStepSystems::Light`](crate::ViewshedStepSystems::Light).
 //!
 //! The rules (also in the README's "Light and darkness" section): a light of radius `r` lights
 //! exactly the tiles of its own symmetric field of view of radius `r` (walls included), as a

@@ -6,15 +6,14 @@ use bevy::prelude::*;
 
 use super::filter::{filter_by_light, on_light_rule_inserted, on_needs_light_removed};
 use super::lighting::track_lighting;
-use super::source::{
-    apply_lights, on_light_gone, on_light_inserted, on_light_moved, recompute_lights,
-};
+use super::source::{apply_lights, on_light_gone, recompute_lights};
 use super::{LightSource, NeedsLight};
-use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
+use crate::viewshed::state::{on_view_enabled, on_view_inserted};
 
 /// Light and darkness: each map's [`Lighting`](super::Lighting) follows its [`LightSource`]s, and the views of
-/// viewers that [`NeedsLight`] keep only what is lit, in [`ViewshedSystems::Light`] (after
+/// viewers that [`NeedsLight`] keep only what is lit, in [`ViewshedStepSystems::Light`] (after
 /// the views). A game without light can leave it out of
 /// [`ViewshedPlugins`](crate::ViewshedPlugins): nothing of it is then registered, and
 /// `LightSource` / `NeedsLight` components do nothing.
@@ -35,14 +34,14 @@ impl Plugin for LightPlugin {
                 filter_by_light.run_if(any_with_component::<NeedsLight>),
             )
                 .chain()
-                .in_set(ViewshedSystems::Light),
+                .in_set(ViewshedStepSystems::Light),
         );
         // A light that goes out, comes back or loses its tilemap; a viewer that stops needing
         // light, or whose rule is replaced.
         app.add_observer(on_light_gone::<Discard, LightSource>)
-            .add_observer(on_light_inserted)
+            .add_observer(on_view_inserted::<LightSource>)
             .add_observer(on_light_gone::<Add, Disabled>)
-            .add_observer(on_light_moved::<Remove, Disabled>)
+            .add_observer(on_view_enabled::<LightSource>)
             .add_observer(on_needs_light_removed)
             .add_observer(on_light_rule_inserted::<Viewshed>)
             .add_observer(on_light_rule_inserted::<NeedsLight>);

@@ -11,9 +11,9 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::scan_then_run;
 use crate::light::lighting::{Contribution, Lighting};
-use crate::maps::placement::PlaceProblem;
-use crate::viewshed::ViewKey;
-use crate::viewshed::recompute::{KeptView, MaybeMoved, Views};
+use crate::viewshed::kept::KeptView;
+use crate::viewshed::recompute::{ViewScan, Views};
+use crate::viewshed::state::ViewState;
 use viewshed_core::options::FovOptions;
 use viewshed_core::visible::VisibleSet;
 
@@ -41,7 +41,7 @@ use viewshed_core::visible::VisibleSet;
 /// set is computed again after loading.
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Placed)]
+#[require(crate::maps::placed::Placed, ViewState<LightSource>)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LightSource {
     /// How far it lights, in tiles (a disk, like [`Viewshed::new`](crate::Viewshed::new)).
@@ -55,19 +55,15 @@ pub struct LightSource {
     /// `intensity / (radius + 1)` at its radius. Not a number or below 0 counts as 0, above
     /// 1,024 (infinity included) as 1,024.
     pub intensity: f32,
+    /// What it lights.
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) lit: VisibleSet,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) generation: u64,
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) computed: Option<ViewKey>,
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) warned: Option<PlaceProblem>,
-    // What this light added to its map is not kept here but in the map's `Lighting` (its
-    // ledger, by entity): this component may be cloned, or replaced in place, by a game.
+    // What its lit set was computed from is kept in its `ViewState`, and what it added to its
+    // map in the map's `Lighting` (its ledger, by entity): this component may be cloned, or
+    // replaced in place, by a game.
 }
 
 impl Default for LightSource {
@@ -77,9 +73,10 @@ impl Default for LightSource {
 }
 
 impl LightSource {
-    /// What this light should add to its map now (nothing while it lights nothing).
-    fn contribution(&self) -> Option<Contribution> {
-        let key = self.computed?;
+    /// What this light should add to its map now, its lit set computed from `state`'s key
+    /// (nothing while it lights nothing).
+    fn contribution(&self, state: &ViewState<LightSource>) -> Option<Contribution> {
+        let key = state.key()?;
         let look = (self.color, self.intensity);
         Some(Contribution::new(key, self.radius, look))
     }
@@ -92,8 +89,6 @@ impl LightSource {
             intensity: 1.0,
             lit: VisibleSet::new(),
             generation: 0,
-            computed: None,
-            warned: None,
         }
     }
 
@@ -139,27 +134,18 @@ impl KeptView for LightSource {
         FovOptions::radius(self.radius)
     }
 
-    fn computed(&self) -> Option<ViewKey> {
-        self.computed
-    }
-
-    fn computed_mut(&mut self) -> &mut Option<ViewKey> {
-        &mut self.computed
-    }
-
-    fn warned_mut(&mut self) -> &mut Option<PlaceProblem> {
-        &mut self.warned
-    }
-
     fn has_view(&self) -> bool {
-        self.computed.is_some() || !self.lit.is_empty()
+        !self.lit.is_empty()
     }
 
-    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet {
-        if computed.is_none() {
+    fn view(&self) -> &VisibleSet {
+        &self.lit
+    }
+
+    fn start_view(&mut self, at: Option<(Entity, TilePos)>, _first: bool) -> &mut VisibleSet {
+        if at.is_none() {
             self.lit.clear();
         }
-        self.computed = computed;
         self.generation += 1;
         &mut self.lit
     }
@@ -168,7 +154,7 @@ impl KeptView for LightSource {
 /// Recomputes the lit sets that need it (in parallel, like the viewers' views).
 pub(super) fn recompute_lights(
     world: &mut World,
-    mut moved: Local<MaybeMoved<LightSource>>,
+    mut moved: Local<ViewScan<LightSource>>,
     state: &mut SystemState<Views<LightSource>>,
 ) {
     // What follows a light's recomputation is `apply_lights`, which finds it changed.
@@ -189,13 +175,13 @@ pub(super) fn recompute_lights(
 /// `LightSource`: a component written over in place (`*light = LightSource::new(..)`, or a
 /// clone of another light) carries nothing of what its entity added.
 pub(super) fn apply_lights(
-    lights: Query<(Entity, &LightSource), Changed<LightSource>>,
+    lights: Query<(Entity, &LightSource, &ViewState<LightSource>), Changed<LightSource>>,
     mut maps: Query<(Entity, &mut Lighting)>,
     mut wanted: Local<Parallel<Vec<(Entity, Option<Contribution>)>>>,
 ) {
     let readable = maps.as_readonly();
-    lights.par_iter().for_each(|(entity, light)| {
-        let contribution = light.contribution();
+    lights.par_iter().for_each(|(entity, light, state)| {
+        let contribution = light.contribution(state);
         let lighting = contribution
             .as_ref()
             .and_then(|contribution| readable.get(contribution.map()).ok());
@@ -210,7 +196,7 @@ pub(super) fn apply_lights(
         wanted.borrow_local_mut().push((entity, ready));
     });
     // What each map takes away and adds, by map (a game has few).
-    let mut changes: Vec<MapChanges> = Vec::new();
+    let mut changes: Vec<LightingChanges> = Vec::new();
     for (light, contribution) in wanted.drain() {
         let likely = contribution.as_ref().map(Contribution::map);
         if let Some((map, taken)) = unledger(light, likely, &mut maps) {
@@ -232,10 +218,10 @@ pub(super) fn apply_lights(
 }
 
 /// A map, what it takes away and what it adds ([`Lighting::apply`]).
-type MapChanges = (Entity, Vec<Contribution>, Vec<(Entity, Contribution)>);
+type LightingChanges = (Entity, Vec<Contribution>, Vec<(Entity, Contribution)>);
 
 /// The changes of `map` among `changes` (new ones if it has none yet).
-fn changes_of(changes: &mut Vec<MapChanges>, map: Entity) -> &mut MapChanges {
+fn changes_of(changes: &mut Vec<LightingChanges>, map: Entity) -> &mut LightingChanges {
     let i = match changes.iter().position(|(m, ..)| *m == map) {
         Some(i) => i,
         None => {
@@ -296,31 +282,5 @@ pub(super) fn on_light_gone<E: EntityEvent, C: Component>(
     let light = event.event_target();
     if lights.contains(light) {
         withdraw(light, None, &mut maps);
-    }
-}
-
-/// A `LightSource` was inserted (spawned, inserted again over the old one, or cloned from
-/// another light): it is computed afresh at the next update (the old value's light was taken
-/// away when it was discarded, `on_light_gone`; a clone's lit set is its original's), and
-/// then added to its map.
-pub(super) fn on_light_inserted(
-    event: On<Insert, LightSource>,
-    mut lights: Query<&mut LightSource, Allow<Disabled>>,
-) {
-    if let Ok(mut light) = lights.get_mut(event.entity) {
-        light.bypass_change_detection().computed = None;
-    }
-}
-
-/// A light was re-enabled (`C` is the component of the lifecycle event `E`): it is recomputed
-/// at the next update, and so adds its light again. (One that loses its `TilemapId` is
-/// placed nowhere by the maps step, and so loses its light.)
-pub(super) fn on_light_moved<E: EntityEvent, C: Component>(
-    event: On<E, C>,
-    mut lights: Query<&mut LightSource, Allow<Disabled>>,
-) {
-    if let Ok(mut light) = lights.get_mut(event.event_target()) {
-        // Changed, so that the recompute visits it.
-        light.computed = None;
     }
 }

@@ -9,7 +9,7 @@
 //! | [`placed`] | [`Placed`](placed::Placed): where each looked-for entity stands, written when it changes |
 //! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque), [`MapOpacity`](opacity::MapOpacity)) |
 //! | [`painted`] | opacity in bulk from the game's own grid ([`OpaqueCells`](painted::OpaqueCells)) |
-//! | `plugin` | [`MapsPlugin`]: their systems in [`ViewshedSystems::Layers`](crate::ViewshedSystems::Layers) and [`ViewshedSystems::SyncOpacity`](crate::ViewshedSystems::SyncOpacity), their observers |
+//! | `plugin` | [`LayersPlugin`] and [`MapsPlugin`]: their systems in [`ViewshedStepSystems::Layers`](crate::ViewshedStepSystems::Layers) and [`ViewshedStepSystems::Maps`](crate::ViewshedStepSystems::Maps), their observers |
 
 pub mod layer_groups;
 pub mod layers;
@@ -19,4 +19,4 @@ pub mod placed;
 pub(crate) mod placement;
 mod plugin;
 
-pub use plugin::MapsPlugin;
+pub use plugin::{LayersPlugin, MapsPlugin};

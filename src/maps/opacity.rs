@@ -8,6 +8,7 @@
 //! not seen yet, however many frames it was disabled for.
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
@@ -283,22 +284,18 @@ pub(super) fn follow_map_types(
 
 /// An opaque entity as `sync_opaque` reads it: where it is placed, whether by a `TilePos`,
 /// and its tilemap.
-type OpaqueItem<'a> = (Entity, &'a Placed, bool, Option<&'a TilemapId>);
+#[derive(QueryData)]
+pub(super) struct OpaqueItem {
+    entity: Entity,
+    placed: &'static Placed,
+    by_tile: Has<TilePos>,
+    tilemap: Option<&'static TilemapId>,
+}
 
 /// What `sync_opaque` reads and writes.
 #[derive(SystemParam)]
 pub(super) struct OpaqueSync<'w, 's> {
-    all: Query<
-        'w,
-        's,
-        (
-            Entity,
-            &'static Placed,
-            Has<TilePos>,
-            Option<&'static TilemapId>,
-        ),
-        With<Opaque>,
-    >,
+    all: Query<'w, 's, OpaqueItem, With<Opaque>>,
     maps: Query<'w, 's, &'static mut MapOpacity>,
     epoch: Res<'w, LayerEpoch>,
     index: ResMut<'w, OpaqueIndex>,
@@ -340,42 +337,32 @@ impl OpaqueSync<'_, '_> {
 /// a `TilePos` places an opaque entity. One without a tile or tilemap is warned about when
 /// `warn_unplaced`.
 fn place(
-    (entity, placed, by_tile, tilemap): OpaqueItem,
+    item: OpaqueItemItem,
     maps: &mut Query<&mut MapOpacity>,
     index: &mut OpaqueIndex,
     warn_unplaced: bool,
 ) {
-    let target = match (placed.located(), tilemap) {
-        (Ok((map, tile)), _) if by_tile && maps.contains(map) => Some((map, (tile.x, tile.y))),
-        (Ok(_) | Err(PlaceProblem::NotPlaced), _) if !by_tile || tilemap.is_none() => {
-            if !warn_unplaced {
-                unplace(entity, maps, index);
-                return;
+    let entity = item.entity;
+    let target = match item.placed.located() {
+        Ok((map, tile)) if item.by_tile && maps.contains(map) => Some((map, (tile.x, tile.y))),
+        placed => {
+            let unplaced = !item.by_tile || item.tilemap.is_none();
+            let problem = match placed {
+                Ok(_) | Err(PlaceProblem::NotPlaced) if unplaced && !warn_unplaced => {
+                    return unplace(entity, maps, index);
+                }
+                Ok(_) | Err(PlaceProblem::NotPlaced) if unplaced => Some(NOT_PLACED.into()),
+                Ok(_) => item.tilemap.map(|tilemap| not_a_map(tilemap.0)),
+                Err(problem) => Some(format!(
+                    "{}; {BLOCKS_NOTHING} until then",
+                    problem.describe()
+                )),
+            };
+            if let Some(problem) = problem {
+                warn_once(index, entity, problem);
             }
-            warn_once(index, entity, || {
-                "has no TilePos and TilemapId (a Transform does not place an Opaque entity); \
-                 it blocks no sight until it gets both"
-                    .into()
-            });
             None
         }
-        (Ok(_), Some(tilemap)) => {
-            warn_once(index, entity, || {
-                format!(
-                    "is on {:?}, which is not a tilemap (or a layer of one); it blocks no \
-                     sight until it is placed on one",
-                    tilemap.0
-                )
-            });
-            None
-        }
-        (Err(problem), _) => {
-            warn_once(index, entity, || {
-                format!("{}; it blocks no sight until then", problem.describe())
-            });
-            None
-        }
-        (Ok(_), None) => None,
     };
     if index.placed.get(&entity).copied() == target {
         return;
@@ -390,9 +377,21 @@ fn place(
     }
 }
 
-fn warn_once(index: &mut OpaqueIndex, entity: Entity, problem: impl FnOnce() -> String) {
+const BLOCKS_NOTHING: &str = "it blocks no sight";
+
+const NOT_PLACED: &str = "has no TilePos and TilemapId (a Transform does not place an Opaque \
+                          entity); it blocks no sight until it gets both";
+
+fn not_a_map(tilemap: Entity) -> String {
+    format!(
+        "is on {tilemap:?}, which is not a tilemap (or a layer of one); {BLOCKS_NOTHING} until \
+         it is placed on one"
+    )
+}
+
+fn warn_once(index: &mut OpaqueIndex, entity: Entity, problem: String) {
     if index.warned.insert(entity) {
-        warn!("bevy_viewshed: Opaque entity {entity} {}", problem());
+        warn!("bevy_viewshed: Opaque entity {entity} {problem}");
     }
 }
 

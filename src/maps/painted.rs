@@ -27,7 +27,7 @@ use super::opacity::MapOpacity;
 /// // The game's own map: walls around a 10x8 room.
 /// let wall = |x: u32, y: u32| x == 0 || y == 0 || x == 9 || y == 7;
 /// let mut app = App::new();
-/// app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+/// app.add_plugins((MinimalPlugins, ViewshedPlugins::default()));
 /// let size = TilemapSize { x: 10, y: 8 };
 /// let map = app
 ///     .world_mut()

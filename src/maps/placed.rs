@@ -7,7 +7,7 @@
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::query::Allow;
+use bevy::ecs::query::{Allow, QueryData};
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
@@ -28,7 +28,7 @@ const BUCKET: u32 = 8;
 
 /// Where an entity stands: its map (the root tilemap of its `TilemapId`) and tile, from its
 /// `TilePos` or, failing that, its `GlobalTransform` and the tilemap's geometry. The plugin
-/// writes it in [`ViewshedSystems::SyncOpacity`](crate::ViewshedSystems::SyncOpacity), and only
+/// writes it in [`ViewshedStepSystems::Maps`](crate::ViewshedStepSystems::Maps), and only
 /// when it changes, so `Changed<Placed>` tells a game which of these entities moved this frame.
 ///
 /// It comes with [`Viewshed`](crate::Viewshed), [`LightSource`](crate::LightSource),
@@ -176,9 +176,9 @@ pub(super) struct PlaceAgain(EntityHashSet);
 /// last ran, by reading their change ticks 64 at a time: walls, viewers and targets are
 /// placed, and nearly none of them moves in a frame. (A new `Placed` is placed through
 /// [`PlaceAgain`], by an observer.)
-pub(crate) struct MaybeMoved(ChangeScan<Placed>);
+pub(crate) struct PlacedScan(ChangeScan<Placed>);
 
-impl FromWorld for MaybeMoved {
+impl FromWorld for PlacedScan {
     fn from_world(world: &mut World) -> Self {
         let columns = vec![column::<TilePos>(world), column::<TilemapId>(world)];
         Self(ChangeScan::new(world, columns))
@@ -198,30 +198,22 @@ impl PlacedMoves {
     }
 }
 
-type PlacedItem<'a> = (
-    Entity,
-    Option<&'a TilePos>,
-    Option<&'a TilemapId>,
-    Option<&'a GlobalTransform>,
-    Mut<'a, Placed>,
-    bool,
-);
+/// A placed entity, as `place_entities` reads it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct PlacedItem {
+    entity: Entity,
+    tile: Option<&'static TilePos>,
+    tilemap: Option<&'static TilemapId>,
+    transform: Option<&'static GlobalTransform>,
+    placed: &'static mut Placed,
+    findable: Has<Findable>,
+}
 
 /// What `place_entities` reads and writes besides the change ticks.
 #[derive(SystemParam)]
 pub(super) struct Placing<'w, 's> {
-    entities: Query<
-        'w,
-        's,
-        (
-            Entity,
-            Option<&'static TilePos>,
-            Option<&'static TilemapId>,
-            Option<&'static GlobalTransform>,
-            &'static mut Placed,
-            Has<Findable>,
-        ),
-    >,
+    entities: Query<'w, 's, PlacedItem>,
     /// Entities placed by `Transform` whose transform changed.
     carried: Query<'w, 's, Entity, (With<Placed>, Without<TilePos>, Changed<GlobalTransform>)>,
     /// Tilemaps whose geometry changed: every entity is placed again.
@@ -257,7 +249,7 @@ pub(super) struct Placing<'w, 's> {
 /// as whole columns.
 pub(super) fn place_entities(
     world: &mut World,
-    mut moved: Local<MaybeMoved>,
+    mut moved: Local<PlacedScan>,
     state: &mut SystemState<Placing>,
 ) {
     scan_then_run(world, &mut moved.0, state, |moved, mut placing| {
@@ -281,7 +273,7 @@ impl Placing<'_, '_> {
         place.moves.clear();
         if layers || maps_changed {
             for item in &mut self.entities {
-                let re_enabled = re_enabled(item.0);
+                let re_enabled = re_enabled(item.entity);
                 place.one(item, re_enabled);
             }
             return;
@@ -289,7 +281,7 @@ impl Placing<'_, '_> {
         let listed = moved.iter().chain(&again).copied().chain(&self.carried);
         let mut listed = self.entities.iter_many_mut(listed);
         while let Some(item) = listed.fetch_next() {
-            let re_enabled = re_enabled(item.0);
+            let re_enabled = re_enabled(item.entity);
             place.one(item, re_enabled);
         }
     }
@@ -310,11 +302,7 @@ impl Place<'_, '_, '_> {
     /// Places one entity; when it moved, notes it in the moves and files it again if it is
     /// [`Findable`]. A re-enabled one counts as moved (its `Placed` is marked changed)
     /// wherever it stands.
-    fn one(
-        &mut self,
-        (entity, tile, tilemap, transform, mut placed, findable): PlacedItem,
-        re_enabled: bool,
-    ) {
+    fn one(&mut self, mut item: PlacedItemItem, re_enabled: bool) {
         let (placement, last) = (self.placement, &mut self.last);
         let map_of = |tilemap: Entity| match *last {
             Some((asked, map_of)) if asked == tilemap => map_of,
@@ -324,14 +312,15 @@ impl Place<'_, '_, '_> {
                 map_of
             }
         };
+        let (tile, tilemap, transform) = (item.tile, item.tilemap, item.transform);
         let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, map_of));
-        let was = placed.at;
-        if placed.set_if_neq(now) || re_enabled {
-            if findable {
-                self.index.moved(entity, was, now.at);
+        let was = item.placed.at;
+        if item.placed.set_if_neq(now) || re_enabled {
+            if item.findable {
+                self.index.moved(item.entity, was, now.at);
             }
-            placed.set_changed();
-            self.moves.push(entity);
+            item.placed.set_changed();
+            self.moves.push(item.entity);
         }
     }
 }

@@ -3,6 +3,7 @@
 //! its tilemap's geometry. One rule for every kind of entity the plugin places, used by
 //! `placed.rs` alone.
 
+use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
@@ -16,14 +17,15 @@ use crate::maps::layers::{LayerOf, LayerProblem, root_of};
 use viewshed_core::hex::HexCoords;
 
 /// What a tilemap needs to turn a world position into a tile.
-type Geometry = (
-    &'static GlobalTransform,
-    &'static TilemapSize,
-    &'static TilemapGridSize,
-    &'static TilemapTileSize,
-    &'static TilemapType,
-    Option<&'static TilemapAnchor>,
-);
+#[derive(QueryData)]
+struct Geometry {
+    transform: &'static GlobalTransform,
+    size: &'static TilemapSize,
+    grid: &'static TilemapGridSize,
+    tile_size: &'static TilemapTileSize,
+    map_type: &'static TilemapType,
+    anchor: Option<&'static TilemapAnchor>,
+}
 
 /// Why an entity stands on no tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,22 +181,21 @@ impl Placement<'_, '_> {
         root: Entity,
         transform: &GlobalTransform,
     ) -> Result<TilePos, PlaceProblem> {
-        let Ok((map_transform, size, grid, tile_size, map_type, anchor)) =
-            self.geometry.get(tilemap)
-        else {
+        let Ok(geometry) = self.geometry.get(tilemap) else {
             return Err(if self.sizes.contains(tilemap) {
                 PlaceProblem::NoMapTransform(tilemap)
             } else {
                 PlaceProblem::NotATilemap(tilemap)
             });
         };
-        let inverse = map_transform.affine().inverse();
+        let inverse = geometry.transform.affine().inverse();
         let local = inverse.transform_point3(transform.translation()).truncate();
         if !inverse.is_finite() || !local.is_finite() {
             return Err(PlaceProblem::SingularMapTransform(tilemap));
         }
-        let anchor = anchor.copied().unwrap_or_default();
-        TilePos::from_world_pos(&local, size, grid, tile_size, map_type, &anchor)
+        let anchor = geometry.anchor.copied().unwrap_or_default();
+        let g = &geometry;
+        TilePos::from_world_pos(&local, g.size, g.grid, g.tile_size, g.map_type, &anchor)
             .ok_or(PlaceProblem::OffMap(root))
     }
 }

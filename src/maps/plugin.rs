@@ -1,4 +1,4 @@
-//! [`MapsPlugin`]: the maps domain's systems, observers and resources.
+//! [`LayersPlugin`] and [`MapsPlugin`]: the maps domain's systems, observers and resources.
 
 use bevy::app::{App, Plugin};
 use bevy::ecs::entity_disabling::Disabled;
@@ -22,12 +22,44 @@ use super::placed::{
     Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
     on_placed_discarded, place_again, place_entities,
 };
-use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
-/// Maps and placement: which tilemaps form one map (`LayerOf`, `LayerGroup`), where every
+/// Layers: which tilemaps form one map (`LayerOf`, `LayerGroup`), in the step
+/// [`ViewshedStepSystems::Layers`]. Every other domain finds a tilemap's map through it, so it
+/// cannot be left out.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LayersPlugin;
+
+impl Plugin for LayersPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<LayerEpoch>()
+            .init_resource::<LayerWarnings>()
+            .init_resource::<GroupsDirty>()
+            .register_type::<LayerOf>()
+            .register_type::<Layers>()
+            .register_type::<LayerGroup>();
+        app.add_systems(
+            ViewshedSchedule,
+            (
+                group_layers.run_if(groups_dirty),
+                check_layers.run_if(
+                    any_match_filter::<(
+                        With<LayerOf>,
+                        Or<(Changed<LayerOf>, Changed<TilemapSize>)>,
+                    )>,
+                ),
+            )
+                .chain()
+                .in_set(ViewshedStepSystems::Layers),
+        );
+        add_layer_observers(app);
+    }
+}
+
+/// Maps and placement: which entities are maps ([`MapOpacity`]: root tilemaps), where every
 /// placed entity stands ([`Placed`]) and what blocks sight ([`MapOpacity`] from `Opaque`
-/// entities), in the steps [`ViewshedSystems::Layers`] and [`ViewshedSystems::SyncOpacity`].
-/// Every other domain reads what it writes, so it cannot be left out.
+/// entities and `OpaqueCells`), in the step [`ViewshedStepSystems::Maps`]. Every other domain
+/// reads what it writes, so it cannot be left out.
 ///
 /// It adds bevy_ecs_tilemap's `TilemapPlugin` if the app has none and can render.
 #[derive(Debug, Clone, Copy, Default)]
@@ -37,34 +69,16 @@ impl Plugin for MapsPlugin {
     fn build(&self, app: &mut App) {
         add_tilemap_plugin(app);
         app.init_resource::<OpaqueIndex>()
-            .init_resource::<LayerEpoch>()
-            .init_resource::<LayerWarnings>()
-            .init_resource::<GroupsDirty>()
             .init_resource::<PlacedIndex>()
             .init_resource::<PlaceAgain>()
             .init_resource::<PlacedMoves>()
             .register_type::<Placed>()
             .register_type::<MapOpacity>()
             .register_type::<Opaque>()
-            .register_type::<OpaqueCells>()
-            .register_type::<LayerOf>()
-            .register_type::<Layers>()
-            .register_type::<LayerGroup>();
+            .register_type::<OpaqueCells>();
         app.add_systems(
             ViewshedSchedule,
-            group_layers
-                .run_if(groups_dirty)
-                .in_set(ViewshedSystems::Layers),
-        )
-        .add_systems(
-            ViewshedSchedule,
             (
-                check_layers.run_if(
-                    any_match_filter::<(
-                        With<LayerOf>,
-                        Or<(Changed<LayerOf>, Changed<TilemapSize>)>,
-                    )>,
-                ),
                 place_entities,
                 track_maps,
                 follow_map_types.run_if(
@@ -78,17 +92,17 @@ impl Plugin for MapsPlugin {
                 paint_cells,
             )
                 .chain()
-                .in_set(ViewshedSystems::SyncOpacity),
+                .in_set(ViewshedStepSystems::Maps),
         );
-        add_observers(app);
+        add_map_observers(app);
     }
 
     fn finish(&self, app: &mut App) {
         if !app.is_plugin_added::<TilemapPlugin>() && app.get_sub_app(RenderApp).is_some() {
             error!(
-                "bevy_viewshed: ViewshedPlugin was added before rendering, so it did not add \
+                "bevy_viewshed: ViewshedPlugins was added before rendering, so it did not add \
                  bevy_ecs_tilemap's TilemapPlugin and tilemaps will not be drawn: add \
-                 ViewshedPlugin after DefaultPlugins, or add TilemapPlugin yourself"
+                 ViewshedPlugins after DefaultPlugins, or add TilemapPlugin yourself"
             );
         }
     }
@@ -109,7 +123,7 @@ fn add_tilemap_plugin(app: &mut App) {
     }
 }
 
-fn add_observers(app: &mut App) {
+fn add_layer_observers(app: &mut App) {
     // Layer groups: tilemaps below a group may have changed.
     app.add_observer(on_group_or_tilemap::<Add, LayerGroup>)
         .add_observer(on_group_or_tilemap::<Remove, LayerGroup>)
@@ -122,6 +136,9 @@ fn add_observers(app: &mut App) {
     // Layers: every root lookup may change.
     app.add_observer(on_layers_changed::<Insert>)
         .add_observer(on_layers_changed::<Remove>);
+}
+
+fn add_map_observers(app: &mut App) {
     // Opacity: an opaque entity stops counting, or is placed again (enabled, made opaque).
     app.add_observer(on_opaque_gone::<Remove, Opaque>)
         .add_observer(on_opaque_gone::<Remove, TilePos>)

@@ -20,7 +20,7 @@ type MarkedItem = (&'static Placed, Option<&'static Team>, Has<RevealsFog>);
 
 /// Marked entities that may have moved (their `Placed` changed), changed team or just been
 /// marked.
-type MaybeMoved = (
+type JudgedAgain = (
     With<ReplicatesWhenSeen>,
     Or<(
         Added<ReplicatesWhenSeen>,
@@ -39,7 +39,7 @@ impl FogLookup for Query<'_, '_, &FogOfWar> {
 /// Brings what each team sees up to date (moved entities, changed views) and tells the
 /// clients of each team what changed for it.
 pub(super) fn update_client_sight(
-    maybe_moved: Query<(Entity, MarkedItem), MaybeMoved>,
+    judged_again: Query<(Entity, MarkedItem), JudgedAgain>,
     marked: Query<MarkedItem, With<ReplicatesWhenSeen>>,
     fogs: Query<&FogOfWar>,
     maps: Query<Entity, With<FogOfWar>>,
@@ -47,7 +47,7 @@ pub(super) fn update_client_sight(
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
 ) {
-    for (entity, item) in &maybe_moved {
+    for (entity, item) in &judged_again {
         sight.place(entity, stand(item));
     }
     let recheck: Vec<Entity> = sight.recheck.drain().collect();

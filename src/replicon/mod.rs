@@ -3,7 +3,7 @@
 //! and despawned on that client when the team loses sight of it. The server decides; a client
 //! never receives what its team cannot see, so there is nothing to hack on its side.
 //!
-//! The server runs [`ViewshedPlugin`](crate::ViewshedPlugin), replicon's server and
+//! The server runs [`ViewshedPlugins`](crate::ViewshedPlugins), replicon's server and
 //! [`ViewshedReplicationPlugin`]; a client runs replicon's client only. The rules:
 //!
 //! - **Binding clients to teams.** Each client's entity on the server (the one with
@@ -26,7 +26,7 @@
 //!   makes it visible to every client again. [`HidesOutsideView`](crate::HidesOutsideView) is a
 //!   separate, client-side matter (the team drawn on one screen) and implies nothing here.
 //! - **Timing.** Visibility is decided in `PostUpdate`, after
-//!   [`ViewshedSystems::Fog`] and before replicon's
+//!   [`ViewshedStepSystems::Fog`] and before replicon's
 //!   `ServerSystems::Send`: an entity spotted in a server frame is sent in that frame's
 //!   replication, and one lost from sight is despawned on the client by it.
 //!
@@ -51,7 +51,7 @@
 //!     MinimalPlugins,
 //!     StatesPlugin,
 //!     RepliconPlugins,
-//!     ViewshedPlugin::default(),
+//!     ViewshedPlugins::default(),
 //!     ViewshedReplicationPlugin,
 //! ));
 //! // Every client joins team 1 when it connects (a game would pick from a lobby).
@@ -120,7 +120,7 @@ pub struct ClientTeam(pub Team);
 
 /// The system of [`ViewshedReplicationPlugin`] that decides, each frame, which marked entities
 /// each client may see. It runs in `PostUpdate`, after
-/// [`ViewshedSystems::Fog`] and before replicon's
+/// [`ViewshedStepSystems::Fog`] and before replicon's
 /// `ServerSystems::Send`; order a system that moves or spawns marked entities in `PostUpdate`
 /// before it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,7 +128,7 @@ pub struct ClientSightSystems;
 
 /// Server-side fog of war for bevy_replicon: [`ReplicatesWhenSeen`] entities reach a client
 /// only while its [`ClientTeam`] sees them. Add it on the server, after replicon's
-/// `RepliconPlugins` (its server part) and with [`ViewshedPlugin`](crate::ViewshedPlugin).
+/// `RepliconPlugins` (its server part) and with [`ViewshedPlugins`](crate::ViewshedPlugins).
 /// Without replicon's server it logs an error and does nothing.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ViewshedReplicationPlugin;
@@ -145,7 +145,7 @@ impl Plugin for ViewshedReplicationPlugin {
     fn finish(&self, app: &mut App) {
         if !app.is_plugin_added::<crate::fog::FogPlugin>() {
             error!(
-                "bevy_viewshed: ViewshedReplicationPlugin needs ViewshedPlugin (its FogPlugin: \
+                "bevy_viewshed: ViewshedReplicationPlugin needs ViewshedPlugins (its FogPlugin: \
                  the teams' views); nothing will be hidden from clients"
             );
             return;
@@ -179,7 +179,7 @@ impl Plugin for ViewshedReplicationPlugin {
             .configure_sets(
                 PostUpdate,
                 ClientSightSystems
-                    .after(ViewshedSystems::Fog)
+                    .after(ViewshedSystems)
                     .before(ServerSystems::Send),
             );
         add_observers(app);

@@ -14,11 +14,11 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use viewshed_core::visible::VisibleSet;
 
 use super::viewers::ViewerIndex;
-use super::{Announce, CanBeSpotted};
+use super::{Announce, CanBeSpotted, SpottedTargets};
 use crate::maps::placed::{Placed, PlacedIndex};
 use crate::parallel::collect_in_parts;
 use crate::viewshed::Viewshed;
-use crate::viewshed::recompute::ViewshedUpdated;
+use crate::viewshed::ViewshedUpdated;
 
 /// A change to announce: (seen, viewer, target).
 pub(super) type Change = (bool, Entity, Entity);
@@ -34,6 +34,22 @@ const JUDGED_IN_PARALLEL: usize = 64;
 #[derive(Resource, Default)]
 pub(crate) struct TargetsJudged(pub(super) EntityHashMap<(Entity, TilePos)>);
 
+impl TargetsJudged {
+    /// The targets that moved, from where they were last judged to where they stand now,
+    /// which is where they are judged from now on.
+    fn moves<'a>(&mut self, moved: impl Iterator<Item = (Entity, &'a Placed)>) -> Vec<Move> {
+        let moves = moved.map(|(target, placed)| {
+            let at = placed.get();
+            let before = match at {
+                Some(at) => self.0.insert(target, at),
+                None => self.0.remove(&target),
+            };
+            Move { target, before, at }
+        });
+        moves.collect()
+    }
+}
+
 /// A target that moved: where it stood when last judged, and where it stands now.
 struct Move {
     target: Entity,
@@ -44,7 +60,7 @@ struct Move {
 /// Brings every viewer's set of seen targets up to date and announces the differences.
 pub(crate) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
-    mut viewers: Query<(Entity, &mut Viewshed)>,
+    mut viewers: Query<(Entity, &Viewshed, &mut SpottedTargets)>,
     targets: Query<&Placed, With<CanBeSpotted>>,
     moved: Query<
         (Entity, &Placed),
@@ -69,17 +85,7 @@ pub(crate) fn notify_sightings(
         return;
     }
     let recomputed = file_views(&mut index, &viewers, updated.read().map(|m| m.viewer));
-    let moves: Vec<Move> = moved
-        .iter()
-        .map(|(target, placed)| {
-            let at = placed.get();
-            let before = match at {
-                Some(at) => judged.0.insert(target, at),
-                None => judged.0.remove(&target),
-            };
-            Move { target, before, at }
-        })
-        .collect();
+    let moves = judged.moves(moved.iter());
     let reading = viewers.as_readonly();
     let mut changes = collect_in_parts(&recomputed, JUDGED_IN_PARALLEL, |&viewer, found| {
         judge_view(viewer, (&reading, &targets, &placed), found);
@@ -99,18 +105,18 @@ pub(crate) fn notify_sightings(
 /// exist) and returns the recomputed viewers.
 fn file_views(
     index: &mut ViewerIndex,
-    viewers: &Query<(Entity, &mut Viewshed)>,
+    viewers: &Query<(Entity, &Viewshed, &mut SpottedTargets)>,
     updated: impl Iterator<Item = Entity>,
 ) -> Vec<Entity> {
     if !index.complete {
-        for (viewer, viewshed) in viewers.iter() {
+        for (viewer, viewshed, _) in viewers.iter() {
             index.file(viewer, filing(viewshed));
         }
         index.complete = true;
     }
     updated
         .filter(|&viewer| {
-            let viewshed = viewers.get(viewer).map(|(_, viewshed)| viewshed);
+            let viewshed = viewers.get(viewer).map(|(_, viewshed, _)| viewshed);
             viewshed.is_ok_and(|viewshed| {
                 index.file(viewer, filing(viewshed));
                 true
@@ -129,27 +135,27 @@ fn filing(viewshed: &Viewshed) -> Option<(Entity, &VisibleSet)> {
 fn judge_view(
     viewer: Entity,
     (viewers, targets, placed): (
-        &Query<(Entity, &Viewshed)>,
+        &Query<(Entity, &Viewshed, &SpottedTargets)>,
         &Query<&Placed, With<CanBeSpotted>>,
         &PlacedIndex,
     ),
     found: &mut Vec<Change>,
 ) {
-    let Ok((_, viewshed)) = viewers.get(viewer) else {
+    let Ok((_, viewshed, spotted)) = viewers.get(viewer) else {
         return;
     };
     if let Some(map) = viewshed.map() {
         placed.for_each_near(map, viewshed.visible.window(), |target, tile| {
             if target != viewer
                 && viewshed.visible.contains(tile.x, tile.y)
-                && !viewshed.spotted.contains(&target)
+                && !spotted.contains(target)
                 && targets.contains(target)
             {
                 found.push((true, viewer, target));
             }
         });
     }
-    for &target in &viewshed.spotted {
+    for target in spotted.iter() {
         let at = targets.get(target).ok().and_then(Placed::get);
         if !sees(viewshed, at) {
             found.push((false, viewer, target));
@@ -200,20 +206,20 @@ fn sees(viewshed: &Viewshed, at: At) -> bool {
 /// Writes a change into its viewer's seen targets; false if it was already written (found
 /// twice) or the viewer is gone. The viewer is marked changed only when it changes.
 fn write_change(
-    viewers: &mut Query<(Entity, &mut Viewshed)>,
+    viewers: &mut Query<(Entity, &Viewshed, &mut SpottedTargets)>,
     (seen, viewer, target): Change,
 ) -> bool {
-    let Ok((_, mut viewshed)) = viewers.get_mut(viewer) else {
+    let Ok((_, _, mut spotted)) = viewers.get_mut(viewer) else {
         return false;
     };
-    let spotted = &mut viewshed.bypass_change_detection().spotted;
+    let targets = &mut spotted.bypass_change_detection().targets;
     let changed = if seen {
-        spotted.insert(target)
+        targets.insert(target)
     } else {
-        spotted.remove(&target)
+        targets.remove(&target)
     };
     if changed {
-        viewshed.set_changed();
+        spotted.set_changed();
     }
     changed
 }

@@ -7,7 +7,7 @@
 //! spottable, was disabled or despawned, the viewer lost its viewshed or was despawned.
 //! Targets stand where viewers do: on their `TilePos`, or under their `Transform`.
 
-use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::ecs::system::SystemParam;
@@ -35,7 +35,7 @@ use viewers::ViewerIndex;
 /// commands.spawn((Viewshed::new(6), TilePos { x: 2, y: 2 }, TilemapId(map)));
 /// commands.spawn((CanBeSpotted, TilePos { x: 5, y: 2 }, TilemapId(map)));
 /// # }
-/// // After the plugin's `Notify` step (in `PostUpdate`, `.after(ViewshedSystems::Notify)`):
+/// // After the plugin's `Notify` step (in `PostUpdate`, `.after(ViewshedStepSystems::Sightings)`):
 /// fn alarm(mut spotted: MessageReader<Spotted>) {
 ///     for sighting in spotted.read() {
 ///         info!("{} spots {}", sighting.viewer, sighting.target);
@@ -48,10 +48,53 @@ use viewers::ViewerIndex;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CanBeSpotted;
 
+/// The [`CanBeSpotted`] entities a viewer sees (itself excluded), as of the last
+/// [`ViewshedStepSystems::Sightings`](crate::ViewshedStepSystems::Sightings): every
+/// [`Viewshed`] gets one from the [`SightingsPlugin`], which alone writes it (it is changed
+/// only in frames where the viewer spots or loses a target). A clone of the entity starts
+/// with none: it announces what it sees as its own.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// fn count_threats(guards: Query<(Entity, &SpottedTargets), Changed<SpottedTargets>>) {
+///     for (guard, spotted) in &guards {
+///         info!("{guard} sees {} targets", spotted.len());
+///     }
+/// }
+/// ```
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+#[component(clone_behavior = Ignore)]
+pub struct SpottedTargets {
+    targets: EntityHashSet,
+}
+
+impl SpottedTargets {
+    /// The targets the viewer sees.
+    pub fn iter(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.targets.iter().copied()
+    }
+
+    /// Whether the viewer sees `target`.
+    pub fn contains(&self, target: Entity) -> bool {
+        self.targets.contains(&target)
+    }
+
+    /// How many targets the viewer sees.
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Whether the viewer sees no target.
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+}
+
 /// A viewer started seeing a [`CanBeSpotted`] target.
 ///
 /// Sent three ways: as a buffered message (read it with `MessageReader<Spotted>` after
-/// [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify)), once, with `on` the viewer;
+/// [`ViewshedStepSystems::Sightings`](crate::ViewshedStepSystems::Sightings)), once, with `on` the viewer;
 /// and as an entity event on the viewer and then on the target, for observers: a guard
 /// watches what it spots, a monster that it was seen.
 ///
@@ -208,18 +251,13 @@ where
     }
 }
 
-/// The seen targets of viewers whose `Viewshed` is being replaced (inserted again), so that
-/// the new component keeps them and no sighting is announced twice.
-#[derive(Resource, Default)]
-pub(crate) struct ReplacedSightings(EntityHashMap<EntityHashSet>);
-
 /// A target stopped standing anywhere: `CanBeSpotted`, `TilePos` or `TilemapId` was removed, or
 /// it was disabled or despawned (`C` is the component of the lifecycle event `E`). Every
 /// viewer that saw it loses it now.
 pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     targets: Query<(), (With<CanBeSpotted>, Allow<Disabled>)>,
-    mut viewers: Query<(Entity, &mut Viewshed)>,
+    mut viewers: Query<(Entity, &mut SpottedTargets)>,
     mut judged: ResMut<TargetsJudged>,
     mut announce: Announce,
 ) {
@@ -228,9 +266,9 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
         return;
     }
     judged.0.remove(&target);
-    for (viewer, mut viewshed) in &mut viewers {
-        if viewshed.spotted.contains(&target) {
-            viewshed.bypass_change_detection().spotted.remove(&target);
+    for (viewer, mut spotted) in &mut viewers {
+        if spotted.contains(target) {
+            spotted.targets.remove(&target);
             announce.send(false, viewer, target);
         }
     }
@@ -239,61 +277,23 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
 /// A viewer lost its viewshed, was disabled or despawned: it no longer sees what it saw.
 pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
-    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
-    mut replaced: ResMut<ReplacedSightings>,
+    mut viewers: Query<&mut SpottedTargets, Allow<Disabled>>,
     mut index: ResMut<ViewerIndex>,
     mut announce: Announce,
 ) {
     let viewer = event.event_target();
     index.file(viewer, None);
-    let mut lost = replaced.0.remove(&viewer).unwrap_or_default();
-    if let Ok(mut viewshed) = viewers.get_mut(viewer) {
-        lost.extend(std::mem::take(
-            &mut viewshed.bypass_change_detection().spotted,
-        ));
-    }
-    for target in lost {
+    let Ok(mut spotted) = viewers.get_mut(viewer) else {
+        return;
+    };
+    for target in std::mem::take(&mut spotted.targets) {
         announce.send(false, viewer, target);
     }
 }
 
-/// A viewer's `Viewshed` is about to be replaced or removed (discarded): keep what it sees;
-/// its view leaves the viewer index (a new `Viewshed` has none until it is computed).
-pub(crate) fn on_viewshed_replaced(
-    event: On<Discard, Viewshed>,
-    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
-    mut replaced: ResMut<ReplacedSightings>,
-    mut index: ResMut<ViewerIndex>,
-) {
+/// A viewer's `Viewshed` is about to be replaced or removed (discarded): its view leaves the
+/// viewer index (a new `Viewshed` has none until it is computed). What it spotted stays in its
+/// [`SpottedTargets`], compared with its next view as usual.
+pub(crate) fn on_viewshed_replaced(event: On<Discard, Viewshed>, mut index: ResMut<ViewerIndex>) {
     index.file(event.entity, None);
-    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        let spotted = std::mem::take(&mut viewshed.bypass_change_detection().spotted);
-        replaced.0.insert(event.entity, spotted);
-    }
-}
-
-/// A `Viewshed` was inserted: if it replaced one, it keeps the targets the old one saw (they
-/// are compared with its first view as usual); else it starts seeing none (a `Viewshed`
-/// cloned from another viewer announces what it sees as its own).
-pub(crate) fn on_viewshed_inserted(
-    event: On<Insert, Viewshed>,
-    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
-    mut replaced: ResMut<ReplacedSightings>,
-) {
-    let spotted = replaced.0.remove(&event.entity).unwrap_or_default();
-    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        viewshed.bypass_change_detection().spotted = spotted;
-    }
-}
-
-/// A viewer was re-enabled: its view is recomputed at the next update (the world may have
-/// changed in ways it did not follow while disabled), and its sightings announced again.
-pub(crate) fn on_viewer_back(
-    event: On<Remove, Disabled>,
-    mut viewers: Query<&mut Viewshed, Allow<Disabled>>,
-) {
-    if let Ok(mut viewshed) = viewers.get_mut(event.entity) {
-        // Changed, so that the recompute visits it.
-        viewshed.computed = None;
-    }
 }

@@ -8,14 +8,14 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::judge::{TargetsJudged, notify_sightings};
 use super::{
-    CanBeSpotted, LostSight, ReplacedSightings, Spotted, ViewerIndex, on_target_gone,
-    on_viewer_back, on_viewer_gone, on_viewshed_inserted, on_viewshed_replaced,
+    CanBeSpotted, LostSight, Spotted, SpottedTargets, ViewerIndex, on_target_gone, on_viewer_gone,
+    on_viewshed_replaced,
 };
-use crate::schedule::{ViewshedSchedule, ViewshedSystems};
+use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
 
 /// Sightings: [`Spotted`] and [`LostSight`] for the [`CanBeSpotted`] entities viewers start or
-/// stop seeing, in [`ViewshedSystems::Notify`], from the views that
+/// stop seeing, in [`ViewshedStepSystems::Sightings`], from the views that
 /// [`ViewshedUpdated`](crate::ViewshedUpdated) names and the targets whose `Placed` changed.
 /// A game that never reads sightings can leave it out of
 /// [`ViewshedPlugins`](crate::ViewshedPlugins).
@@ -28,21 +28,19 @@ impl Plugin for SightingsPlugin {
             .add_message::<LostSight>()
             .init_resource::<ViewerIndex>()
             .init_resource::<TargetsJudged>()
-            .init_resource::<ReplacedSightings>()
-            .register_type::<CanBeSpotted>();
+            .register_type::<CanBeSpotted>()
+            .register_required_components::<Viewshed, SpottedTargets>();
         app.add_systems(
             ViewshedSchedule,
-            notify_sightings.in_set(ViewshedSystems::Notify),
+            notify_sightings.in_set(ViewshedStepSystems::Sightings),
         );
-        // Targets and viewers that stop standing anywhere, viewers replaced or back.
+        // Targets and viewers that stop standing anywhere; a view replaced leaves the index.
         app.add_observer(on_target_gone::<Remove, CanBeSpotted>)
             .add_observer(on_target_gone::<Remove, TilePos>)
             .add_observer(on_target_gone::<Remove, TilemapId>)
             .add_observer(on_target_gone::<Add, Disabled>)
             .add_observer(on_viewer_gone::<Remove, Viewshed>)
             .add_observer(on_viewer_gone::<Add, Disabled>)
-            .add_observer(on_viewer_back)
-            .add_observer(on_viewshed_replaced)
-            .add_observer(on_viewshed_inserted);
+            .add_observer(on_viewshed_replaced);
     }
 }

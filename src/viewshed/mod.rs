@@ -1,23 +1,27 @@
 //! The [`Viewshed`] component (who sees, with which [`FovOptions`], and what it saw at its
-//! last recomputation) and the system that keeps it up to date ([`recompute`]).
+//! last recomputation), the system that keeps it up to date (`recompute`) and the message it
+//! writes ([`ViewshedUpdated`]).
 
+pub(crate) mod kept;
 mod map_lookup;
 mod plugin;
 mod reach_index;
-pub mod recompute;
+pub(crate) mod recompute;
 #[cfg(feature = "serde")]
 mod save;
+mod scratch;
+pub(crate) mod state;
 
-use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::maps::placement::{Grid, PlaceProblem};
+use crate::maps::placement::Grid;
 use crate::staggered;
 use viewshed_core::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 use viewshed_core::visible::VisibleSet;
 
 pub use plugin::ViewsPlugin;
+pub use recompute::ViewshedUpdated;
 
 /// Gives an entity sight: each update it holds the tiles it sees.
 ///
@@ -46,7 +50,7 @@ pub use plugin::ViewsPlugin;
 /// ```
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Placed)]
+#[require(crate::maps::placed::Placed, state::ViewState<Viewshed>)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -56,26 +60,20 @@ pub struct Viewshed {
     /// How the viewer sees: radius, distance shape, vision cone, floor rule, light walls.
     /// Change any of them at run time; the view follows at the next update.
     pub options: FovOptions,
+    /// What it sees.
     #[reflect(ignore)]
     pub(crate) visible: VisibleSet,
-    /// The view before the last recomputation.
+    /// What it saw before the last recomputation (nothing before its first one on this
+    /// entity), for [`newly_seen`](Self::newly_seen).
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) previous: VisibleSet,
-    /// The [`CanBeSpotted`](crate::CanBeSpotted) entities it sees.
+    /// Where the view was computed from: its map and tile.
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) spotted: EntityHashSet,
+    pub(crate) at: Option<(Entity, TilePos)>,
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) generation: u64,
-    /// What the current view was computed from.
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) computed: Option<ViewKey>,
-    /// The last problem warned about, so each is logged once.
-    #[reflect(ignore)]
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) warned: Option<PlaceProblem>,
 }
 
 /// Everything a view depends on: the map and its opacity version, the tile and the options.
@@ -146,10 +144,8 @@ impl Viewshed {
             options,
             visible: VisibleSet::new(),
             previous: VisibleSet::new(),
-            spotted: EntityHashSet::default(),
+            at: None,
             generation: 0,
-            computed: None,
-            warned: None,
         }
     }
 
@@ -194,12 +190,6 @@ impl Viewshed {
         self.visible.contains(tile.x, tile.y)
     }
 
-    /// The [`CanBeSpotted`](crate::CanBeSpotted) entities the viewer sees (itself excluded), as of
-    /// the last [`ViewshedSystems::Notify`](crate::ViewshedSystems::Notify).
-    pub fn spotted(&self) -> impl Iterator<Item = Entity> + '_ {
-        self.spotted.iter().copied()
-    }
-
     /// The tiles in the current view that were not in the one before the last recomputation.
     pub fn newly_seen(&self) -> impl Iterator<Item = TilePos> + '_ {
         self.iter()
@@ -237,37 +227,33 @@ impl Viewshed {
 
     /// The map (root tilemap entity) and tile the current view was computed from, if any.
     pub fn origin(&self) -> Option<(Entity, TilePos)> {
-        self.computed.map(|key| {
-            (
-                key.map,
-                TilePos {
-                    x: key.origin.0,
-                    y: key.origin.1,
-                },
-            )
-        })
+        self.at
     }
 
     /// The map the current view was computed on, if any.
     pub(crate) fn map(&self) -> Option<Entity> {
-        self.computed.map(|key| key.map)
+        self.at.map(|(map, _)| map)
     }
 
-    /// Replaces the view with `view`, computed from the same key (a viewer that needs light
+    /// Replaces the view with `view`, computed from the same place (a viewer that needs light
     /// sees differently because the light changed).
     pub(crate) fn relight(&mut self, view: VisibleSet) {
         self.previous = std::mem::replace(&mut self.visible, view);
         self.generation += 1;
     }
 
-    /// Moves the current view to the previous one and records what the new one is computed
-    /// from (`None`: the viewer sees nothing, and the view is emptied).
-    pub(crate) fn replace_view(&mut self, computed: Option<ViewKey>) {
+    /// Moves the current view to the previous one (or empties it, for a view computed for the
+    /// first time on this entity: `first`) and records where the new one is computed from
+    /// (`None`: the viewer sees nothing, and the view is emptied).
+    pub(crate) fn replace_view(&mut self, at: Option<(Entity, TilePos)>, first: bool) {
         std::mem::swap(&mut self.visible, &mut self.previous);
-        if computed.is_none() {
+        if first {
+            self.previous.clear();
+        }
+        if at.is_none() {
             self.visible.clear();
         }
-        self.computed = computed;
+        self.at = at;
         self.generation += 1;
     }
 }

@@ -11,37 +11,36 @@
 //! map) gets an empty view and one warning.
 
 use bevy::ecs::batching::BatchingStrategy;
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::query::QueryData;
 use bevy::ecs::system::{SystemParam, SystemState};
 use bevy::prelude::*;
 use bevy::utils::Parallel;
-
-use bevy::ecs::component::Mutable;
-use bevy::ecs::entity::EntityHashSet;
+use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
 use crate::maps::opacity::MapOpacity;
 use crate::maps::placed::{Placed, PlacedMoves};
-use crate::maps::placement::{Grid, PlaceProblem};
-use crate::staggered;
+use crate::maps::placement::PlaceProblem;
+use crate::viewshed::kept::KeptView;
 use crate::viewshed::map_lookup::MapLookup;
 use crate::viewshed::reach_index::{Filed, ReachIndex};
+use crate::viewshed::scratch::Scratch;
+use crate::viewshed::state::ViewState;
 use crate::viewshed::{ViewKey, Viewshed};
-use viewshed_core::FovError;
-use viewshed_core::hex::HexFov;
 use viewshed_core::options::FovOptions;
-use viewshed_core::shadowcast::Fov;
 use viewshed_core::visible::VisibleSet;
 
 /// Written after a viewer's view was recomputed, cleared or filtered again by light (a
 /// buffered message: read it with `MessageReader<ViewshedUpdated>` in a system ordered after
-/// [`ViewshedSystems::Recompute`](crate::ViewshedSystems::Recompute)). It is how the later
+/// [`ViewshedStepSystems::Light`](crate::ViewshedStepSystems::Light)). It is how the later
 /// steps (sightings, fog) learn which views changed and on which maps.
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_viewshed::prelude::*;
-/// // Runs in `PostUpdate`, `.after(ViewshedSystems::Recompute)`.
+/// // Runs in `PostUpdate`, `.after(ViewshedStepSystems::Light)`.
 /// fn count_changed_views(mut updated: MessageReader<ViewshedUpdated>, viewers: Query<&Viewshed>) {
 ///     for update in updated.read() {
 ///         if let Ok(viewshed) = viewers.get(update.viewer) {
@@ -61,71 +60,25 @@ pub struct ViewshedUpdated {
     pub previous_map: Option<Entity>,
 }
 
-/// A component whose field of view the recompute keeps up to date: a viewer's [`Viewshed`]
-/// or a [`LightSource`](crate::LightSource). Both are placed, keyed and recomputed by the same
-/// rules; only what follows a recomputation differs.
-pub(crate) trait KeptView: Component<Mutability = Mutable> {
-    /// What a warning calls the entity ("viewer", "light").
-    const WHO: &'static str;
-    /// What a warning says it does when it stands nowhere ("it sees nothing").
-    const NOTHING: &'static str;
-    /// The options its field of view is computed with.
-    fn options(&self) -> FovOptions;
-    /// What the current view was computed from.
-    fn computed(&self) -> Option<ViewKey>;
-    /// The same, to update.
-    fn computed_mut(&mut self) -> &mut Option<ViewKey>;
-    /// The last problem warned about.
-    fn warned_mut(&mut self) -> &mut Option<PlaceProblem>;
-    /// Whether it holds anything an empty view would take away.
-    fn has_view(&self) -> bool;
-    /// Starts a new view computed from `computed` (`None`: empty) and returns the set to
-    /// compute it into.
-    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet;
+/// An entity with a view of kind `C`, as the recompute visits it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(crate) struct ViewItem<C: KeptView> {
+    entity: Entity,
+    view: &'static mut C,
+    state: &'static mut ViewState<C>,
+    placed: Ref<'static, Placed>,
 }
-
-impl KeptView for Viewshed {
-    const WHO: &'static str = "viewer";
-    const NOTHING: &'static str = "it sees nothing";
-
-    fn options(&self) -> FovOptions {
-        self.options
-    }
-
-    fn computed(&self) -> Option<ViewKey> {
-        self.computed
-    }
-
-    fn computed_mut(&mut self) -> &mut Option<ViewKey> {
-        &mut self.computed
-    }
-
-    fn warned_mut(&mut self) -> &mut Option<PlaceProblem> {
-        &mut self.warned
-    }
-
-    fn has_view(&self) -> bool {
-        // Something to lose: a view, or targets (a replaced Viewshed keeps those its
-        // predecessor saw).
-        self.computed.is_some() || !self.visible.is_empty() || !self.spotted.is_empty()
-    }
-
-    fn start_view(&mut self, computed: Option<ViewKey>) -> &mut VisibleSet {
-        self.replace_view(computed);
-        &mut self.visible
-    }
-}
-
-type ViewItem<C> = (Entity, &'static mut C, Ref<'static, Placed>);
 
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
-/// changed, by reading change ticks: new ones, and those whose options changed or that were
-/// enabled again (`C`). Those that moved are the maps step's [`PlacedMoves`].
-pub(crate) struct MaybeMoved<C: KeptView>(pub(crate) ChangeScan<C>);
+/// changed, by reading change ticks: new ones, those whose options changed, and those whose
+/// [`ViewState`] asks to be computed afresh (re-enabled, a viewer that started or stopped
+/// needing light). Those that moved are the maps step's [`PlacedMoves`].
+pub(crate) struct ViewScan<C: KeptView>(pub(crate) ChangeScan<C>);
 
-impl<C: KeptView> FromWorld for MaybeMoved<C> {
+impl<C: KeptView> FromWorld for ViewScan<C> {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![column::<C>(world)];
+        let columns = vec![column::<C>(world), column::<ViewState<C>>(world)];
         Self(ChangeScan::new(world, columns))
     }
 }
@@ -209,13 +162,13 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
 }
 
 impl<C: KeptView> Views<'_, '_, C> {
-    /// Brings every view of kind `C` that needs it up to date, given those that `MaybeMoved`
+    /// Brings every view of kind `C` that needs it up to date, given those that `ViewScan`
     /// found; returns those that changed.
     pub(crate) fn recompute(&mut self, moved: &[Entity]) -> impl Iterator<Item = Update> + '_ {
         let (layers_changed, listed) = self.viewers_to_visit(moved);
         let (updates, refile) = (&*self.updates, &*self.refile);
         let (maps, index) = (&self.maps, &*self.index);
-        let visit = |task: Task<'_, '_, '_, '_>, item: ViewItemMut<C>| {
+        let visit = |task: Task<'_, '_, '_, '_>, item: ViewItemItem<C>| {
             visit_item(task, item, layers_changed, (index, refile));
         };
         let all = &mut self.items;
@@ -246,7 +199,7 @@ impl<C: KeptView> Views<'_, '_, C> {
     }
 
     /// Whether layers changed, and the viewers to visit (`None`: every one): those
-    /// `MaybeMoved` found, those the maps step placed anew and those filed near changed
+    /// `ViewScan` found, those the maps step placed anew and those filed near changed
     /// tiles, when they are few.
     fn viewers_to_visit(&mut self, moved: &[Entity]) -> (bool, Option<EntityHashSet>) {
         for view in self.removed.read() {
@@ -280,21 +233,20 @@ impl<C: KeptView> Views<'_, '_, C> {
 /// update, and notes a view to file again.
 fn visit_item<C: KeptView>(
     (fov, updates, maps): Task<'_, '_, '_, '_>,
-    item: ViewItemMut<C>,
+    mut item: ViewItemItem<C>,
     layers_changed: bool,
     (index, refile): (&ReachIndex, &Parallel<Vec<(Entity, Option<Filed>)>>),
 ) {
-    let (entity, mut view, placed) = item;
-    let before = view.computed().map(|key| key.map);
-    if let Some(after) = visit_view(fov, (entity, &mut view, &placed), layers_changed, maps) {
-        updates.push((entity, before, after));
+    let before = item.state.key().map(|key| key.map);
+    if let Some(after) = visit_view(fov, &mut item, layers_changed, maps) {
+        updates.push((item.entity, before, after));
     }
-    let placed = view
-        .computed()
-        .and_then(|key| Some((key, maps.opacity(key.map)?.size())));
-    let filed = placed.map(|(key, size)| Filed::new(&key, (size.x, size.y)));
-    if index.filed(entity) != filed.as_ref() {
-        refile.borrow_local_mut().push((entity, filed));
+    let filed = item.state.key().and_then(|key| {
+        let size = maps.opacity(key.map)?.size();
+        Some(Filed::new(&key, (size.x, size.y)))
+    });
+    if index.filed(item.entity) != filed.as_ref() {
+        refile.borrow_local_mut().push((item.entity, filed));
     }
 }
 
@@ -310,22 +262,22 @@ type Task<'t, 'm, 'w, 's> = (
 /// it. Returns the view's map after it changed (`Some(None)`: emptied), `None` if unchanged.
 fn visit_view<C: KeptView>(
     fov: &mut Scratch,
-    (entity, view, placed): (Entity, &mut Mut<C>, &Ref<Placed>),
+    item: &mut ViewItemItem<C>,
     layers_changed: bool,
     maps: &mut MapLookup,
 ) -> Option<Option<Entity>> {
-    if !layers_changed && still_placed(view, placed) && catch_up(view, maps) {
+    if !layers_changed && still_placed(item) && catch_up(&mut item.state, maps) {
         return None;
     }
-    let key = locate(view.options(), placed, maps);
-    refresh(fov, entity, view, key).then(|| view.computed().map(|key| key.map))
+    let located = locate(item.view.options(), &item.placed, maps);
+    refresh(fov, item, located).then(|| item.state.key().map(|key| key.map))
 }
 
 /// Recomputes the viewers' views and announces each changed one. Exclusive, to read the
-/// viewers' change ticks as whole columns (`MaybeMoved`).
+/// viewers' change ticks as whole columns (`ViewScan`).
 pub(super) fn recompute_viewsheds(
     world: &mut World,
-    mut moved: Local<MaybeMoved<Viewshed>>,
+    mut moved: Local<ViewScan<Viewshed>>,
     state: &mut SystemState<(Views<Viewshed>, MessageWriter<ViewshedUpdated>)>,
 ) {
     scan_then_run(
@@ -343,53 +295,15 @@ pub(super) fn recompute_viewsheds(
     );
 }
 
-/// The scratch space of one thread's field-of-view computations, for every kind of grid.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    square: Fov,
-    hex: HexFov,
-    /// A staggered map's view on its diamond grid, before it is brought back to tiles.
-    diamond: VisibleSet,
-}
-
-impl Scratch {
-    /// Computes the view `key` describes on the map of `opacity`.
-    fn compute(
-        &mut self,
-        key: &ViewKey,
-        opacity: &MapOpacity,
-        visible: &mut VisibleSet,
-    ) -> Result<(), FovError> {
-        let grid = opacity.grid();
-        match key.grid {
-            Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
-            Grid::Hex(coords) => self
-                .hex
-                .compute(grid, coords, key.origin, key.options, visible),
-            Grid::Staggered => {
-                let origin = staggered::to_diamond(key.origin);
-                let computed = self
-                    .square
-                    .compute(grid, origin, key.options, &mut self.diamond);
-                staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
-                computed
-            }
-        }
-    }
-}
-
-/// An entity as the recompute visits it.
-type ViewItemMut<'w, 's, C> = bevy::ecs::query::QueryItem<'w, 's, ViewItem<C>>;
-
 /// Whether a viewer has a view and kept its settings, map and tile since the last run.
-fn still_placed<C: KeptView>(view: &Mut<C>, placed: &Ref<Placed>) -> bool {
-    view.computed().is_some() && !view.is_changed() && !placed.is_changed()
+fn still_placed<C: KeptView>(item: &ViewItemItem<C>) -> bool {
+    item.state.key().is_some() && !item.view.is_changed() && !item.placed.is_changed()
 }
 
 /// For a viewer that did not move: whether its view is still right, given the opacity
 /// changes since it was computed (it then records that it has seen them).
-fn catch_up<C: KeptView>(view: &mut Mut<C>, maps: &mut MapLookup) -> bool {
-    let Some(key) = view.computed() else {
+fn catch_up<C: KeptView>(state: &mut Mut<ViewState<C>>, maps: &mut MapLookup) -> bool {
+    let Some(key) = state.key() else {
         return false;
     };
     let Some(opacity) = maps.opacity(key.map) else {
@@ -399,7 +313,7 @@ fn catch_up<C: KeptView>(view: &mut Mut<C>, maps: &mut MapLookup) -> bool {
         return false;
     }
     if key.version != opacity.version()
-        && let Some(key) = view.bypass_change_detection().computed_mut().as_mut()
+        && let Some(key) = state.bypass_change_detection().key_mut().as_mut()
     {
         // Only the version moves: the key is not copied.
         key.version = opacity.version();
@@ -410,47 +324,66 @@ fn catch_up<C: KeptView>(view: &mut Mut<C>, maps: &mut MapLookup) -> bool {
 /// Brings one view up to date with where the viewer stands; returns whether it changed.
 fn refresh<C: KeptView>(
     fov: &mut Scratch,
-    entity: Entity,
-    view: &mut Mut<C>,
+    item: &mut ViewItemItem<C>,
     located: Result<(ViewKey, &MapOpacity), PlaceProblem>,
 ) -> bool {
-    match located {
-        Ok((key, opacity)) => {
-            let up_to_date = view.computed().is_some_and(|old| {
-                ViewKey {
-                    version: key.version,
-                    ..old
-                } == key
-                    && !opacity.changed_within(old.version, |cell| key.reaches(cell))
-            });
-            if up_to_date {
-                *view.bypass_change_detection().computed_mut() = Some(key);
-                return false;
-            }
-            let view = &mut **view;
-            *view.warned_mut() = None;
-            // The origin was checked to be on the map, so this cannot fail.
-            fov.compute(&key, opacity, view.start_view(Some(key)))
-                .is_ok()
-        }
-        Err(problem) => {
-            let warned = view.bypass_change_detection().warned_mut();
-            if *warned != Some(problem) {
-                warn!(
-                    "bevy_viewshed: {} {entity} {}; {}",
-                    C::WHO,
-                    problem.describe(),
-                    C::NOTHING
-                );
-                *warned = Some(problem);
-            }
-            let had_view = view.has_view();
-            if had_view {
-                view.start_view(None);
-            }
-            had_view
-        }
+    let state = item.state.bypass_change_detection();
+    let (key, opacity) = match located {
+        Ok(located) => located,
+        Err(problem) => return clear(item, problem),
+    };
+    // Written over in place by the game (its key may be the same): not the view computed.
+    let replaced = item.view.is_changed() && buffer(item.view.view()) != state.written;
+    let up_to_date = !replaced
+        && state.key().is_some_and(|old| {
+            ViewKey {
+                version: key.version,
+                ..old
+            } == key
+                && !opacity.changed_within(old.version, |cell| key.reaches(cell))
+        });
+    *state.key_mut() = Some(key);
+    if up_to_date {
+        return false;
     }
+    state.warned = None;
+    let first = std::mem::take(&mut state.fresh);
+    let at = Some((key.map, TilePos::new(key.origin.0, key.origin.1)));
+    let view = item.view.start_view(at, first);
+    // The origin was checked to be on the map, so this cannot fail.
+    let computed = fov.compute(&key, opacity, view).is_ok();
+    state.written = buffer(view);
+    computed
+}
+
+/// The address of the buffer a view is held in: which value of a view this is.
+fn buffer(view: &VisibleSet) -> usize {
+    view.words().as_ptr() as usize
+}
+
+/// Empties the view of a viewer that stands nowhere (`problem` says why, in one warning);
+/// returns whether it held anything.
+fn clear<C: KeptView>(item: &mut ViewItemItem<C>, problem: PlaceProblem) -> bool {
+    let state = item.state.bypass_change_detection();
+    if state.warned != Some(problem) {
+        warn!(
+            "bevy_viewshed: {} {} {}; {}",
+            C::WHO,
+            item.entity,
+            problem.describe(),
+            C::NOTHING
+        );
+        state.warned = Some(problem);
+    }
+    *state.key_mut() = None;
+    let first = std::mem::take(&mut state.fresh);
+    let had_view = item.view.has_view();
+    if had_view {
+        item.view.start_view(None, first);
+    }
+    // A new value that stands nowhere is announced too: what its entity saw (its sightings)
+    // is judged against it.
+    had_view || first
 }
 
 /// The map, tile and settings a viewer's view depends on, or why it sees nothing.

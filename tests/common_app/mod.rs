@@ -7,10 +7,10 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{HexCoords, OpacityGrid, field_of_view};
 
-/// `MinimalPlugins` + `ViewshedPlugin`: no window, no GPU.
+/// `MinimalPlugins` + `ViewshedPlugins`: no window, no GPU.
 pub fn app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, ViewshedPlugin::default()));
+    app.add_plugins((MinimalPlugins, ViewshedPlugins::default()));
     app
 }
 
@@ -26,7 +26,7 @@ pub fn threaded_app(threads: usize) -> App {
         MinimalPlugins.set(TaskPoolPlugin {
             task_pool_options: options,
         }),
-        ViewshedPlugin::default(),
+        ViewshedPlugins::default(),
     ));
     app
 }
@@ -124,6 +124,14 @@ pub fn viewshed(app: &App, viewer: Entity) -> &Viewshed {
         .expect("viewer has a Viewshed")
 }
 
+/// The targets `viewer` spots (none if it has no `SpottedTargets`).
+pub fn spotted(app: &App, viewer: Entity) -> impl Iterator<Item = Entity> + '_ {
+    app.world()
+        .get::<SpottedTargets>(viewer)
+        .into_iter()
+        .flat_map(SpottedTargets::iter)
+}
+
 pub fn generation(app: &App, viewer: Entity) -> u64 {
     viewshed(app, viewer).generation()
 }
@@ -190,8 +198,8 @@ pub fn logging_app() -> App {
     app.init_resource::<Log>().add_systems(
         ViewshedSchedule,
         log_messages
-            .after(ViewshedSystems::Notify)
-            .before(ViewshedSystems::Fog),
+            .after(ViewshedStepSystems::Sightings)
+            .before(ViewshedStepSystems::Fog),
     );
     app
 }

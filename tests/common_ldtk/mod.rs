@@ -38,7 +38,7 @@ pub fn project_app(project: &str, configure: impl FnOnce(&mut App)) -> App {
         AssetPlugin::default(),
         ImagePlugin::default(),
         TextureAtlasPlugin,
-        ViewshedPlugin::default(),
+        ViewshedPlugins::default(),
         LdtkViewshedPlugin,
     ));
     // bevy_render registers the PNG loader once it knows the GPU's formats; headless, the

@@ -45,7 +45,7 @@ fn server_app(transport: Transport) -> App {
         MinimalPlugins,
         StatesPlugin,
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
-        ViewshedPlugin::default(),
+        ViewshedPlugins::default(),
         ViewshedReplicationPlugin,
     ))
     .init_resource::<Sightings>()

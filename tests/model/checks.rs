@@ -271,7 +271,11 @@ impl Harness {
             if model.entities[&viewer].disabled {
                 continue;
             }
-            let got: BTreeSet<Entity> = world.get::<Viewshed>(viewer).unwrap().spotted().collect();
+            let got: BTreeSet<Entity> = world
+                .get::<SpottedTargets>(viewer)
+                .unwrap()
+                .iter()
+                .collect();
             let want = spotted.get(&viewer).cloned().unwrap_or_default();
             check!(
                 got == want,

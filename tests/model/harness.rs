@@ -10,7 +10,7 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_viewshed::DrawnTeam;
+use bevy_viewshed::DrawnTeamOverride;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -83,7 +83,7 @@ impl Harness {
     pub(crate) fn new() -> Self {
         let mut app = common_app::app();
         app.init_resource::<Heard>()
-            .add_systems(PostUpdate, read_messages.after(ViewshedSystems::Notify))
+            .add_systems(PostUpdate, read_messages.after(ViewshedSystems))
             .add_observer(|e: On<Spotted>, mut heard: ResMut<Heard>| {
                 heard.hear((true, e.viewer, e.target), e.on);
             })
@@ -324,7 +324,7 @@ impl Harness {
         Ok(())
     }
 
-    /// The ops on viewers, and `FogTeam`.
+    /// The ops on viewers, and `DrawnTeam`.
     fn apply_viewer_op(&mut self, op: &Op) {
         let viewer = |h: &Self, i: usize| Self::pick(&h.model.viewers, i);
         match *op {
@@ -388,7 +388,7 @@ impl Harness {
             }
             Op::SetFogTeam(team) => {
                 self.model.fog_team = team;
-                self.world().insert_resource(FogTeam(Team(team)));
+                self.world().insert_resource(DrawnTeam(Team(team)));
             }
             _ => unreachable!("not a viewer op: {op:?}"),
         }
@@ -795,7 +795,7 @@ impl Harness {
         }
     }
 
-    /// The tilemap in `slot` draws this team (`DrawnTeam`), or the one of `FogTeam` (`None`).
+    /// The tilemap in `slot` draws this team (`DrawnTeamOverride`), or the one of `DrawnTeam` (`None`).
     fn set_drawn_team(&mut self, slot: usize, team: Option<u32>) {
         let Some(map) = self.live_map(slot) else {
             return;
@@ -803,10 +803,12 @@ impl Harness {
         self.model.maps[slot].as_mut().unwrap().drawn = team;
         match team {
             Some(team) => {
-                self.world().entity_mut(map).insert(DrawnTeam(Team(team)));
+                self.world()
+                    .entity_mut(map)
+                    .insert(DrawnTeamOverride(Team(team)));
             }
             None => {
-                self.world().entity_mut(map).remove::<DrawnTeam>();
+                self.world().entity_mut(map).remove::<DrawnTeamOverride>();
             }
         }
     }

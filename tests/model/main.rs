@@ -18,7 +18,7 @@
 //!   of the team's enabled `RevealsFog` members' views there; explored: ever visible, kept
 //!   across a resize where it fits, as restored from a memory); other maps have none;
 //! - the tiles of every fog layer (a tilemap with `FogStyle` whose root has a fog) look like
-//!   the `FogStyle` look of the model's state for the team in `FogTeam` (the soft-edge look
+//!   the `FogStyle` look of the model's state for the team in `DrawnTeam` (the soft-edge look
 //!   for a tile not seen with a neighbour seen, as bevy_ecs_tilemap counts neighbours on the
 //!   root's grid; with fades, once that look has held longer than the fade: each update is 20
 //!   ms of the app's clock), the tiles of a layer whose `FogStyle` was removed keep their

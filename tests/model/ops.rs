@@ -43,7 +43,7 @@ const CONE_WIDTHS: [f64; 7] = [0.0, FRAC_PI_4, FRAC_PI_2, PI, 1.5 * PI, TAU, f64
 pub(crate) struct Sight {
     reach: Reach,
     shape: Option<DistanceShape>,
-    /// `VisionCone::toward(dx, dy, CONE_WIDTHS[i])`.
+    /// `VisionCone::toward_radians(dx, dy, CONE_WIDTHS[i])`.
     cone: Option<(i32, i32, usize)>,
     permissive: bool,
     dark_walls: bool,
@@ -52,7 +52,7 @@ pub(crate) struct Sight {
 impl Sight {
     fn cone(&self) -> Option<VisionCone> {
         self.cone
-            .map(|(dx, dy, w)| VisionCone::toward(dx, dy, CONE_WIDTHS[w]))
+            .map(|(dx, dy, w)| VisionCone::toward_radians(dx, dy, CONE_WIDTHS[w]))
     }
 
     pub(crate) fn viewshed(&self) -> Viewshed {
@@ -206,7 +206,7 @@ pub(crate) enum Op {
     /// place.
     SetTeam(usize, Option<u32>, bool),
     SetFogTeam(u32),
-    /// The tilemap in a slot draws this team (`DrawnTeam`), or the one of `FogTeam` (`None`).
+    /// The tilemap in a slot draws this team (`DrawnTeamOverride`), or the one of `DrawnTeam` (`None`).
     SetDrawnTeam(usize, Option<u32>),
     // Opacity.
     ToggleTileOpaque(usize, (u32, u32)),

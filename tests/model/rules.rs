@@ -25,7 +25,7 @@ pub(crate) struct MapModel {
     pub(crate) layer_of: Option<Entity>,
     pub(crate) style: Option<StyleKind>,
     pub(crate) kind: MapKind,
-    /// Its `DrawnTeam`.
+    /// Its `DrawnTeamOverride`.
     pub(crate) drawn: Option<u32>,
     pub(crate) tiles: HashMap<(u32, u32), Entity>,
     /// The tiles its `OpaqueCells` paint opaque (`None`: it has none).
@@ -203,7 +203,7 @@ impl Model {
         roots
     }
 
-    /// The team a root map draws: its `DrawnTeam`, else `FogTeam`'s.
+    /// The team a root map draws: its `DrawnTeamOverride`, else `DrawnTeam`'s.
     pub(crate) fn drawn_on(&self, root: Entity) -> u32 {
         self.map(root)
             .and_then(|m| m.drawn)

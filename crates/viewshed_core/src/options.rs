@@ -141,10 +141,9 @@ pub enum FovMode {
 /// The cone only takes cells away: inside it, the view is exactly the view without it.
 ///
 /// ```
-/// use std::f64::consts::FRAC_PI_2;
 /// use viewshed_core::VisionCone;
 ///
-/// let east = VisionCone::toward(1, 0, FRAC_PI_2); // a 90-degree cone facing +x
+/// let east = VisionCone::toward_degrees(1, 0, 90.0); // a 90-degree cone facing +x
 /// assert!(east.contains(5, 0));
 /// assert!(east.contains(3, 3) && east.contains(3, -3)); // the diagonals are its edges
 /// assert!(!east.contains(2, 3));
@@ -164,25 +163,44 @@ pub struct VisionCone {
 const CONE_EPSILON: f64 = 1e-9;
 
 impl VisionCone {
-    /// A cone facing `facing` radians, `width` radians wide.
+    /// A cone facing `facing` radians, `width` radians wide (its fields; the same as
+    /// [`radians`](Self::radians)).
     pub const fn new(facing: f64, width: f64) -> Self {
         Self { facing, width }
     }
 
-    /// A cone given in degrees.
+    /// A cone facing `facing` radians, `width` radians wide.
+    pub const fn radians(facing: f64, width: f64) -> Self {
+        Self::new(facing, width)
+    }
+
+    /// A cone facing `facing` degrees, `width` degrees wide.
     pub fn degrees(facing: f64, width: f64) -> Self {
         Self::new(facing.to_radians(), width.to_radians())
     }
 
     /// A cone facing the direction of the grid step `(dx, dy)` (e.g. `(1, 1)` is the +x +y
     /// diagonal), `width` radians wide. `(0, 0)` faces +x.
-    pub fn toward(dx: i32, dy: i32, width: f64) -> Self {
+    pub fn toward_radians(dx: i32, dy: i32, width: f64) -> Self {
         let facing = if (dx, dy) == (0, 0) {
             0.0
         } else {
             f64::from(dy).atan2(f64::from(dx))
         };
         Self::new(facing, width)
+    }
+
+    /// A cone facing the direction of the grid step `(dx, dy)`, `width` degrees wide.
+    /// `(0, 0)` faces +x.
+    pub fn toward_degrees(dx: i32, dy: i32, width: f64) -> Self {
+        Self::toward_radians(dx, dy, width.to_radians())
+    }
+
+    /// [`toward_radians`](Self::toward_radians): its width is in radians, which its name did
+    /// not say.
+    #[deprecated(note = "use `toward_radians` (or `toward_degrees`): the unit is in the name")]
+    pub fn toward(dx: i32, dy: i32, width: f64) -> Self {
+        Self::toward_radians(dx, dy, width)
     }
 
     /// The facing the cone is tested with: a NaN or infinite facing counts as 0 (+x), and

@@ -240,7 +240,7 @@ fn grid_aligned_cones_are_exact_wedges() {
         ((1, -1), |dx, dy| dx >= 0 && dy <= 0),
     ];
     for ((fx, fy), wedge) in wedges {
-        let cone = VisionCone::toward(fx, fy, FRAC_PI_2);
+        let cone = VisionCone::toward_radians(fx, fy, FRAC_PI_2);
         let degrees = VisionCone::degrees(f64::from(fy).atan2(f64::from(fx)).to_degrees(), 90.0);
         for dx in -40..=40 {
             for dy in -40..=40 {
@@ -261,7 +261,7 @@ fn grid_aligned_cones_are_exact_wedges() {
 #[test]
 fn a_guard_sees_in_front_only() {
     let grid = OpacityGrid::new(21, 21);
-    let options = FovOptions::radius(6).with_cone(VisionCone::toward(1, 0, FRAC_PI_2));
+    let options = FovOptions::radius(6).with_cone(VisionCone::toward_radians(1, 0, FRAC_PI_2));
     let seen = fov(&grid, (10, 10), options);
     assert!(seen.contains(&(16, 10)));
     assert!(seen.contains(&(14, 14)), "the diagonal edge is inside");

@@ -1,0 +1,161 @@
+//! The writing of a map's fog into its fog layers (the tilemaps with a [`FogStyle`]): the
+//! tiles whose look changed, at once or as the start of a fade, every tile of a layer new to
+//! its map, and tiles spawned into a fog layer.
+
+use std::time::Duration;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
+
+use crate::fog::fade::{FadeStart, FadingTiles};
+use crate::fog::model::TilesToWrite;
+use crate::fog::shown::FogShown;
+use crate::fog::tiles::TileWriter;
+use crate::fog::{FogOfWar, FogStyle};
+use crate::maps::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps, root_of};
+
+/// What one update's writing depends on: whether layers changed anywhere (every fog layer is
+/// then written whole) and the time, for fades.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
+    layers_changed: bool,
+    now: Option<Duration>,
+}
+
+/// A fog layer: its tiles, its style and its tiles in transition.
+type FogLayer<'a> = (
+    Ref<'a, TileStorage>,
+    Ref<'a, FogStyle>,
+    Mut<'a, FadingTiles>,
+);
+
+/// The fog layers of every map, and how to write them.
+#[derive(SystemParam)]
+pub(super) struct FogLayers<'w, 's> {
+    children: Query<'w, 's, &'static Layers>,
+    styles: Query<
+        'w,
+        's,
+        (
+            Ref<'static, TileStorage>,
+            Ref<'static, FogStyle>,
+            &'static mut FadingTiles,
+        ),
+    >,
+    tiles: TileWriter<'w, 's>,
+    epoch: Res<'w, LayerEpoch>,
+    seen_epoch: Local<'s, u64>,
+    time: Option<Res<'w, Time>>,
+}
+
+impl FogLayers<'_, '_> {
+    /// This update's [`Frame`].
+    pub(super) fn frame(&mut self) -> Frame {
+        Frame {
+            layers_changed: self.epoch.changed_since(&mut self.seen_epoch),
+            now: self.time.as_ref().map(|time| time.elapsed()),
+        }
+    }
+
+    /// Whether a fog layer of `map` is new to it (restyled: every tile is written) and
+    /// whether one has soft edges.
+    pub(super) fn look_of(&self, map: Entity, frame: Frame) -> (bool, bool) {
+        let (mut restyled, mut soft) = (false, false);
+        map_tilemaps(map, &self.children, |layer| {
+            if let Ok((storage, style, _)) = self.styles.get(layer) {
+                restyled |= frame.layers_changed || style.is_changed() || storage.is_added();
+                soft |= style.soft_edge.is_some();
+            }
+        });
+        (restyled, soft)
+    }
+
+    /// Writes `changed`, the tiles of `map` whose look changed, into every fog layer of the
+    /// map (every tile into a layer new to it).
+    pub(super) fn write(
+        &mut self,
+        map: Entity,
+        fog: (&FogOfWar, &FogShown),
+        changed: &TilesToWrite,
+        frame: Frame,
+    ) {
+        let (children, styles, tiles) = (&self.children, &mut self.styles, &mut self.tiles);
+        map_tilemaps(map, children, |layer| {
+            if let Ok(layer) = styles.get_mut(layer) {
+                write_layer(fog, changed, layer, frame, tiles);
+            }
+        });
+    }
+}
+
+/// Writes the tiles of one fog layer whose look changed: at once when the layer is new to its
+/// map (its style changed, its tile storage was put back, it became a layer of this map, the
+/// map is new or resized: every tile is written then) or its style does not fade, else as the
+/// start of a fade. `changed` are the map's tiles to write when the layer is not new.
+fn write_layer(
+    (fog, shown): (&FogOfWar, &FogShown),
+    changed: &TilesToWrite,
+    (storage, style, mut fades): FogLayer,
+    frame: Frame,
+    tiles: &mut TileWriter,
+) {
+    let rewrite = frame.layers_changed || style.is_changed() || storage.is_added();
+    let whole = shown.must_write_all(fog);
+    if rewrite || whole {
+        fades.clear();
+    }
+    let every;
+    let to_write = if rewrite {
+        every = shown.tiles_to_write(fog, true);
+        &every
+    } else {
+        changed
+    };
+    let look = |tile| style.look_at(fog.state(tile), shown.is_edge(tile));
+    let fade = frame.now.zip(style.fade).filter(|_| !rewrite && !whole);
+    let Some((now, fade)) = fade else {
+        return tiles.write_many(&storage, to_write, look);
+    };
+    to_write.for_each(|tile| {
+        let length = fade.length_to(fog.state(tile));
+        let start = FadeStart { now, length };
+        tiles.fade(&storage, tile, look(tile), &mut fades, start);
+    });
+}
+
+/// Gives tiles spawned (or moved) into a fog layer the look of their state. A tile counts once
+/// it is in its layer's `TileStorage`, so the tiles are only looked at in frames where the
+/// storage of a fog layer changed.
+pub(super) fn style_new_tiles(
+    new_tiles: Query<
+        (Entity, &TilePos, &TilemapId),
+        Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
+    >,
+    mut styles: Query<(Ref<TileStorage>, &FogStyle, &mut FadingTiles)>,
+    layers: Query<&LayerOf>,
+    fogs: Query<(&FogOfWar, &FogShown)>,
+    mut tiles: TileWriter,
+) {
+    if !styles.iter().any(|(storage, ..)| storage.is_changed()) {
+        return;
+    }
+    for (entity, &tile, &TilemapId(tilemap)) in &new_tiles {
+        let Ok((storage, style, mut fades)) = styles.get_mut(tilemap) else {
+            continue;
+        };
+        if storage.checked_get(&tile) != Some(entity) {
+            continue;
+        }
+        let Some((fog, shown)) = root_of(tilemap, &layers)
+            .ok()
+            .and_then(|map| fogs.get(map).ok())
+        else {
+            continue;
+        };
+        fades.stop(tile);
+        let look = style.look_at(fog.state(tile), shown.is_edge(tile));
+        tiles.write(&storage, tile, look);
+    }
+}

@@ -1,0 +1,46 @@
+//! The scratch space of one thread's field-of-view computations: the core's square and
+//! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view.
+
+use crate::maps::opacity::MapOpacity;
+use crate::maps::placement::Grid;
+use crate::staggered;
+use crate::viewshed::ViewKey;
+use viewshed_core::FovError;
+use viewshed_core::hex::HexFov;
+use viewshed_core::shadowcast::Fov;
+use viewshed_core::visible::VisibleSet;
+
+/// The scratch space of one thread's field-of-view computations, for every kind of grid.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    square: Fov,
+    hex: HexFov,
+    /// A staggered map's view on its diamond grid, before it is brought back to tiles.
+    diamond: VisibleSet,
+}
+
+impl Scratch {
+    /// Computes the view `key` describes on the map of `opacity`.
+    pub(crate) fn compute(
+        &mut self,
+        key: &ViewKey,
+        opacity: &MapOpacity,
+        visible: &mut VisibleSet,
+    ) -> Result<(), FovError> {
+        let grid = opacity.grid();
+        match key.grid {
+            Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
+            Grid::Hex(coords) => self
+                .hex
+                .compute(grid, coords, key.origin, key.options, visible),
+            Grid::Staggered => {
+                let origin = staggered::to_diamond(key.origin);
+                let computed = self
+                    .square
+                    .compute(grid, origin, key.options, &mut self.diamond);
+                staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
+                computed
+            }
+        }
+    }
+}
