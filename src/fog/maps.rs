@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use crate::fog::{FogDirty, FogOfWar};
-use crate::maps::opacity::MapOpacity;
+use crate::maps::map_opacity::MapOpacity;
 
 /// Gives every map a [`FogOfWar`] and keeps it sized like the map (also one the game inserted
 /// at another size); takes it from entities that are no map any more.
@@ -16,7 +16,7 @@ pub(super) fn track_fog(
     mut dirty: ResMut<FogDirty>,
 ) {
     for (map, opacity) in &new_maps {
-        commands.entity(map).insert(FogOfWar::new(opacity.size()));
+        commands.entity(map).insert(FogOfWar::new(opacity.area()));
         dirty.mark(map);
     }
     for (map, opacity, mut fog) in &mut sized {
@@ -25,8 +25,8 @@ pub(super) fn track_fog(
         if fog.is_changed() {
             dirty.mark(map);
         }
-        let size = opacity.size();
-        if fog.size() == size {
+        let (area, size) = (opacity.area(), opacity.size());
+        if fog.area() == area {
             continue;
         }
         if fog.is_changed() {
@@ -40,7 +40,7 @@ pub(super) fn track_fog(
                 size.y
             );
         }
-        fog.bypass_change_detection().resize(size);
+        fog.bypass_change_detection().resize(area);
         dirty.mark(map);
     }
     for map in &stale {

@@ -10,8 +10,8 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::light::lighting::Lighting;
-use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
+use crate::maps::map_opacity::MapOpacity;
 use crate::viewshed::ViewshedUpdated;
 use crate::viewshed::state::ViewState;
 use crate::viewshed::{ViewKey, Viewshed};
@@ -334,7 +334,7 @@ impl LightRule<'_> {
     /// `wanted`: read from the map's grid, whose cells are its tiles but on a staggered map.
     fn opaque_bits(&self, y: u32, x: u32, wanted: u64) -> u64 {
         match self.key.grid {
-            Grid::Square | Grid::Hex(_) => self.opacity.grid().row_bits(y, x),
+            Grid::Square | Grid::Hex(_) => self.opacity.row_bits(y, x),
             Grid::Staggered => {
                 let mut opaque = 0;
                 for_each_one(wanted, |i| {
@@ -388,7 +388,12 @@ impl LightRule<'_> {
                     .with_radius(Radius::Limited(self.dark_vision)),
                 ..self.key
             }
-            .reaches(cell),
+            .reaches(Window {
+                x: cell.0,
+                y: cell.1,
+                width: 1,
+                height: 1,
+            }),
         }
     }
 }

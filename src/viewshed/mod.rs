@@ -15,10 +15,10 @@ pub(crate) mod state;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
 use crate::staggered;
 use viewshed_core::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
-use viewshed_core::visible::VisibleSet;
+use viewshed_core::visible::{VisibleSet, Window};
 
 pub use plugin::ViewsPlugin;
 pub use recompute::ViewshedUpdated;
@@ -91,24 +91,48 @@ pub(crate) struct ViewKey {
 }
 
 impl ViewKey {
-    /// Whether a change of opacity at tile `cell` can change this view: whether the cell is
-    /// within the radius, measured on the grid the view is computed on (a hexagonal map's
-    /// disk lies in the square of tile positions around the viewer; a staggered map's tiles
-    /// are measured as the diamond cells they are).
-    pub fn reaches(&self, cell: (u32, u32)) -> bool {
+    /// Whether a change of opacity in `area` (map coordinates) can change this view: whether a
+    /// cell of it is within the radius, measured on the grid the view is computed on (a
+    /// hexagonal map's disk lies in the square of tile positions around the viewer; a
+    /// staggered map's tiles are measured as the diamond cells they are). The cell of the
+    /// area nearest to the viewer on both axes is the nearest in every distance shape.
+    pub fn reaches(&self, area: Window) -> bool {
         let Radius::Limited(r) = self.options.radius else {
             return true;
         };
+        if area.is_empty() {
+            return false;
+        }
         let (shape, (x, y), (ox, oy)) = match self.grid {
-            Grid::Square => (self.options.shape, cell, self.origin),
-            Grid::Hex(_) => (DistanceShape::Chebyshev, cell, self.origin),
-            Grid::Staggered => (
+            Grid::Square => (
                 self.options.shape,
-                staggered::to_diamond(cell),
-                staggered::to_diamond(self.origin),
+                area.nearest(self.origin.0, self.origin.1),
+                self.origin,
             ),
+            Grid::Hex(_) => (
+                DistanceShape::Chebyshev,
+                area.nearest(self.origin.0, self.origin.1),
+                self.origin,
+            ),
+            // A staggered map's areas are single tiles or whole tilemaps: each tile is
+            // measured on the diamond grid.
+            Grid::Staggered => {
+                return area
+                    .cells()
+                    .any(|cell| self.reaches_diamond(staggered::to_diamond(cell), r));
+            }
         };
         shape.contains(
+            i64::from(x) - i64::from(ox),
+            i64::from(y) - i64::from(oy),
+            r,
+        )
+    }
+
+    /// Whether the diamond cell `(x, y)` is within radius `r` of the viewer's diamond cell.
+    fn reaches_diamond(&self, (x, y): (u32, u32), r: u32) -> bool {
+        let (ox, oy) = staggered::to_diamond(self.origin);
+        self.options.shape.contains(
             i64::from(x) - i64::from(ox),
             i64::from(y) - i64::from(oy),
             r,

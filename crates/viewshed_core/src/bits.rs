@@ -268,6 +268,74 @@ impl BitRows {
             }
         }
     }
+
+    /// The 64 bits of `row` from `bit` (bit 0 of the result is `bit`); bits past the row are
+    /// clear.
+    ///
+    /// ```
+    /// use viewshed_core::bits::BitRows;
+    ///
+    /// let mut rows = BitRows::new(1, 100);
+    /// rows.set(0, 70);
+    /// assert_eq!(rows.get_run(0, 60), 1 << 10);
+    /// assert_eq!(rows.get_run(0, 100), 0);
+    /// ```
+    pub fn get_run(&self, row: u32, bit: u32) -> u64 {
+        if row >= self.rows || bit >= self.bits {
+            return 0;
+        }
+        let base = row as usize * self.stride;
+        let (i, shift) = (bit as usize / WORD_BITS, bit % u64::BITS);
+        let low = self.words[base + i] >> shift;
+        let high = match self.words.get(base + i + 1) {
+            Some(&next) if shift != 0 && i + 1 < self.stride => next << (u64::BITS - shift),
+            _ => 0,
+        };
+        (low | high) & low_bits(self.bits - bit)
+    }
+
+    /// Copies the bits of `other` whose cells lie in both grids, when `self`'s row 0 bit 0 is
+    /// cell `at` and `other`'s is cell `other_at` (cells in any shared coordinates): how a
+    /// memory is kept when a map's area moves. Bits of `self` outside `other` are left as
+    /// they are.
+    pub fn copy_from_at(&mut self, at: (u32, u32), other: &BitRows, other_at: (u32, u32)) {
+        let span = |start: u32, len: u32| (u64::from(start), u64::from(start) + u64::from(len));
+        let (x0, x1) = {
+            let (a, b) = (span(at.0, self.bits), span(other_at.0, other.bits));
+            (a.0.max(b.0), a.1.min(b.1))
+        };
+        let (y0, y1) = {
+            let (a, b) = (span(at.1, self.rows), span(other_at.1, other.rows));
+            (a.0.max(b.0), a.1.min(b.1))
+        };
+        for y in y0..y1 {
+            let (to_row, from_row) = (
+                (y - u64::from(at.1)) as u32,
+                (y - u64::from(other_at.1)) as u32,
+            );
+            for x in (x0..x1).step_by(WORD_BITS) {
+                let mask = low_bits((x1 - x).min(64) as u32);
+                let run = other.get_run(from_row, (x - u64::from(other_at.0)) as u32) & mask;
+                let bit = (x - u64::from(at.0)) as u32;
+                self.clear_run(to_row, bit, mask);
+                self.set_run(to_row, bit, run);
+            }
+        }
+    }
+
+    /// Clears the bits `bit .. bit + 64` of `row` that are set in `run`.
+    fn clear_run(&mut self, row: u32, bit: u32, run: u64) {
+        if row >= self.rows || bit >= self.bits {
+            return;
+        }
+        let run = run & low_bits(self.bits - bit);
+        let index = row as usize * self.stride + bit as usize / WORD_BITS;
+        let shift = bit % u64::BITS;
+        self.words[index] &= !(run << shift);
+        if shift != 0 && run >> (u64::BITS - shift) != 0 {
+            self.words[index + 1] &= !(run >> (u64::BITS - shift));
+        }
+    }
 }
 
 /// Transposes a 64x64 bit matrix in place: bit `j` of word `i` trades places with bit `i` of
