@@ -103,7 +103,7 @@ pub use fog::FogTeam;
 pub use fog::{
     DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer,
     FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog,
-    SoftEdge, Team, TeamFog, TileLook,
+    SoftEdge, Team, TeamFog, TileLook, WorldMemory,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;

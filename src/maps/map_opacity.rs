@@ -87,6 +87,8 @@ pub struct MapOpacity {
     /// A world's chunks: the tiles of `area` outside all of them are off the map. Empty for
     /// a tilemap, whose whole area is on the map.
     chunks: Vec<Window>,
+    /// Whether it is a world's (its area follows its chunks).
+    world: bool,
 }
 
 impl MapOpacity {
@@ -114,7 +116,7 @@ impl MapOpacity {
             Grid::Staggered => staggered::diamond_grid(size),
             Grid::Square | Grid::Hex(_) => OpacityGrid::new(size.x, size.y),
         };
-        if !self.chunks.is_empty() {
+        if self.world {
             let area = self.area;
             let holes: Vec<(u32, u32)> = area.cells().filter(|&t| !self.covers(t)).collect();
             for (x, y) in holes {
@@ -163,6 +165,7 @@ impl MapOpacity {
     pub(super) fn set_chunks(&mut self, area: Window, mut chunks: Vec<Window>) {
         chunks.sort_by_key(|w| (w.y, w.x, w.width, w.height));
         let came_or_went: Vec<Window> = symmetric_difference(&self.chunks, &chunks);
+        self.world = true;
         self.area = area;
         self.chunks = chunks;
         self.fill_grid();
@@ -182,11 +185,21 @@ impl MapOpacity {
         self.area
     }
 
+    /// The map's area if it is fixed (a tilemap's, until it is resized), `None` for a world,
+    /// whose area follows its chunks.
+    pub(crate) fn fixed_area(&self) -> Option<Window> {
+        (!self.world).then_some(self.area)
+    }
+
+    /// A world's chunks, in map coordinates (none for a tilemap).
+    pub(crate) fn chunks(&self) -> &[Window] {
+        &self.chunks
+    }
+
     /// Whether `tile` is a tile of the map (in its area and, in a world, in one of its
     /// chunks).
     pub fn covers(&self, (x, y): (u32, u32)) -> bool {
-        self.area.contains(x, y)
-            && (self.chunks.is_empty() || self.chunks.iter().any(|c| c.contains(x, y)))
+        self.area.contains(x, y) && (!self.world || self.chunks.iter().any(|c| c.contains(x, y)))
     }
 
     /// Takes out of `view` (map coordinates) the cells off the map: those of a world's area

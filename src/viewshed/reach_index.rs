@@ -25,6 +25,10 @@ use viewshed_core::visible::Window;
 /// The side of a bucket, in tiles.
 const BUCKET: u32 = 16;
 
+/// The most buckets a view is filed under (a reach of 1,024 tiles each way); a larger one is
+/// filed as reaching everywhere on its map.
+const MOST_FILED: u64 = 128 * 128;
+
 /// The views of every map, by bucket.
 #[derive(Default)]
 pub(super) struct ReachIndex {
@@ -92,8 +96,9 @@ pub(super) struct Filed {
 }
 
 impl Filed {
-    /// Where a view computed from `key`, on a map whose tiles lie in `map_area`, is filed.
-    pub(crate) fn new(key: &ViewKey, map_area: Window) -> Self {
+    /// Where a view computed from `key` is filed, its reach cut to `map_area` (`None`: a
+    /// world, whose area grows as chunks come: the reach is filed whole).
+    pub(crate) fn new(key: &ViewKey, map_area: Option<Window>) -> Self {
         Filed {
             map: key.map,
             area: Area::of(key, map_area),
@@ -115,8 +120,9 @@ enum Area {
 
 impl Area {
     /// The buckets a view computed from `key` can be changed from (a square of tiles that
-    /// holds its reach on every grid, cut to the map's area).
-    fn of(key: &ViewKey, map: Window) -> Self {
+    /// holds its reach on every grid, cut to the map's area when it has a fixed one; a reach
+    /// over more than [`MOST_FILED`] buckets is filed as everywhere).
+    fn of(key: &ViewKey, map: Option<Window>) -> Self {
         let Radius::Limited(r) = key.options.radius else {
             return Area::Everywhere;
         };
@@ -127,16 +133,28 @@ impl Area {
             Grid::Square | Grid::Hex(_) => (r, r),
         };
         let (x, y) = key.origin;
+        let map = map.unwrap_or(Window {
+            x: 0,
+            y: 0,
+            width: u32::MAX,
+            height: u32::MAX,
+        });
         let last = |from: u32, half: u32, start: u32, side: u32| {
             let end = start.saturating_add(side).saturating_sub(1);
             from.saturating_add(half).min(end)
         };
-        Area::Buckets {
-            x0: x.saturating_sub(half_x).max(map.x) / BUCKET,
-            y0: y.saturating_sub(half_y).max(map.y) / BUCKET,
-            x1: last(x, half_x, map.x, map.width) / BUCKET,
-            y1: last(y, half_y, map.y, map.height) / BUCKET,
+        let (x0, y0) = (
+            x.saturating_sub(half_x).max(map.x) / BUCKET,
+            y.saturating_sub(half_y).max(map.y) / BUCKET,
+        );
+        let (x1, y1) = (
+            last(x, half_x, map.x, map.width) / BUCKET,
+            last(y, half_y, map.y, map.height) / BUCKET,
+        );
+        if u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1) > MOST_FILED {
+            return Area::Everywhere;
         }
+        Area::Buckets { x0, y0, x1, y1 }
     }
 
     /// Calls `f` with each bucket (or the everywhere bucket) of `map`.
@@ -274,7 +292,7 @@ mod tests {
             height: 150,
         };
         let file = |index: &mut ReachIndex, view, origin, radius| {
-            index.file(view, Some(Filed::new(&key(map, origin, radius), size)));
+            index.file(view, Some(Filed::new(&key(map, origin, radius), Some(size))));
         };
         file(&mut index, a, (20, 20), Radius::Limited(8));
         file(&mut index, b, (100, 100), Radius::Unlimited);
@@ -317,7 +335,7 @@ mod tests {
                 width: 64,
                 height: 64,
             };
-            let filed = Filed::new(&key(map, origin, Radius::Limited(0)), area);
+            let filed = Filed::new(&key(map, origin, Radius::Limited(0)), Some(area));
             index.file(view, Some(filed));
         }
         let views = &index.maps[&map];

@@ -242,8 +242,8 @@ fn visit_item<C: KeptView>(
         updates.push((item.entity, before, after));
     }
     let filed = item.state.key().and_then(|key| {
-        let area = maps.opacity(key.map)?.area();
-        Some(Filed::new(&key, area))
+        let opacity = maps.opacity(key.map)?;
+        Some(Filed::new(&key, opacity.fixed_area()))
     });
     if index.filed(item.entity) != filed.as_ref() {
         refile.borrow_local_mut().push((item.entity, filed));

@@ -117,6 +117,36 @@ impl BitRows {
         self.words.resize(rows as usize * self.stride, 0);
     }
 
+    /// Rows made from their words, as [`words`](Self::words) gives them (`words_for(bits)`
+    /// words a row); `None` when there are not `rows` rows of them. Bits past a row's end are
+    /// cleared.
+    ///
+    /// ```
+    /// use viewshed_core::bits::BitRows;
+    ///
+    /// let rows = BitRows::from_words(2, 3, vec![0b101, u64::MAX]).unwrap();
+    /// assert!(rows.get(0, 2) && !rows.get(0, 1));
+    /// assert_eq!(rows.count_ones(), 5, "row 1 keeps its 3 bits");
+    /// assert!(BitRows::from_words(2, 3, vec![0]).is_none());
+    /// ```
+    pub fn from_words(rows: u32, bits: u32, mut words: Vec<u64>) -> Option<Self> {
+        let stride = words_for(bits);
+        if words.len() != (rows as usize).checked_mul(stride)? {
+            return None;
+        }
+        if !bits.is_multiple_of(u64::BITS) {
+            for row in words.chunks_mut(stride) {
+                row[stride - 1] &= low_bits(bits % u64::BITS);
+            }
+        }
+        Some(Self {
+            words,
+            stride,
+            rows,
+            bits,
+        })
+    }
+
     /// Number of rows.
     pub fn rows(&self) -> u32 {
         self.rows
