@@ -185,6 +185,12 @@ impl MapOpacity {
         self.area
     }
 
+    /// The map tile of the grid's cell `(0, 0)`.
+    #[inline]
+    pub(crate) fn grid_origin(&self) -> (u32, u32) {
+        (self.area.x, self.area.y)
+    }
+
     /// The map's area if it is fixed (a tilemap's, until it is resized), `None` for a world,
     /// whose area follows its chunks.
     pub(crate) fn fixed_area(&self) -> Option<Window> {
