@@ -388,12 +388,7 @@ impl LightRule<'_> {
                     .with_radius(Radius::Limited(self.dark_vision)),
                 ..self.key
             }
-            .reaches(Window {
-                x: cell.0,
-                y: cell.1,
-                width: 1,
-                height: 1,
-            }),
+            .reaches_tile(cell),
         }
     }
 }
