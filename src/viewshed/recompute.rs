@@ -244,7 +244,7 @@ fn visit_item<C: KeptView>(
     }
     let filed = item.state.key().and_then(|key| {
         let opacity = maps.opacity(key.map)?;
-        Some(Filed::new(&key, opacity.fixed_area()))
+        Some(Filed::new(key, opacity.fixed_area()))
     });
     if index.filed(item.entity) != filed.as_ref() {
         refile.borrow_local_mut().push((item.entity, filed));
