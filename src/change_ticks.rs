@@ -6,6 +6,11 @@
 //! changed": reading each column as a slice answers it for 64 entities at a time, which is
 //! most of what an idle frame costs otherwise. The answer is the same as Bevy's own filter:
 //! a tick counts when it is newer than the system's last run ([`Tick::is_newer_than`]).
+//!
+//! What it pays for, counted with `benches/frame_instructions.rs` when `sync_opaque` and the
+//! two recomputes moved to it: `idle 10000` 0.65M -> 0.31M instructions a frame, `door 10000`
+//! 1.01M -> 0.64M. Its `unsafe` reads and the rule it must keep are checked against Bevy's
+//! `Changed` filters by `tests::the_scan_finds_what_changed_filters_find` (a proptest).
 
 use std::cell::UnsafeCell;
 

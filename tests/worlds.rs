@@ -11,8 +11,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{
-    DistanceShape, FovOptions, HexCoords, Lighting, OpacityGrid, Team, WORLD_ORIGIN, WorldMemory,
-    field_of_view, hex_field_of_view,
+    DistanceShape, FovOptions, HexCoords, Lighting, OpacityGrid, Placed, Team, WORLD_ORIGIN,
+    WorldMemory, field_of_view, hex_field_of_view,
 };
 use common_app::app;
 use proptest::prelude::*;
@@ -557,4 +557,35 @@ fn explored_memory_of_a_chunk_survives_its_despawn_and_respawn() {
             assert!(app.world().get::<WorldMemory>(world).unwrap().is_empty());
         }
     }
+}
+
+/// A tilemap that joins a world later puts its viewers on the world, where they see across
+/// its borders, and one that leaves it takes its viewers back to itself.
+#[test]
+fn a_tilemap_that_joins_or_leaves_a_world_takes_its_viewers_along() {
+    let layout = open_layout();
+    let mut app = app();
+    let (world, chunks) = spawn_world(&mut app, &layout, false);
+    app.world_mut().entity_mut(chunks[0]).remove::<ChunkOf>();
+    let options = options(Some(6), DistanceShape::Euclidean);
+    let specs = [(0, 7, 7, Some(6), DistanceShape::Euclidean)];
+    let viewer = spawn_viewers(&mut app, &layout, &chunks, &specs)[0].0;
+    app.update();
+    let placed = *app.world().get::<Placed>(viewer).unwrap();
+    assert_eq!(
+        placed.map(),
+        Some(chunks[0]),
+        "alone, the tilemap is its own map"
+    );
+    app.world_mut().entity_mut(chunks[0]).insert(ChunkOf(world));
+    app.update();
+    let origin = layout.world_tile(0, (7, 7));
+    assert_eq!(seen(&app, viewer), layout.reference(origin, options));
+    app.world_mut().entity_mut(chunks[0]).remove::<ChunkOf>();
+    app.update();
+    let placed = *app.world().get::<Placed>(viewer).unwrap();
+    assert_eq!(placed.get(), Some((chunks[0], TilePos::new(7, 7))));
+    let alone = field_of_view(&OpacityGrid::new(8, 8), (7, 7), options).unwrap();
+    let alone: BTreeSet<_> = alone.iter().collect();
+    assert_eq!(seen(&app, viewer), alone, "the view on the tilemap alone");
 }

@@ -21,6 +21,7 @@ pub mod painted;
 pub mod placed;
 pub(crate) mod placement;
 mod plugin;
+mod residents;
 pub mod worlds;
 
 pub use plugin::{LayersPlugin, MapsPlugin};

@@ -20,6 +20,8 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
 use crate::maps::placement::{MapOf, PlaceProblem, Placement};
+use crate::maps::residents::Residents;
+use crate::maps::worlds::{ChunkChanges, ChunkOf};
 use viewshed_core::bits::{BitRows, low_bits};
 use viewshed_core::visible::Window;
 
@@ -216,11 +218,12 @@ pub(super) struct Placing<'w, 's> {
     entities: Query<'w, 's, PlacedItem>,
     /// Entities placed by `Transform` whose transform changed.
     carried: Query<'w, 's, Entity, (With<Placed>, Without<TilePos>, Changed<GlobalTransform>)>,
-    /// Tilemaps whose geometry changed: every entity is placed again.
+    /// Tilemaps whose geometry changed: every entity is placed again (unless the tilemap is
+    /// a chunk that has just come: the world's residents there are placed again instead).
     maps: Query<
         'w,
         's,
-        (),
+        (Ref<'static, TilemapSize>, Option<Ref<'static, ChunkOf>>),
         (
             With<TilemapSize>,
             Or<(
@@ -230,6 +233,7 @@ pub(super) struct Placing<'w, 's> {
                 Changed<TilemapGridSize>,
                 Changed<TilemapTileSize>,
                 Changed<TilemapAnchor>,
+                Added<ChunkOf>,
             )>,
         ),
     >,
@@ -239,6 +243,8 @@ pub(super) struct Placing<'w, 's> {
     again: ResMut<'w, PlaceAgain>,
     index: ResMut<'w, PlacedIndex>,
     moves: ResMut<'w, PlacedMoves>,
+    chunks: Res<'w, ChunkChanges>,
+    residents: ResMut<'w, Residents>,
     placement: Placement<'w, 's>,
 }
 
@@ -258,9 +264,24 @@ pub(super) fn place_entities(
 }
 
 impl Placing<'_, '_> {
+    /// Whether a tilemap's geometry changed or a tilemap went, which may move any entity; a
+    /// chunk that has just come or has left moves only the entities on its tiles.
+    fn maps_changed(&mut self) -> bool {
+        let came = |(size, chunk): (Ref<TilemapSize>, Option<Ref<ChunkOf>>)| {
+            size.is_added() && chunk.is_some_and(|chunk| chunk.is_added())
+        };
+        let left = &self.chunks.left;
+        let gone = self
+            .gone_maps
+            .read()
+            .filter(|map| !left.contains(map))
+            .count();
+        gone > 0 || !self.maps.iter().all(came)
+    }
+
     fn place(&mut self, moved: &[Entity]) {
         let layers = self.epoch.changed_since(&mut self.seen_epoch);
-        let maps_changed = !self.maps.is_empty() | (self.gone_maps.read().count() > 0);
+        let maps_changed = self.maps_changed();
         let again = std::mem::take(&mut self.again.0);
         // Nearly always empty: no lookup per entity then.
         let re_enabled = |entity: Entity| !again.is_empty() && again.contains(&entity);
@@ -268,6 +289,7 @@ impl Placing<'_, '_> {
             placement: &self.placement,
             last: None,
             index: &mut self.index,
+            residents: &mut self.residents,
             moves: &mut self.moves.0,
         };
         place.moves.clear();
@@ -278,7 +300,12 @@ impl Placing<'_, '_> {
             }
             return;
         }
-        let listed = moved.iter().chain(&again).copied().chain(&self.carried);
+        let mut near_chunks = Vec::new();
+        for &(world, area) in &self.chunks.areas {
+            place.residents.near(world, area, &mut near_chunks);
+        }
+        let listed = moved.iter().chain(&again).chain(&near_chunks);
+        let listed = listed.copied().chain(&self.carried);
         let mut listed = self.entities.iter_many_mut(listed);
         while let Some(item) = listed.fetch_next() {
             let re_enabled = re_enabled(item.entity);
@@ -295,6 +322,7 @@ struct Place<'a, 'w, 's> {
     /// run of them.
     last: Option<(Entity, MapOf)>,
     index: &'a mut PlacedIndex,
+    residents: &'a mut Residents,
     moves: &'a mut Vec<Entity>,
 }
 
@@ -314,11 +342,14 @@ impl Place<'_, '_, '_> {
         };
         let (tile, tilemap, transform) = (item.tile, item.tilemap, item.transform);
         let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, map_of));
-        let was = item.placed.at;
+        let was = *item.placed;
         if item.placed.set_if_neq(now) || re_enabled {
             if item.findable {
-                self.index.moved(item.entity, was, now.at);
+                self.index.moved(item.entity, was.at, now.at);
             }
+            let is_world = |map| placement.is_world(map);
+            self.residents
+                .moved(item.entity, was.located(), now.located(), is_world);
             item.placed.set_changed();
             self.moves.push(item.entity);
         }
@@ -353,11 +384,15 @@ pub(super) fn on_findable_placed<E: EntityEvent, C: Component>(
 /// filed nowhere.
 pub(super) fn on_placed_discarded(
     event: On<Discard, Placed>,
-    placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
+    placed: Query<(&Placed, Has<Findable>), Allow<Disabled>>,
     mut index: ResMut<PlacedIndex>,
+    mut residents: ResMut<Residents>,
 ) {
-    if let Ok(placed) = placed.get(event.entity) {
-        index.moved(event.entity, placed.at, None);
+    if let Ok((placed, findable)) = placed.get(event.entity) {
+        if findable {
+            index.moved(event.entity, placed.at, None);
+        }
+        residents.left(event.entity, placed.located());
     }
 }
 

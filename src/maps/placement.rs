@@ -118,6 +118,11 @@ impl Placement<'_, '_> {
         root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
     }
 
+    /// Whether `map` is a world of chunks.
+    pub(super) fn is_world(&self, map: Entity) -> bool {
+        self.worlds.contains(map)
+    }
+
     /// Where `tilemap`'s tiles lie on its map.
     pub(super) fn root_and_size(&self, tilemap: Entity) -> MapOf {
         if self.worlds.contains(tilemap) {

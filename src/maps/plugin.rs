@@ -22,9 +22,10 @@ use super::placed::{
     Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
     on_placed_discarded, place_again, place_entities,
 };
+use super::residents::Residents;
 use super::worlds::{
-    ChunkOf, ChunkPos, ChunkWarnings, WorldChunks, WorldMap, WorldsDirty, join_chunks,
-    on_chunk_left, place_chunks,
+    ChunkChanges, ChunkOf, ChunkPos, ChunkWarnings, WorldChunks, WorldMap, WorldsDirty,
+    join_chunks, on_chunk_left, place_chunks,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
@@ -79,6 +80,8 @@ impl Plugin for MapsPlugin {
         add_tilemap_plugin(app);
         app.init_resource::<OpaqueIndex>()
             .init_resource::<WorldsDirty>()
+            .init_resource::<ChunkChanges>()
+            .init_resource::<Residents>()
             .init_resource::<ChunkWarnings>()
             .init_resource::<PaintedOn>()
             .init_resource::<PlacedIndex>()
@@ -91,7 +94,7 @@ impl Plugin for MapsPlugin {
         app.add_systems(
             ViewshedSchedule,
             (
-                place_chunks.run_if(any_with_component::<WorldMap>),
+                place_chunks,
                 place_entities,
                 track_maps,
                 follow_map_types.run_if(

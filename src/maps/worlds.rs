@@ -204,9 +204,24 @@ type ChunkMoved = Or<(
     Changed<TilemapAnchor>,
 )>;
 
-/// Worlds whose chunks may have come, gone or moved since the last update.
+/// Worlds whose chunks may have come, gone or moved since the last update, and the chunks
+/// that left them.
 #[derive(Resource, Default)]
-pub(super) struct WorldsDirty(EntityHashSet);
+pub(super) struct WorldsDirty {
+    worlds: EntityHashSet,
+    left: EntityHashSet,
+    left_areas: Vec<(Entity, Window)>,
+}
+
+/// What `place_chunks` changed, written by it alone, anew each update: the tiles of the chunks
+/// that came, went or moved, by world (the entities there are placed again; a chunk that
+/// takes the place of another counts, though the world's tiles stay), and the chunks that
+/// left (their tilemaps' removal moves nothing else).
+#[derive(Resource, Default)]
+pub(super) struct ChunkChanges {
+    pub(super) areas: Vec<(Entity, Window)>,
+    pub(super) left: EntityHashSet,
+}
 
 /// Problems with chunks already warned about, so that each is logged once.
 #[derive(Resource, Default)]
@@ -216,12 +231,16 @@ pub(super) struct ChunkWarnings(EntityHashSet);
 /// its chunks again.
 pub(super) fn on_chunk_left(
     event: On<Remove, ChunkOf>,
-    chunks: Query<&ChunkOf>,
+    chunks: Query<(&ChunkOf, Option<&ChunkPlacement>)>,
     mut dirty: ResMut<WorldsDirty>,
     mut commands: Commands,
 ) {
-    if let Ok(&ChunkOf(world)) = chunks.get(event.entity) {
-        dirty.0.insert(world);
+    if let Ok((&ChunkOf(world), placement)) = chunks.get(event.entity) {
+        dirty.worlds.insert(world);
+        dirty.left.insert(event.entity);
+        if let Some(placement) = placement {
+            dirty.left_areas.push((world, placement.area()));
+        }
     }
     if let Ok(mut chunk) = commands.get_entity(event.entity) {
         chunk.try_remove::<ChunkPlacement>();
@@ -246,6 +265,7 @@ pub(super) struct Layout<'w, 's> {
     placements: Query<'w, 's, &'static mut ChunkPlacement>,
     opacities: Query<'w, 's, &'static mut MapOpacity, With<WorldMap>>,
     dirty: ResMut<'w, WorldsDirty>,
+    changes: ResMut<'w, ChunkChanges>,
     warned: ResMut<'w, ChunkWarnings>,
     commands: Commands<'w, 's>,
 }
@@ -254,9 +274,15 @@ pub(super) struct Layout<'w, 's> {
 /// the world's [`MapOpacity`] over them (the tiles of the chunks that came or went are
 /// logged as changed, so only the views that reach them are recomputed).
 pub(super) fn place_chunks(mut layout: Layout) {
-    let mut dirty = std::mem::take(&mut layout.dirty.0);
+    let WorldsDirty {
+        worlds: mut dirty,
+        left,
+        left_areas,
+    } = std::mem::take(&mut *layout.dirty);
     dirty.extend(layout.moved.iter().map(|chunk| chunk.0));
     dirty.extend(layout.new_worlds.iter());
+    layout.changes.areas = left_areas;
+    layout.changes.left = left;
     for world in dirty {
         layout.lay_out(world);
     }
@@ -311,6 +337,9 @@ impl Layout<'_, '_> {
         let offset = offset_of(&shape, frame).filter(|_| fits);
         let Some(offset) = offset.filter(|&o| keeps_parity(grid.map_type, o)) else {
             self.warn(chunk, world, fits);
+            if let Ok(old) = self.placements.get(chunk) {
+                self.changes.areas.push((world, old.area()));
+            }
             self.commands.entity(chunk).try_remove::<ChunkPlacement>();
             return None;
         };
@@ -323,11 +352,16 @@ impl Layout<'_, '_> {
             first,
             size: *shape.size,
         };
+        let moved = &mut self.changes.areas;
         match self.placements.get_mut(chunk) {
             Ok(mut old) => {
-                old.set_if_neq(placement);
+                let was = old.area();
+                if old.set_if_neq(placement) {
+                    moved.extend([(world, was), (world, placement.area())]);
+                }
             }
             Err(_) => {
+                moved.push((world, placement.area()));
                 self.commands.entity(chunk).try_insert(placement);
             }
         }
