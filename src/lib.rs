@@ -162,6 +162,8 @@ mod docs_pages {
     struct Plugin;
     #[doc = include_str!("../docs/rules.md")]
     struct Rules;
+    #[doc = include_str!("../docs/worlds.md")]
+    struct Worlds;
     #[cfg(feature = "ldtk")]
     #[doc = include_str!("../docs/ldtk.md")]
     struct Ldtk;
