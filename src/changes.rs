@@ -12,6 +12,11 @@ use viewshed_core::visible::Window;
 /// its reach.
 const CHANGE_LOG_LEN: usize = 1024;
 
+/// Whether `outer` holds every cell of `inner`.
+fn holds(outer: Window, inner: Window) -> bool {
+    outer.intersection(&inner) == Some(inner)
+}
+
 /// Versions and the latest changed cells of one grid.
 #[derive(Debug, Clone)]
 pub(crate) struct ChangeLog {
@@ -56,9 +61,16 @@ impl ChangeLog {
         });
     }
 
-    /// Every cell of `area` changed.
+    /// Every cell of `area` changed. The latest changes that `area` holds are dropped: a view
+    /// told of `area` (newer than them) is told every cell they would have told it, so a chunk
+    /// of a world that goes with its walls is one entry, not one per wall that would overrun
+    /// the log (in `cargo bench --bench worlds`, `streaming` visited every view of the world
+    /// each time its chunk went, before).
     pub(crate) fn note_area(&mut self, area: Window) {
         self.version += 1;
+        while self.log.back().is_some_and(|&(_, last)| holds(area, last)) {
+            self.log.pop_back();
+        }
         self.log.push_back((self.version, area));
         if self.log.len() > CHANGE_LOG_LEN
             && let Some((forgotten, _)) = self.log.pop_front()
@@ -86,5 +98,45 @@ impl ChangeLog {
                 .take_while(move |(version, _)| *version > since)
                 .map(|&(_, area)| area)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(x: u32, y: u32) -> Window {
+        Window {
+            x,
+            y,
+            width: 1,
+            height: 1,
+        }
+    }
+
+    #[test]
+    fn an_area_replaces_the_latest_changes_it_holds_and_tells_every_view_as_much() {
+        let mut log = ChangeLog::default();
+        log.note_change((50, 50));
+        let before_walls = log.version();
+        for x in 0..1000 {
+            log.note_change((x % 32, x / 32 % 32));
+        }
+        let chunk = Window {
+            x: 0,
+            y: 0,
+            width: 32,
+            height: 32,
+        };
+        log.note_area(chunk);
+        // The walls went with their chunk: two entries, and nothing overran.
+        let since_start: Vec<Window> = log.changes_since(1).unwrap().collect();
+        assert_eq!(since_start, vec![chunk, cell(50, 50)]);
+        let since_walls: Vec<Window> = log.changes_since(before_walls).unwrap().collect();
+        assert_eq!(since_walls, vec![chunk]);
+        // A change the area does not hold stays.
+        log.note_change((40, 40));
+        log.note_area(chunk);
+        assert_eq!(log.changes_since(1).unwrap().count(), 4);
     }
 }

@@ -79,7 +79,9 @@ fn follow_map(map: &mut TrackedFogItem, dirty: &mut FogDirty) {
         }
         forget_area(fog, gone);
     }
-    fog.resize(area);
+    if fog.area() != area {
+        fog.resize(area);
+    }
     for &new in &came {
         if let Some(memory) = map.memory.as_mut() {
             memory.give_back(fog, new);
