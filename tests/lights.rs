@@ -760,19 +760,6 @@ fn removing_needs_light_gives_back_the_whole_field_of_view() {
     assert!(sees(&app, viewer, (13, 3)));
 }
 
-#[test]
-fn a_light_off_the_map_lights_nothing_and_warns() {
-    let mut app = app();
-    let map = spawn_map(&mut app, 5, 5, |_, _| false);
-    let light = spawn_light(&mut app, map, (9, 9), 3);
-    app.update();
-    assert_eq!(lighting(&app, map).lit_tiles().count(), 0);
-    assert_eq!(
-        app.world().get::<LightSource>(light).unwrap().lit().count(),
-        0
-    );
-}
-
 // --- Against the model ---------------------------------------------------------------------
 //
 // Random games on square, hexagonal (six coordinate systems) and staggered isometric maps.

@@ -234,6 +234,9 @@ pub(super) struct Placing<'w, 's> {
         ),
     >,
     gone_maps: RemovedComponents<'w, 's, TilemapSize>,
+    /// Entities that lost a transform or an anchor: if a tilemap, every entity is placed again.
+    lost_transforms: RemovedComponents<'w, 's, GlobalTransform>,
+    lost_anchors: RemovedComponents<'w, 's, TilemapAnchor>,
     epoch: Res<'w, LayerEpoch>,
     seen_epoch: Local<'s, u64>,
     again: ResMut<'w, PlaceAgain>,
@@ -260,7 +263,8 @@ pub(super) fn place_entities(
 impl Placing<'_, '_> {
     fn place(&mut self, moved: &[Entity]) {
         let layers = self.epoch.changed_since(&mut self.seen_epoch);
-        let maps_changed = !self.maps.is_empty() | (self.gone_maps.read().count() > 0);
+        let maps_changed =
+            !self.maps.is_empty() | (self.gone_maps.read().count() > 0) | self.lost_geometry();
         let again = std::mem::take(&mut self.again.0);
         // Nearly always empty: no lookup per entity then.
         let re_enabled = |entity: Entity| !again.is_empty() && again.contains(&entity);
@@ -284,6 +288,17 @@ impl Placing<'_, '_> {
             let re_enabled = re_enabled(item.entity);
             place.one(item, re_enabled);
         }
+    }
+}
+
+impl Placing<'_, '_> {
+    /// Whether a tilemap lost its `GlobalTransform` or `TilemapAnchor` since the last run (the
+    /// removals of other entities' are read and passed over).
+    fn lost_geometry(&mut self) -> bool {
+        let lost = self.lost_transforms.read().chain(self.lost_anchors.read());
+        lost.filter(|&entity| self.placement.is_tilemap(entity))
+            .count()
+            > 0
     }
 }
 

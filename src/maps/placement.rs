@@ -88,6 +88,13 @@ pub(crate) struct Placement<'w, 's> {
     geometry: Query<'w, 's, Geometry>,
 }
 
+impl Placement<'_, '_> {
+    /// Whether `entity` is a tilemap (it has a `TilemapSize`).
+    pub(super) fn is_tilemap(&self, entity: Entity) -> bool {
+        self.sizes.contains(entity)
+    }
+}
+
 /// Which field of view a map's grid gets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Grid {
@@ -147,11 +154,12 @@ impl Placement<'_, '_> {
             Ok(root)
         };
         let (root, at) = self.locate_via(tile, tilemap, transform, root)?;
-        // A tile beyond its root map (one that shrank, or a bad position) stands nowhere.
-        if size.is_some_and(|size| at.x < size.x && at.y < size.y) {
-            Ok((root, at))
-        } else {
-            Err(PlaceProblem::OffMap(root))
+        // A tile beyond its root map (one that shrank, or a bad position) stands nowhere, and
+        // so does one on a root that has no size: that is no tilemap.
+        match size {
+            Some(size) if at.x < size.x && at.y < size.y => Ok((root, at)),
+            Some(_) => Err(PlaceProblem::OffMap(root)),
+            None => Err(PlaceProblem::NotATilemap(root)),
         }
     }
 
