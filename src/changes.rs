@@ -4,10 +4,22 @@
 //! [`Lighting`](crate::Lighting) one for which tiles are lit.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How many recent changes a log remembers cell by cell; a view that missed more is
 /// recomputed whatever its reach.
 const CHANGE_LOG_LEN: usize = 1024;
+
+/// The next version of any log. Versions are drawn from one count for every log of the
+/// program, so a log made or reset now is newer than every version any log gave before: a
+/// view computed against a map's log that was then replaced (a `MapOpacity` or `Lighting`
+/// inserted by the game, another map's copy) sees "everything changed", never an older log
+/// whose numbers happen to be higher.
+static NEXT_VERSION: AtomicU64 = AtomicU64::new(1);
+
+fn next_version() -> u64 {
+    NEXT_VERSION.fetch_add(1, Ordering::Relaxed)
+}
 
 /// Versions and the latest changed cells of one grid.
 #[derive(Debug, Clone)]
@@ -22,10 +34,11 @@ pub(crate) struct ChangeLog {
 
 impl Default for ChangeLog {
     fn default() -> Self {
+        let version = next_version();
         Self {
-            version: 1,
+            version,
             log: VecDeque::new(),
-            floor: 1,
+            floor: version,
         }
     }
 }
@@ -38,14 +51,14 @@ impl ChangeLog {
 
     /// Everything changed: every view computed before now is out of date.
     pub(crate) fn reset(&mut self) {
-        self.version += 1;
+        self.version = next_version();
         self.floor = self.version;
         self.log.clear();
     }
 
     /// `cell` changed.
     pub(crate) fn note_change(&mut self, cell: (u32, u32)) {
-        self.version += 1;
+        self.version = next_version();
         self.log.push_back((self.version, cell));
         if self.log.len() > CHANGE_LOG_LEN
             && let Some((forgotten, _)) = self.log.pop_front()

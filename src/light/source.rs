@@ -10,7 +10,7 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::scan_then_run;
-use crate::light::lighting::{Contribution, Lighting};
+use crate::light::lighting::{Contribution, Lighting, LightingInserts};
 use crate::viewshed::kept::KeptView;
 use crate::viewshed::recompute::{ViewScan, Views};
 use crate::viewshed::state::ViewState;
@@ -213,6 +213,28 @@ pub(super) fn apply_lights(
     for (map, taken, added) in changes {
         if let Ok((_, mut lighting)) = maps.get_mut(map) {
             lighting.apply(&taken, added);
+        }
+    }
+}
+
+/// Makes anew the [`Lighting`] of each map a game gave one (another map's copy, whose ledger
+/// holds other lights), and marks the map's own lights changed, so that `apply_lights` adds
+/// them to it (its new ledger holds none of them).
+pub(super) fn rebuild_replaced_lighting(
+    mut maps: Query<&mut Lighting>,
+    mut lights: Query<(&mut LightSource, &ViewState<LightSource>)>,
+    mut inserts: ResMut<LightingInserts>,
+) {
+    for map in inserts.take_replaced() {
+        let Ok(mut lighting) = maps.get_mut(map) else {
+            continue;
+        };
+        let (width, height) = lighting.size();
+        *lighting = Lighting::new(width, height);
+        for (mut light, state) in &mut lights {
+            if state.key().is_some_and(|key| key.map == map) {
+                light.set_changed();
+            }
         }
     }
 }

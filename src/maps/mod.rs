@@ -9,6 +9,7 @@
 //! | [`placed`] | [`Placed`](placed::Placed): where each looked-for entity stands, written when it changes |
 //! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque), [`MapOpacity`](opacity::MapOpacity)) |
 //! | [`painted`] | opacity in bulk from the game's own grid ([`OpaqueCells`](painted::OpaqueCells)) |
+//! | `replaced` | a `MapOpacity` the game inserted (another map's copy), built again from the map's own walls |
 //! | `plugin` | [`LayersPlugin`] and [`MapsPlugin`]: their systems in [`ViewshedStepSystems::Layers`](crate::ViewshedStepSystems::Layers) and [`ViewshedStepSystems::Maps`](crate::ViewshedStepSystems::Maps), their observers |
 
 pub mod layer_groups;
@@ -18,5 +19,6 @@ pub mod painted;
 pub mod placed;
 pub(crate) mod placement;
 mod plugin;
+mod replaced;
 
 pub use plugin::{LayersPlugin, MapsPlugin};

@@ -34,7 +34,9 @@ const BUCKET: u32 = 8;
 /// It comes with [`Viewshed`](crate::Viewshed), [`LightSource`](crate::LightSource),
 /// [`Opaque`](crate::Opaque), [`CanBeSpotted`](crate::CanBeSpotted),
 /// [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost)
-/// and, with the `replicon` feature, `ReplicatesWhenSeen`.
+/// and, with the `replicon` feature, `ReplicatesWhenSeen`. A `Placed` inserted on an entity
+/// (another entity's, cloned or reflected) is worked out again for it at the next update; the
+/// plugin never reads one a game writes in place.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -340,8 +342,9 @@ impl Place<'_, '_, '_> {
     }
 }
 
-/// A placed entity is new, was re-enabled, or lost its `TilePos` or `TilemapId`: it is placed
-/// (again) at the next update (`C` is the component of the lifecycle event `E`).
+/// A placed entity is new, was re-enabled, lost its `TilePos` or `TilemapId`, or had a
+/// `Placed` inserted (a clone, a reflected copy, a scene: another entity's place): it is
+/// placed (again) at the next update (`C` is the component of the lifecycle event `E`).
 pub(super) fn place_again<E: EntityEvent, C: Component>(
     event: On<E, C>,
     placed: Query<(), (With<Placed>, Allow<Disabled>)>,

@@ -14,14 +14,15 @@ use super::layer_groups::{
 };
 use super::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use super::opacity::{
-    MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement,
-    sync_opaque, track_maps,
+    MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opacity_inserted, on_opaque_gone,
+    queue_placement, sync_opaque, track_maps,
 };
 use super::painted::{OpaqueCells, paint_cells};
 use super::placed::{
     Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
     on_placed_discarded, place_again, place_entities,
 };
+use super::replaced::rebuild_replaced_opacity;
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
 /// Layers: which tilemaps form one map (`LayerOf`, `LayerGroup`), in the step
@@ -81,6 +82,7 @@ impl Plugin for MapsPlugin {
             (
                 place_entities,
                 track_maps,
+                rebuild_replaced_opacity.run_if(OpaqueIndex::any_replaced),
                 follow_map_types.run_if(
                     any_match_filter::<(
                         With<TilemapType>,
@@ -140,7 +142,8 @@ fn add_layer_observers(app: &mut App) {
 
 fn add_map_observers(app: &mut App) {
     // Opacity: an opaque entity stops counting, or is placed again (enabled, made opaque).
-    app.add_observer(on_opaque_gone::<Remove, Opaque>)
+    app.add_observer(on_opacity_inserted)
+        .add_observer(on_opaque_gone::<Remove, Opaque>)
         .add_observer(on_opaque_gone::<Remove, TilePos>)
         .add_observer(on_opaque_gone::<Remove, TilemapId>)
         .add_observer(on_opaque_gone::<Add, Disabled>)
@@ -151,7 +154,7 @@ fn add_map_observers(app: &mut App) {
     app.add_observer(on_findable_placed::<Insert, Placed>)
         .add_observer(on_findable_placed::<Add, Findable>)
         .add_observer(on_placed_discarded)
-        .add_observer(place_again::<Add, Placed>)
+        .add_observer(place_again::<Insert, Placed>)
         .add_observer(place_again::<Remove, Disabled>)
         .add_observer(place_again::<Remove, TilePos>)
         .add_observer(place_again::<Remove, TilemapId>);

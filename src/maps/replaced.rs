@@ -1,0 +1,35 @@
+//! A [`MapOpacity`] the game inserted (another map's, cloned or reflected, or a scene's) holds
+//! another map's counts and change log: it is built again from the map's own opaque entities
+//! and [`OpaqueCells`], with a change log newer than any view's, so every view of the map is
+//! computed again.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::map::{TilemapSize, TilemapType};
+
+use crate::maps::opacity::{MapOpacity, OpaqueIndex};
+use crate::maps::painted::OpaqueCells;
+use crate::maps::placement::grid_of;
+
+/// Builds again the `MapOpacity` of each map that was given one by someone else: empty, then
+/// its opaque entities placed again by `sync_opaque` and its `OpaqueCells` painted again by
+/// `paint_cells` (marked changed here).
+pub(super) fn rebuild_replaced_opacity(
+    mut maps: Query<(
+        &TilemapSize,
+        Option<&TilemapType>,
+        &mut MapOpacity,
+        Option<&mut OpaqueCells>,
+    )>,
+    mut index: ResMut<OpaqueIndex>,
+) {
+    for map in index.take_replaced() {
+        let Ok((size, map_type, mut opacity, cells)) = maps.get_mut(map) else {
+            continue;
+        };
+        *opacity = MapOpacity::new(*size, map_type.map(grid_of).unwrap_or_default());
+        if let Some(mut cells) = cells {
+            cells.set_changed();
+        }
+        index.forget_map(map);
+    }
+}
