@@ -391,3 +391,30 @@ fn a_layer_of_another_size_than_its_root_warns_once() {
     app.update();
     warnings.assert_none("while nothing changed");
 }
+
+#[test]
+fn density_on_a_hexagonal_map_or_off_any_tile_warns_once() {
+    let warnings = Warnings::capture();
+    let mut app = app();
+    let map = spawn_map(&mut app, 8, 8, |_, _| false);
+    app.world_mut()
+        .entity_mut(map)
+        .insert(TilemapType::Hexagon(HexCoordSystem::Row));
+    for x in 2..4 {
+        app.world_mut()
+            .spawn((Density(0.5), TilePos { x, y: 3 }, TilemapId(map)));
+    }
+    let loose = app.world_mut().spawn(Density(1.0)).id();
+    app.update();
+    let mut got = warnings.take();
+    got.sort();
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert!(got.iter().any(|w| w.starts_with(&format!(
+        "bevy_viewshed: Density on hexagonal map {map}: partial opacity is not supported"
+    ))));
+    assert!(got.iter().any(|w| w.contains(&format!(
+        "Density entity {loose} has no TilePos and TilemapId"
+    ))));
+    app.update();
+    warnings.assert_none("for the same maps and entities");
+}

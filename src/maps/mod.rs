@@ -9,11 +9,15 @@
 //! | [`placed`] | [`Placed`](placed::Placed): where each looked-for entity stands, written when it changes |
 //! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque), [`MapOpacity`](opacity::MapOpacity)) |
 //! | [`painted`] | opacity in bulk from the game's own grid ([`OpaqueCells`](painted::OpaqueCells)) |
+//! | [`density`] | what thins sight ([`Density`](density::Density), [`DensityCells`](density::DensityCells)) |
+//! | `map_density` | one map's densities, kept in its `MapOpacity` |
 //! | `replaced` | a `MapOpacity` the game inserted (another map's copy), built again from the map's own walls |
 //! | `plugin` | [`LayersPlugin`] and [`MapsPlugin`]: their systems in [`ViewshedStepSystems::Layers`](crate::ViewshedStepSystems::Layers) and [`ViewshedStepSystems::Maps`](crate::ViewshedStepSystems::Maps), their observers |
 
+pub mod density;
 pub mod layer_groups;
 pub mod layers;
+pub(crate) mod map_density;
 pub mod opacity;
 pub mod painted;
 pub mod placed;

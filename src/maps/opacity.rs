@@ -17,9 +17,11 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::changes::ChangeLog;
 use crate::maps::layers::{LayerEpoch, LayerOf};
+use crate::maps::map_density::MapDensity;
 use crate::maps::placed::{Placed, PlacedMoves};
 use crate::maps::placement::{Grid, PlaceProblem, grid_of};
 use crate::staggered;
+use viewshed_core::density::DensityGrid;
 use viewshed_core::grid::OpacityGrid;
 
 /// Blocks sight at its tile: a wall tile, a closed door, a boulder.
@@ -87,6 +89,9 @@ pub struct MapOpacity {
     kind: Grid,
     /// The map's size in tiles (a staggered map's grid is larger: see [`staggered`]).
     size: TilemapSize,
+    /// How dense each tile is ([`Density`](super::density::Density) entities and
+    /// [`DensityCells`](super::density::DensityCells)), on the same grid.
+    density: MapDensity,
 }
 
 impl MapOpacity {
@@ -107,18 +112,16 @@ impl MapOpacity {
         for (x, y) in cells {
             self.grid.set_opaque(x, y, true);
         }
+        let (kind, cells) = (self.kind, (self.grid.width(), self.grid.height()));
+        self.density
+            .rebuild(cells, |tile| cell_of(kind, size, tile));
         self.changes.reset();
     }
 
     /// The grid cell of a tile: the tile itself, or its diamond cell on a staggered map
     /// (none for a tile off a staggered map, whose grid has no room for it).
-    fn cell(&self, (x, y): (u32, u32)) -> Option<(u32, u32)> {
-        match self.kind {
-            Grid::Staggered => {
-                (x < self.size.x && y < self.size.y).then(|| staggered::to_diamond((x, y)))
-            }
-            Grid::Square | Grid::Hex(_) => Some((x, y)),
-        }
+    fn cell(&self, tile: (u32, u32)) -> Option<(u32, u32)> {
+        cell_of(self.kind, self.size, tile)
     }
 
     /// Follows a change of the map's `TilemapType`.
@@ -150,6 +153,45 @@ impl MapOpacity {
     pub fn is_opaque(&self, tile: TilePos) -> bool {
         self.cell((tile.x, tile.y))
             .is_none_or(|(x, y)| self.grid.is_opaque(x, y))
+    }
+
+    /// How dense `tile` is, as the field of view takes it: the sum of its
+    /// [`Density`](super::density::Density) entities and
+    /// [`DensityCells`](super::density::DensityCells), in 1/1024ths rounded up, at most 1 (0
+    /// off the map). See [`viewshed_core::density`] for the rule.
+    pub fn density(&self, tile: TilePos) -> f32 {
+        self.cell((tile.x, tile.y))
+            .map_or(0.0, |(x, y)| self.density.grid().density(x, y))
+    }
+
+    /// The density of every cell of [`grid`](Self::grid), as the field of view is thinned
+    /// with it.
+    pub fn density_grid(&self) -> &DensityGrid {
+        self.density.grid()
+    }
+
+    /// Adds (or, `add` false, takes away) the units of a `Density` entity on `tile`.
+    pub(super) fn add_density(&mut self, tile: (u32, u32), units: u32, add: bool) {
+        let cell = self.cell(tile);
+        if self.density.add_entity(tile, units, add, cell) {
+            self.changes.note_change(tile);
+        }
+    }
+
+    /// Paints the units of `cells` (by tile), and none on the tiles painted before and not now.
+    pub(super) fn paint_density(&mut self, cells: &HashMap<(u32, u32), u16>) {
+        let gone: Vec<(u32, u32)> = self
+            .density
+            .painted()
+            .filter(|tile| !cells.contains_key(tile))
+            .collect();
+        let painted = gone.into_iter().map(|tile| (tile, 0));
+        for (tile, units) in painted.chain(cells.iter().map(|(&tile, &units)| (tile, units))) {
+            let cell = self.cell(tile);
+            if self.density.paint(tile, units, cell) {
+                self.changes.note_change(tile);
+            }
+        }
     }
 
     /// How many [`Opaque`] entities stand on `tile`.
@@ -219,6 +261,15 @@ impl MapOpacity {
                 self.changes.note_change(cell);
             }
         }
+    }
+}
+
+/// The grid cell of a tile on a map of this kind and size: the tile itself, or its diamond
+/// cell on a staggered map (none for a tile off a staggered map, whose grid has no room for it).
+fn cell_of(kind: Grid, size: TilemapSize, (x, y): (u32, u32)) -> Option<(u32, u32)> {
+    match kind {
+        Grid::Staggered => (x < size.x && y < size.y).then(|| staggered::to_diamond((x, y))),
+        Grid::Square | Grid::Hex(_) => Some((x, y)),
     }
 }
 

@@ -8,6 +8,10 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
+use super::density::{
+    Density, DensityCells, DensityIndex, on_density_gone, paint_density_cells, queue_density,
+    sync_density,
+};
 use super::layer_groups::{
     GroupsDirty, LayerGroup, group_layers, groups_dirty, on_group_or_tilemap,
     on_grouped_layer_changed, on_reparented,
@@ -70,13 +74,16 @@ impl Plugin for MapsPlugin {
     fn build(&self, app: &mut App) {
         add_tilemap_plugin(app);
         app.init_resource::<OpaqueIndex>()
+            .init_resource::<DensityIndex>()
             .init_resource::<PlacedIndex>()
             .init_resource::<PlaceAgain>()
             .init_resource::<PlacedMoves>()
             .register_type::<Placed>()
             .register_type::<MapOpacity>()
             .register_type::<Opaque>()
-            .register_type::<OpaqueCells>();
+            .register_type::<OpaqueCells>()
+            .register_type::<Density>()
+            .register_type::<DensityCells>();
         app.add_systems(
             ViewshedSchedule,
             (
@@ -92,6 +99,8 @@ impl Plugin for MapsPlugin {
                 ),
                 sync_opaque,
                 paint_cells,
+                sync_density.run_if(any_with_component::<Density>),
+                paint_density_cells,
             )
                 .chain()
                 .in_set(ViewshedStepSystems::Maps),
@@ -149,6 +158,12 @@ fn add_map_observers(app: &mut App) {
         .add_observer(on_opaque_gone::<Add, Disabled>)
         .add_observer(queue_placement::<Remove, Disabled>)
         .add_observer(queue_placement::<Insert, Opaque>);
+    // Density: the same for `Density` entities.
+    app.add_observer(on_density_gone::<Remove, Density>)
+        .add_observer(on_density_gone::<Remove, TilePos>)
+        .add_observer(on_density_gone::<Remove, TilemapId>)
+        .add_observer(on_density_gone::<Add, Disabled>)
+        .add_observer(queue_density::<Remove, Disabled>);
     // Placement: placed entities are placed again when re-enabled or when they lose their
     // tile or tilemap; those that others look for are filed where they stand.
     app.add_observer(on_findable_placed::<Insert, Placed>)

@@ -1,11 +1,12 @@
 //! A [`MapOpacity`] the game inserted (another map's, cloned or reflected, or a scene's) holds
-//! another map's counts and change log: it is built again from the map's own opaque entities
-//! and [`OpaqueCells`], with a change log newer than any view's, so every view of the map is
-//! computed again.
+//! another map's counts and change log: it is built again from the map's own opaque entities,
+//! [`OpaqueCells`], `Density` entities and [`DensityCells`], with a change log newer than any
+//! view's, so every view of the map is computed again.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapSize, TilemapType};
 
+use crate::maps::density::{DensityCells, DensityIndex};
 use crate::maps::opacity::{MapOpacity, OpaqueIndex};
 use crate::maps::painted::OpaqueCells;
 use crate::maps::placement::grid_of;
@@ -19,17 +20,23 @@ pub(super) fn rebuild_replaced_opacity(
         Option<&TilemapType>,
         &mut MapOpacity,
         Option<&mut OpaqueCells>,
+        Option<&mut DensityCells>,
     )>,
     mut index: ResMut<OpaqueIndex>,
+    mut densities: ResMut<DensityIndex>,
 ) {
     for map in index.take_replaced() {
-        let Ok((size, map_type, mut opacity, cells)) = maps.get_mut(map) else {
+        let Ok((size, map_type, mut opacity, cells, density)) = maps.get_mut(map) else {
             continue;
         };
         *opacity = MapOpacity::new(*size, map_type.map(grid_of).unwrap_or_default());
         if let Some(mut cells) = cells {
             cells.set_changed();
         }
+        if let Some(mut density) = density {
+            density.set_changed();
+        }
         index.forget_map(map);
+        densities.forget_map(map);
     }
 }

@@ -1,5 +1,7 @@
 //! The scratch space of one thread's field-of-view computations: the core's square and
-//! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view.
+//! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view; a
+//! square or staggered view is thinned by the map's density (`DensityGrid::thin`, one look
+//! at the dense bits of its window when none is dense there).
 
 use crate::maps::opacity::MapOpacity;
 use crate::maps::placement::Grid;
@@ -27,9 +29,14 @@ impl Scratch {
         opacity: &MapOpacity,
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
-        let grid = opacity.grid();
+        let (grid, density) = (opacity.grid(), opacity.density_grid());
         match key.grid {
-            Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
+            Grid::Square => {
+                let computed = self.square.compute(grid, key.origin, key.options, visible);
+                density.thin(key.origin, visible);
+                computed
+            }
+            // Density is not followed on hexagonal maps (`Density`'s docs).
             Grid::Hex(coords) => self
                 .hex
                 .compute(grid, coords, key.origin, key.options, visible),
@@ -38,6 +45,7 @@ impl Scratch {
                 let computed = self
                     .square
                     .compute(grid, origin, key.options, &mut self.diamond);
+                density.thin(origin, &mut self.diamond);
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
                 computed
             }
