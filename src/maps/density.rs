@@ -130,7 +130,7 @@ pub(super) struct DensityItem {
 pub(super) struct DensitySync<'w, 's> {
     all: Query<'w, 's, DensityItem>,
     changed: Query<'w, 's, Entity, Changed<Density>>,
-    maps: Query<'w, 's, &'static mut MapOpacity>,
+    maps: Query<'w, 's, (Entity, &'static mut MapOpacity)>,
     epoch: Res<'w, LayerEpoch>,
     index: ResMut<'w, DensityIndex>,
     moves: Res<'w, PlacedMoves>,
@@ -143,10 +143,14 @@ pub(super) fn sync_density(mut sync: DensitySync) {
     let index = &mut *sync.index;
     let layers_changed = sync.epoch.changed_since(&mut index.epoch);
     let maps = &mut sync.maps;
-    // A map that got its opacity (few maps: looked at one by one).
-    let new_map = maps.iter_mut().any(|opacity| opacity.is_added());
-    let relink = std::mem::take(&mut index.relink) || new_map;
-    if relink || layers_changed {
+    // A map that got its opacity anew (made again after it stopped being a map) holds none of
+    // the density it held before (few maps: looked at one by one).
+    for (map, opacity) in maps.iter_mut() {
+        if opacity.is_added() {
+            index.forget_map(map);
+        }
+    }
+    if std::mem::take(&mut index.relink) || layers_changed {
         index.pending.clear();
         for item in &sync.all {
             place(item, maps, index);
@@ -165,7 +169,7 @@ pub(super) fn sync_density(mut sync: DensitySync) {
 
 /// Counts a `Density` entity's units on the tile its `Placed` says (and no longer where it
 /// stood); only a `TilePos` places one.
-fn place(item: DensityItemItem, maps: &mut Query<&mut MapOpacity>, index: &mut DensityIndex) {
+fn place(item: DensityItemItem, maps: &mut Maps, index: &mut DensityIndex) {
     let entity = item.entity;
     let units = u32::from(units_of(item.density.0));
     let target = match item.placed.located() {
@@ -188,7 +192,7 @@ fn place(item: DensityItemItem, maps: &mut Query<&mut MapOpacity>, index: &mut D
     }
     unplace(entity, maps, index);
     if let Some((map, tile, units)) = target
-        && let Ok(mut opacity) = maps.get_mut(map)
+        && let Ok((_, mut opacity)) = maps.get_mut(map)
     {
         if matches!(opacity.kind(), Grid::Hex(_)) && index.warned.insert(map) {
             warn!(
@@ -221,10 +225,13 @@ fn warn_unplaced(
     }
 }
 
+/// The maps, as the density's systems and observers write them.
+type Maps<'w, 's> = Query<'w, 's, (Entity, &'static mut MapOpacity)>;
+
 /// A `Density` entity stopped counting where it was counted.
-fn unplace(entity: Entity, maps: &mut Query<&mut MapOpacity>, index: &mut DensityIndex) {
+fn unplace(entity: Entity, maps: &mut Maps, index: &mut DensityIndex) {
     if let Some((map, tile, units)) = index.placed.remove(&entity)
-        && let Ok(mut opacity) = maps.get_mut(map)
+        && let Ok((_, mut opacity)) = maps.get_mut(map)
     {
         opacity.add_density(tile, units, false);
     }
@@ -234,7 +241,7 @@ fn unplace(entity: Entity, maps: &mut Query<&mut MapOpacity>, index: &mut Densit
 /// despawned (`C` is the component of the lifecycle event `E`): it thins no more sight.
 pub(super) fn on_density_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
-    mut maps: Query<&mut MapOpacity>,
+    mut maps: Maps,
     mut index: ResMut<DensityIndex>,
 ) {
     let entity = event.event_target();
