@@ -25,7 +25,19 @@ fn model_view(
     options: FovOptions,
     dark_vision: u32,
 ) -> Vec<(u32, u32)> {
-    let lit = model_lit(grid, lights);
+    model_view_with(grid, lights, None, viewer, options, dark_vision)
+}
+
+/// [`model_view`] with the first light pointing through `cone`.
+fn model_view_with(
+    grid: &OpacityGrid,
+    lights: &[((u32, u32), u32)],
+    cone: Option<VisionCone>,
+    viewer: (u32, u32),
+    options: FovOptions,
+    dark_vision: u32,
+) -> Vec<(u32, u32)> {
+    let lit = model_lit_cone(grid, lights, cone);
     let fov: BTreeSet<(u32, u32)> = field_of_view(grid, viewer, options)
         .unwrap()
         .iter()
@@ -61,10 +73,24 @@ fn model_view(
 
 /// The tiles lit by lights of these positions and radii: the union of their fields of view.
 fn model_lit(grid: &OpacityGrid, lights: &[((u32, u32), u32)]) -> BTreeSet<(u32, u32)> {
+    model_lit_cone(grid, lights, None)
+}
+
+/// The same, the first light pointing through `cone`.
+fn model_lit_cone(
+    grid: &OpacityGrid,
+    lights: &[((u32, u32), u32)],
+    cone: Option<VisionCone>,
+) -> BTreeSet<(u32, u32)> {
     lights
         .iter()
-        .flat_map(|&(at, radius)| {
-            field_of_view(grid, at, FovOptions::radius(radius))
+        .enumerate()
+        .flat_map(|(i, &(at, radius))| {
+            let options = FovOptions {
+                cone: cone.filter(|_| i == 0),
+                ..FovOptions::radius(radius)
+            };
+            field_of_view(grid, at, options)
                 .unwrap()
                 .iter()
                 .collect::<Vec<_>>()
@@ -608,6 +634,151 @@ fn a_carried_light_moves_with_its_bearer() {
         model_view(&grid, &[((12, 3), 3)], (12, 3), unlimited, 0)
     );
     assert_eq!(lighting(&app, map).brightness(TilePos { x: 3, y: 3 }), 0.0);
+}
+
+// --- Lights that point ---------------------------------------------------------------------
+
+/// A flashlight in the middle room: its lit tiles, on a square map.
+fn lit_tiles(app: &App, light: Entity) -> Vec<(u32, u32)> {
+    let light = app.world().get::<LightSource>(light).unwrap();
+    let mut tiles: Vec<_> = light.lit().map(|t| (t.x, t.y)).collect();
+    sort(&mut tiles);
+    tiles
+}
+
+fn core_lit(grid: &OpacityGrid, at: (u32, u32), options: FovOptions) -> Vec<(u32, u32)> {
+    let mut tiles: Vec<_> = field_of_view(grid, at, options).unwrap().iter().collect();
+    sort(&mut tiles);
+    tiles
+}
+
+/// A light with a cone lights exactly the field of view with that cone: facings along the
+/// grid and between, narrow and wide beams, all around, and odd angles.
+#[test]
+fn a_light_with_a_cone_lights_exactly_its_cut_of_the_field_of_view() {
+    let grid = grid_of(&ROOMS);
+    let cones = [
+        VisionCone::degrees(0.0, 40.0),
+        VisionCone::degrees(90.0, 90.0),
+        VisionCone::degrees(200.0, 10.0),
+        VisionCone::degrees(-45.0, 120.0),
+        VisionCone::degrees(0.0, 360.0),
+        VisionCone::degrees(30.0, 0.0),
+        VisionCone::new(f64::NAN, 1.0),
+        VisionCone::toward_radians(-1, 1, 0.5),
+    ];
+    let mut app = app();
+    let map = spawn_map(&mut app, 28, 7, wall_at(&ROOMS));
+    let lights: Vec<_> = cones
+        .iter()
+        .map(|&cone| {
+            let light = LightSource::new(9).with_cone(cone);
+            let at = (TilePos { x: 13, y: 3 }, TilemapId(map));
+            app.world_mut().spawn((light, at.0, at.1)).id()
+        })
+        .collect();
+    app.update();
+    for (light, cone) in lights.into_iter().zip(cones) {
+        let options = FovOptions::radius(9).with_cone(cone);
+        assert_eq!(
+            lit_tiles(&app, light),
+            core_lit(&grid, (13, 3), options),
+            "{cone:?}"
+        );
+    }
+}
+
+/// Turning a beam recomputes that light only, and the map's light and the viewers that need
+/// it follow: the dark viewer sees the beam's floors and nothing behind it.
+#[test]
+fn turning_a_beam_relights_the_map_and_recomputes_that_light_only() {
+    let grid = grid_of(&ROOMS);
+    let mut app = app();
+    let map = spawn_map(&mut app, 28, 7, wall_at(&ROOMS));
+    let east = VisionCone::degrees(0.0, 60.0);
+    let beam = app
+        .world_mut()
+        .spawn((
+            LightSource::new(8).with_cone(east),
+            TilePos { x: 11, y: 3 },
+            TilemapId(map),
+        ))
+        .id();
+    let torch = spawn_light(&mut app, map, (22, 3), 2);
+    let viewer = spawn_dark_viewer(&mut app, map, (3, 3), Viewshed::unlimited(), 0);
+    app.update();
+    let lit = |app: &App| {
+        let mut tiles: Vec<_> = lighting(app, map).lit_tiles().map(|t| (t.x, t.y)).collect();
+        sort(&mut tiles);
+        tiles
+    };
+    let both = |cone: VisionCone| {
+        let mut tiles = core_lit(&grid, (11, 3), FovOptions::radius(8).with_cone(cone));
+        tiles.extend(core_lit(&grid, (22, 3), FovOptions::radius(2)));
+        tiles.sort_unstable();
+        tiles.dedup();
+        sort(&mut tiles);
+        tiles
+    };
+    assert_eq!(lit(&app), both(east));
+    let (beam_gen, torch_gen) = (light_generation(&app, beam), light_generation(&app, torch));
+
+    // Turned to face west, through the doorway at (9, 3) into the viewer's room.
+    let west = VisionCone::degrees(180.0, 60.0);
+    app.world_mut().get_mut::<LightSource>(beam).unwrap().cone = Some(west);
+    app.update();
+    assert_eq!(lit(&app), both(west));
+    assert_eq!(light_generation(&app, beam), beam_gen + 1);
+    assert_eq!(
+        light_generation(&app, torch),
+        torch_gen,
+        "the torch did not move"
+    );
+    let lit_by = [((11, 3), 8), ((22, 3), 2)];
+    let unlimited = FovOptions::unlimited();
+    let beams = model_view_with(&grid, &lit_by, Some(west), (3, 3), unlimited, 0);
+    assert_eq!(seen(&app, viewer), beams);
+    assert!(
+        seen(&app, viewer).contains(&(5, 3)),
+        "the beam reaches the west room"
+    );
+
+    // All around again.
+    app.world_mut().get_mut::<LightSource>(beam).unwrap().cone = None;
+    app.update();
+    assert_eq!(
+        lit_tiles(&app, beam),
+        core_lit(&grid, (11, 3), FovOptions::radius(8))
+    );
+}
+
+/// On hexagonal and staggered maps a beam is cut as viewers' cones are there.
+#[test]
+fn beams_on_hexagonal_and_staggered_maps_are_cut_like_vision_cones() {
+    let cone = VisionCone::degrees(30.0, 100.0);
+    for map_type in [
+        TilemapType::Hexagon(HexCoordSystem::Row),
+        TilemapType::Isometric(IsoCoordSystem::Staggered),
+    ] {
+        let mut app = app();
+        let map = spawn_map(&mut app, 15, 11, |x, y| (x * 3 + y * 5) % 11 == 0);
+        app.world_mut().entity_mut(map).insert(map_type);
+        let at = (TilePos { x: 7, y: 5 }, TilemapId(map));
+        let options = FovOptions::radius(6).with_cone(cone);
+        let light = app
+            .world_mut()
+            .spawn((LightSource::new(6).with_cone(cone), at.0, at.1))
+            .id();
+        let viewer = app
+            .world_mut()
+            .spawn((Viewshed::with_options(options), at.0, at.1))
+            .id();
+        app.update();
+        let mut view = seen(&app, viewer);
+        sort(&mut view);
+        assert!(view.len() > 3, "{map_type:?}: the beam shows something");
+        assert_eq!(lit_tiles(&app, light), view, "{map_type:?}");
+    }
 }
 
 // --- Only what a change concerns is recomputed ---------------------------------------------

@@ -57,9 +57,9 @@ pub(crate) fn apply(app: &mut App, map: Entity, model: &mut Model, op: Op) {
     let sees = |thing: &Thing| thing.viewer.is_some();
     let world = app.world_mut();
     match op {
-        Op::SpawnLight(at, radius, look) => {
+        Op::SpawnLight(at, radius, look, beam) => {
             let at = at.on(size);
-            let lamp = Lamp { radius, look };
+            let lamp = Lamp { radius, look, beam };
             let entity = world
                 .spawn((lamp.component(), tile_pos(at), TilemapId(map)))
                 .id();
@@ -82,7 +82,7 @@ pub(crate) fn apply(app: &mut App, map: Entity, model: &mut Model, op: Op) {
             if let Some(dark) = dark {
                 viewer.insert(NeedsLight::new(dark));
             }
-            let light = lantern.map(|(radius, look)| Lamp { radius, look });
+            let light = lantern.map(|(radius, look, beam)| Lamp { radius, look, beam });
             if let Some(lamp) = light {
                 viewer.insert(lamp.component());
             }
@@ -120,9 +120,7 @@ pub(crate) fn apply(app: &mut App, map: Entity, model: &mut Model, op: Op) {
             }
         }
         Op::Unmap(i) => {
-            // Not on viewers: a viewer whose `TilemapId` is removed keeps its view (a bug of
-            // the viewers' recompute, outside the light module, issue #30).
-            if let Some(i) = model.pick(i, |thing| thing.viewer.is_none()) {
+            if let Some(i) = model.pick(i, any) {
                 let thing = &mut model.things[i];
                 let mut entity = world.entity_mut(thing.entity);
                 if thing.mapped {
@@ -161,18 +159,25 @@ pub(crate) fn apply(app: &mut App, map: Entity, model: &mut Model, op: Op) {
                 thing.light.as_mut().unwrap().look = look;
             }
         }
-        Op::InsertLight(i, radius, look) => {
+        Op::Aim(i, beam) => {
+            if let Some(i) = model.pick(i, lit) {
+                let thing = &mut model.things[i];
+                world.get_mut::<LightSource>(thing.entity).unwrap().cone = beam;
+                thing.light.as_mut().unwrap().beam = beam;
+            }
+        }
+        Op::InsertLight(i, radius, look, beam) => {
             if let Some(i) = model.pick(i, any) {
                 let thing = &mut model.things[i];
-                let lamp = Lamp { radius, look };
+                let lamp = Lamp { radius, look, beam };
                 world.entity_mut(thing.entity).insert(lamp.component());
                 thing.light = Some(lamp);
             }
         }
-        Op::ReplaceLight(i, radius, look) => {
+        Op::ReplaceLight(i, radius, look, beam) => {
             if let Some(i) = model.pick(i, lit) {
                 let thing = &mut model.things[i];
-                let lamp = Lamp { radius, look };
+                let lamp = Lamp { radius, look, beam };
                 *world.get_mut::<LightSource>(thing.entity).unwrap() = lamp.component();
                 thing.light = Some(lamp);
             }

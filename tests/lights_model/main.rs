@@ -3,11 +3,12 @@
 //! Random games on square, hexagonal (six coordinate systems) and staggered isometric maps.
 //! Lights and viewers are spawned, moved (on the map and off it), disabled and enabled, cloned
 //! (their component onto another entity or over another light, or the whole entity) and
-//! despawned; lights are taken off their tilemap and put back (not viewers: one whose
-//! `TilemapId` is removed keeps its view, a bug of the viewers' recompute outside the light
-//! module); `LightSource`, `NeedsLight` and `Viewshed` are inserted again, replaced in place,
-//! changed in place and removed (`Viewshed`: not removed); walls are built and knocked down;
-//! lights pile up on a few tiles and take odd values (not a number, negative, infinite, huge).
+//! despawned; lights and viewers are taken off their tilemap and put back; `LightSource`,
+//! `NeedsLight` and `Viewshed` are inserted again, replaced in place, changed in place and
+//! removed (`Viewshed`: not removed); walls are built and knocked down; lights pile up on a
+//! few tiles, take odd values (not a number, negative, infinite, huge) and point beams
+//! (`LightSource::cone`: given at spawn, turned, widened and taken off in place, odd angles
+//! too), which light what a viewer with that vision cone would see.
 //! Several of these happen in each frame, and after every `app.update()` every view (and
 //! `NeedsLight::field_of_view`), every enabled light's lit set and the map's `Lighting` on
 //! every tile are what a plain model says, built from the core's field of view alone; at the
@@ -32,7 +33,7 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
 use harness::Harness;
-use ops::{Op, kind, look, op, radius, spawn_viewer_op, spot};
+use ops::{Op, beam, kind, look, op, radius, spawn_viewer_op, spot};
 
 fn proptest_cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -56,7 +57,7 @@ proptest! {
     fn views_and_lighting_match_the_model(
         kind in kind(),
         walls in proptest::collection::vec(proptest::bool::weighted(0.25), 16 * 12),
-        lights in proptest::collection::vec((spot(), radius(), look()), 1..5),
+        lights in proptest::collection::vec((spot(), radius(), look(), beam()), 1..5),
         viewers in proptest::collection::vec(spawn_viewer_op(), 1..4),
         frames in proptest::collection::vec(proptest::collection::vec(op(), 1..5), 0..10),
     ) {
@@ -65,7 +66,7 @@ proptest! {
         let mut game = Harness::new(kind, grid);
         let spawns = lights
             .into_iter()
-            .map(|(at, r, look)| Op::SpawnLight(at, r, look))
+            .map(|(at, r, look, beam)| Op::SpawnLight(at, r, look, beam))
             .chain(viewers);
         for op in spawns {
             game.apply(op);

@@ -1,5 +1,5 @@
-//! The ops a game is made of ([`Op`]), what they take ([`Kind`], [`Look`], [`Spot`]), and the
-//! proptest strategies that draw them.
+//! The ops a game is made of ([`Op`]), what they take ([`Kind`], [`Look`], [`Beam`],
+//! [`Spot`]), and the proptest strategies that draw them.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -47,6 +47,21 @@ impl Look {
     };
 }
 
+/// A light's beam: `None` lights all around.
+pub(crate) type Beam = Option<VisionCone>;
+
+/// Beams as a game points them: mostly none, narrow to wide along the grid and between, all
+/// around, and now and then an angle that is not a number.
+pub(crate) fn beam() -> impl Strategy<Value = Beam> {
+    let cone = prop_oneof![
+        6 => (0.0f64..360.0, 10.0f64..300.0).prop_map(|(f, w)| VisionCone::degrees(f, w)),
+        2 => (0i32..8, 20.0f64..120.0).prop_map(|(i, w)| VisionCone::degrees(f64::from(i) * 45.0, w)),
+        1 => Just(VisionCone::degrees(0.0, 360.0)),
+        1 => Just(VisionCone::new(f64::NAN, 1.0)),
+    ];
+    prop::option::weighted(0.4, cone)
+}
+
 /// Where an op puts something, worked out on the map's size: anywhere on it, one of three
 /// tiles that lights pile up on, or off it (just beyond an edge, or as far as can be).
 #[derive(Clone, Copy, Debug)]
@@ -74,10 +89,10 @@ impl Spot {
 
 #[derive(Clone, Debug)]
 pub(crate) enum Op {
-    /// A light spawned (a torch lit, a fireball).
-    SpawnLight(Spot, u32, Look),
+    /// A light spawned (a torch lit, a fireball, a flashlight pointing through its beam).
+    SpawnLight(Spot, u32, Look, Beam),
     /// A viewer spawned, needing light or not, carrying a lantern or not.
-    SpawnViewer(Spot, FovOptions, Option<u32>, Option<(u32, Look)>),
+    SpawnViewer(Spot, FovOptions, Option<u32>, Option<(u32, Look, Beam)>),
     Despawn(usize),
     /// Its `TilePos` set, on the map or off it.
     Move(usize, Spot),
@@ -89,13 +104,15 @@ pub(crate) enum Op {
     Toggle(Spot),
     /// A light's radius changed in place.
     Radius(usize, u32),
+    /// A light's beam turned, narrowed, widened or taken off (all around) in place.
+    Aim(usize, Beam),
     /// A light's colour and intensity changed in place.
     Recolor(usize, Look),
     /// A `LightSource` inserted on any thing: again over its light (a flicker system setting a
     /// smaller flame), or a lantern handed to a viewer.
-    InsertLight(usize, u32, Look),
+    InsertLight(usize, u32, Look, Beam),
     /// A light's `LightSource` replaced in place (`*light = LightSource::new(..)`).
-    ReplaceLight(usize, u32, Look),
+    ReplaceLight(usize, u32, Look, Beam),
     /// A light's `LightSource` removed (the torch stays, unlit).
     RemoveLight(usize),
     /// A light's `LightSource` cloned onto a new entity.
@@ -201,7 +218,7 @@ pub(crate) fn spawn_viewer_op() -> impl Strategy<Value = Op> {
         spot(),
         sight(),
         prop::option::weighted(0.85, 0..3u32),
-        prop::option::weighted(0.2, (radius(), look())),
+        prop::option::weighted(0.2, (radius(), look(), beam())),
     )
         .prop_map(|(at, options, dark, lantern)| Op::SpawnViewer(at, options, dark, lantern))
 }
@@ -209,7 +226,8 @@ pub(crate) fn spawn_viewer_op() -> impl Strategy<Value = Op> {
 pub(crate) fn op() -> impl Strategy<Value = Op> {
     let i = || 0..8usize;
     let things = prop_oneof![
-        (spot(), radius(), look()).prop_map(|(at, r, look)| Op::SpawnLight(at, r, look)),
+        (spot(), radius(), look(), beam())
+            .prop_map(|(at, r, look, beam)| Op::SpawnLight(at, r, look, beam)),
         spawn_viewer_op(),
         i().prop_map(Op::Despawn),
         (i(), spot()).prop_map(|(i, at)| Op::Move(i, at)),
@@ -222,8 +240,11 @@ pub(crate) fn op() -> impl Strategy<Value = Op> {
     let lights = prop_oneof![
         (i(), radius()).prop_map(|(i, r)| Op::Radius(i, r)),
         (i(), look()).prop_map(|(i, look)| Op::Recolor(i, look)),
-        (i(), radius(), look()).prop_map(|(i, r, look)| Op::InsertLight(i, r, look)),
-        (i(), radius(), look()).prop_map(|(i, r, look)| Op::ReplaceLight(i, r, look)),
+        (i(), radius(), look(), beam())
+            .prop_map(|(i, r, look, beam)| Op::InsertLight(i, r, look, beam)),
+        (i(), radius(), look(), beam())
+            .prop_map(|(i, r, look, beam)| Op::ReplaceLight(i, r, look, beam)),
+        (i(), beam()).prop_map(|(i, beam)| Op::Aim(i, beam)),
         i().prop_map(Op::RemoveLight),
         (i(), spot()).prop_map(|(i, at)| Op::SpawnClone(i, at)),
         (i(), i(), any::<bool>()).prop_map(|(i, j, insert)| Op::CopyLight(i, j, insert)),

@@ -10,7 +10,7 @@ use bevy_viewshed::prelude::*;
 use bevy_viewshed::{OpacityGrid, field_of_view, hex_field_of_view};
 
 use crate::common_app::hex_coords;
-use crate::ops::{Kind, Look};
+use crate::ops::{Beam, Kind, Look};
 
 /// A set of tiles.
 pub(crate) type Tiles = BTreeSet<(u32, u32)>;
@@ -25,13 +25,26 @@ pub(crate) fn diamond((x, y): (u32, u32)) -> (i64, i64) {
 pub(crate) struct Lamp {
     pub(crate) radius: u32,
     pub(crate) look: Look,
+    pub(crate) beam: Beam,
 }
 
 impl Lamp {
     pub(crate) fn component(self) -> LightSource {
-        LightSource::new(self.radius)
+        let light = LightSource::new(self.radius)
             .with_color(self.look.color)
-            .with_intensity(self.look.intensity)
+            .with_intensity(self.look.intensity);
+        match self.beam {
+            Some(cone) => light.with_cone(cone),
+            None => light,
+        }
+    }
+
+    /// How it lights: its radius, through its beam (the rules of a viewer's cone).
+    pub(crate) fn options(self) -> FovOptions {
+        FovOptions {
+            cone: self.beam,
+            ..FovOptions::radius(self.radius)
+        }
     }
 
     /// What it adds at its own tile, channel by channel (docs/light.md): each linear channel,
@@ -157,10 +170,11 @@ impl Model {
             .collect()
     }
 
-    /// What one light lights (nothing off its map or without a tilemap).
+    /// What one light lights (nothing off its map or without a tilemap): what a viewer of its
+    /// radius and with its beam as vision cone would see there.
     pub(crate) fn lit_by(&self, thing: &Thing, lamp: Lamp) -> Tiles {
         if thing.mapped {
-            self.fov(thing.at, FovOptions::radius(lamp.radius))
+            self.fov(thing.at, lamp.options())
         } else {
             BTreeSet::new()
         }
