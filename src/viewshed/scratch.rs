@@ -1,13 +1,15 @@
 //! The scratch space of one thread's field-of-view computations: the core's square and
 //! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view; a
 //! square or staggered view is thinned by the map's density (`DensityGrid::thin`, one look
-//! at the dense bits of its window when none is dense there).
+//! at the dense bits of its window when none is dense there; `DensityGrid::thin_with` with
+//! the shadows kept warm here otherwise).
 
 use crate::maps::opacity::MapOpacity;
 use crate::maps::placement::Grid;
 use crate::staggered;
 use crate::viewshed::ViewKey;
 use viewshed_core::FovError;
+use viewshed_core::density::Shadows;
 use viewshed_core::hex::HexFov;
 use viewshed_core::shadowcast::Fov;
 use viewshed_core::visible::VisibleSet;
@@ -19,6 +21,8 @@ pub(crate) struct Scratch {
     hex: HexFov,
     /// A staggered map's view on its diamond grid, before it is brought back to tiles.
     diamond: VisibleSet,
+    /// The shadows of the dense cells of the last thinned view.
+    shadows: Shadows,
 }
 
 impl Scratch {
@@ -33,7 +37,7 @@ impl Scratch {
         match key.grid {
             Grid::Square => {
                 let computed = self.square.compute(grid, key.origin, key.options, visible);
-                density.thin(key.origin, visible);
+                density.thin_with(key.origin, visible, &mut self.shadows);
                 computed
             }
             // Density is not followed on hexagonal maps (`Density`'s docs).
@@ -45,7 +49,7 @@ impl Scratch {
                 let computed = self
                     .square
                     .compute(grid, origin, key.options, &mut self.diamond);
-                density.thin(origin, &mut self.diamond);
+                density.thin_with(origin, &mut self.diamond, &mut self.shadows);
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
                 computed
             }

@@ -35,7 +35,7 @@
 //! # Ok::<(), viewshed_core::FovError>(())
 //! ```
 
-use crate::bits::{BitRows, low_bits};
+use crate::bits::{BitRows, for_each_one, low_bits};
 use crate::visible::{VisibleSet, Window};
 
 /// The units of a cell's worth of density: cells between a viewer and a cell whose units sum
@@ -191,12 +191,26 @@ impl DensityGrid {
 
     /// Keeps the cells of `visible` (a field of view from `origin`) that the density between
     /// them and `origin` does not hide. A view whose window holds no dense cell is left as it
-    /// is after one look at the dense bits of that window.
+    /// is after one look at the dense bits of that window. Allocates the list of shadows it
+    /// needs; [`thin_with`](Self::thin_with) reuses one.
     pub fn thin(&self, origin: (u32, u32), visible: &mut VisibleSet) {
-        if !self.any_dense_in(visible.window()) {
+        self.thin_with(origin, visible, &mut Shadows::default());
+    }
+
+    /// [`thin`](Self::thin), with `shadows` kept from call to call (nothing is allocated once
+    /// it has held as many dense cells as a view's window).
+    ///
+    /// Only the cells that lie behind a dense cell are walked: a cell nearer the viewer (in
+    /// rows or columns) than every dense cell of the window, or whose direction falls in none
+    /// of their shadows (the directions in which each dense cell's square is seen, a little
+    /// wider), has no dense cell strictly between it and the viewer.
+    pub fn thin_with(&self, origin: (u32, u32), visible: &mut VisibleSet, shadows: &mut Shadows) {
+        let window = visible.window();
+        if !self.any_dense_in(window) {
             return;
         }
-        visible.retain(|x, y| !self.hides(origin, (x, y)));
+        shadows.cast(self, origin, window);
+        visible.retain(|x, y| !shadows.may_hide(origin, (x, y)) || !self.hides(origin, (x, y)));
     }
 
     /// Resizes the grid, keeping the density of the cells inside both sizes.
@@ -209,6 +223,120 @@ impl DensityGrid {
         }
         *self = resized;
     }
+}
+
+/// The shadows the dense cells of a view's window cast from its viewer: the nearest of them (in
+/// rows or columns) and the directions they cover, merged, a little wider than exact, so that
+/// a cell outside them has no dense cell between it and the viewer.
+#[derive(Clone, Debug, Default)]
+pub struct Shadows {
+    nearest: u32,
+    /// Intervals of [`pseudo_angle`]s in `[0, 4]`, sorted and merged.
+    arcs: Vec<(f64, f64)>,
+}
+
+/// How much wider than exact a shadow is taken: far more than the rounding of a division, so
+/// no cell in a shadow is missed (a cell just outside one is walked for nothing, never
+/// misjudged).
+const SHADOW_MARGIN: f64 = 1e-9;
+
+impl Shadows {
+    /// The shadows of the dense cells of `window` seen from `origin`.
+    fn cast(&mut self, density: &DensityGrid, origin: (u32, u32), window: Window) {
+        self.nearest = u32::MAX;
+        self.arcs.clear();
+        let x_end = window.x.saturating_add(window.width).min(density.width);
+        let y_end = window.y.saturating_add(window.height).min(density.height);
+        if window.x >= x_end {
+            return;
+        }
+        let (first, last) = (window.x / 64, (x_end - 1) / 64);
+        for y in window.y..y_end {
+            let row = density.dense.row(y);
+            for word in first..=last {
+                let bits = row.get(word as usize).copied().unwrap_or(0);
+                for_each_one(bits, |bit| {
+                    let x = word * 64 + bit;
+                    if (window.x..x_end).contains(&x) && (x, y) != origin {
+                        self.add(origin, (x, y));
+                    }
+                });
+            }
+        }
+        self.arcs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut kept = 0;
+        for read in 0..self.arcs.len() {
+            let (lo, hi) = self.arcs[read];
+            if kept > 0 && lo <= self.arcs[kept - 1].1 {
+                self.arcs[kept - 1].1 = self.arcs[kept - 1].1.max(hi);
+            } else {
+                self.arcs[kept] = (lo, hi);
+                kept += 1;
+            }
+        }
+        self.arcs.truncate(kept);
+    }
+
+    /// Adds the shadow of the dense cell `cell`: the directions from `origin` through its
+    /// square, between its extreme corners (split where it crosses east, where the angles
+    /// start again).
+    fn add(&mut self, origin: (u32, u32), cell: (u32, u32)) {
+        let (dx, dy) = offset(origin, cell);
+        self.nearest = self
+            .nearest
+            .min(dx.unsigned_abs().max(dy.unsigned_abs()) as u32);
+        let (mut low, mut high) = (f64::MAX, f64::MIN);
+        // Angles below 2 (north of east, and west), and from 2 on (south).
+        let (mut low_half, mut high_half) = (f64::MIN, f64::MAX);
+        for (cx, cy) in [(-0.5, -0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)] {
+            let angle = pseudo_angle(dx as f64 + cx, dy as f64 + cy);
+            (low, high) = (low.min(angle), high.max(angle));
+            if angle < 2.0 {
+                low_half = low_half.max(angle);
+            } else {
+                high_half = high_half.min(angle);
+            }
+        }
+        if high - low > 2.0 {
+            // Across east: from the south corners round to the north ones.
+            self.arcs.push((high_half - SHADOW_MARGIN, 4.0));
+            self.arcs.push((0.0, low_half + SHADOW_MARGIN));
+        } else {
+            self.arcs.push((low - SHADOW_MARGIN, high + SHADOW_MARGIN));
+        }
+    }
+
+    /// Whether a dense cell may lie strictly between `origin` and `cell`.
+    fn may_hide(&self, origin: (u32, u32), cell: (u32, u32)) -> bool {
+        let (dx, dy) = offset(origin, cell);
+        if (dx.unsigned_abs().max(dy.unsigned_abs()) as u32) < self.nearest {
+            return false;
+        }
+        let angle = pseudo_angle(dx as f64, dy as f64);
+        let after = self.arcs.partition_point(|&(lo, _)| lo <= angle);
+        after > 0 && angle <= self.arcs[after - 1].1
+    }
+}
+
+/// A number in `[0, 4)` that grows with the angle of `(dx, dy)` counterclockwise from east
+/// (one division, where an angle takes an arctangent): `dy / (|dx| + |dy|)` folded by quadrant.
+fn pseudo_angle(dx: f64, dy: f64) -> f64 {
+    let p = dy / (dx.abs() + dy.abs());
+    if dx < 0.0 {
+        2.0 - p
+    } else if dy < 0.0 {
+        4.0 + p
+    } else {
+        p
+    }
+}
+
+/// `cell - origin`.
+fn offset(origin: (u32, u32), cell: (u32, u32)) -> (i64, i64) {
+    (
+        i64::from(cell.0) - i64::from(origin.0),
+        i64::from(cell.1) - i64::from(origin.1),
+    )
 }
 
 /// Whether bits `start..end` of a row of words hold a one.

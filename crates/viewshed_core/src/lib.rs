@@ -50,7 +50,7 @@ pub mod options;
 pub mod shadowcast;
 pub mod visible;
 
-pub use density::DensityGrid;
+pub use density::{DensityGrid, Shadows};
 pub use grid::OpacityGrid;
 pub use hex::{HexCoords, HexFov, hex_distance, hex_field_of_view, hex_line_of_sight};
 pub use line_of_sight::{LineOfSight, line_of_sight};

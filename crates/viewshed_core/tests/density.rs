@@ -154,7 +154,11 @@ fn options() -> impl Strategy<Value = FovOptions> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    // 256 cases, or PROPTEST_CASES.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256),
+        ..ProptestConfig::default()
+    })]
 
     /// Every option, on random walls and densities: the thinned view is the oracle's.
     #[test]
