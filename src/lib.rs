@@ -103,15 +103,17 @@ pub use fog::FogTeam;
 pub use fog::{
     DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer,
     FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog,
-    SoftEdge, Team, TeamFog, TileLook,
+    SoftEdge, Team, TeamFog, TileLook, WorldMemory,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::density::{Density, DensityCells};
 pub use maps::layer_groups::LayerGroup;
 pub use maps::layers::{LayerOf, Layers};
-pub use maps::opacity::{MapOpacity, Opaque};
+pub use maps::map_opacity::MapOpacity;
+pub use maps::opacity::Opaque;
 pub use maps::painted::OpaqueCells;
 pub use maps::placed::Placed;
+pub use maps::worlds::{ChunkOf, ChunkPlacement, ChunkPos, WORLD_ORIGIN, WorldChunks, WorldMap};
 #[allow(deprecated)]
 pub use plugin::ViewshedPlugin;
 pub use plugin::ViewshedPlugins;
@@ -134,12 +136,12 @@ pub mod prelude {
     #[allow(deprecated)]
     pub use crate::ViewshedPlugin;
     pub use crate::{
-        CanBeSpotted, Density, DensityCells, DistanceShape, DrawnTeam, DrawnTeamOverride, FogFade,
-        FogOfWar, FogOverlay, FogState, FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen,
-        LayerGroup, LayerOf, LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque,
-        OpaqueCells, RevealsFog, SoftEdge, Spotted, SpottedTargets, TileLook, Viewshed,
-        ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems, ViewshedSystems, ViewshedUpdated,
-        VisionCone,
+        CanBeSpotted, ChunkOf, ChunkPlacement, ChunkPos, Density, DensityCells, DistanceShape,
+        DrawnTeam, DrawnTeamOverride, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FovMode,
+        FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost, LightSource,
+        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge, Spotted,
+        SpottedTargets, TileLook, Viewshed, ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems,
+        ViewshedSystems, ViewshedUpdated, VisionCone, WorldMap,
     };
 }
 

@@ -12,9 +12,10 @@ use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::maps::layers::LayerEpoch;
-use crate::maps::opacity::MapOpacity;
+use crate::maps::map_opacity::{Grid, MapOpacity};
 use crate::maps::placed::{Placed, PlacedMoves};
-use crate::maps::placement::{Grid, PlaceProblem};
+use crate::maps::placement::PlaceProblem;
+use crate::maps::worlds::ChunkOf;
 use viewshed_core::density::{DensityGrid, units_of};
 
 /// Thins sight through its tile: smoke, foliage, tall grass, a fog bank.
@@ -49,6 +50,10 @@ pub struct Density(pub f32);
 
 /// A map's densities in bulk, from the game's own grid: cell `(x, y)` is tile `(x, y)` of the
 /// map it is on (the root tilemap). Added to the [`Density`] entities of each tile.
+///
+/// It is read on a tilemap that is a map of its own only: on a chunk of a
+/// [`WorldMap`](crate::WorldMap) it is ignored, with a warning (put [`Density`] on the
+/// chunk's tiles instead, which a world follows like on any map).
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -268,7 +273,14 @@ pub(super) fn paint_density_cells(
     >,
     mut removed: RemovedComponents<DensityCells>,
     mut unpainted: Query<&mut MapOpacity, Without<DensityCells>>,
+    on_chunks: Query<Entity, (Added<DensityCells>, With<ChunkOf>)>,
 ) {
+    for chunk in &on_chunks {
+        warn!(
+            "bevy_viewshed: DensityCells on {chunk}, a chunk of a world: ignored (densities in \
+             bulk are read on a map of its own; put Density on the chunk's tiles instead)"
+        );
+    }
     for (cells, mut opacity) in &mut maps {
         opacity.paint_density(&cells.cells());
     }

@@ -7,7 +7,9 @@
 //! | [`layer_groups`] | all tilemaps below an entity as one map ([`LayerGroup`](layer_groups::LayerGroup)), for importers |
 //! | `placement` | the rule of where an entity stands (root map and tile, from `TilePos` or `Transform`) |
 //! | [`placed`] | [`Placed`](placed::Placed): where each looked-for entity stands, written when it changes |
-//! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque), [`MapOpacity`](opacity::MapOpacity)) |
+//! | [`worlds`] | many tilemaps side by side as one map ([`WorldMap`](worlds::WorldMap), [`ChunkOf`](worlds::ChunkOf)) |
+//! | [`map_opacity`] | one map's opacity grid and its log of changes ([`MapOpacity`](map_opacity::MapOpacity)) |
+//! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque)), and which entities are maps |
 //! | [`painted`] | opacity in bulk from the game's own grid ([`OpaqueCells`](painted::OpaqueCells)) |
 //! | [`density`] | what thins sight ([`Density`](density::Density), [`DensityCells`](density::DensityCells)) |
 //! | `map_density` | one map's densities, kept in its `MapOpacity` |
@@ -18,11 +20,13 @@ pub mod density;
 pub mod layer_groups;
 pub mod layers;
 pub(crate) mod map_density;
+pub mod map_opacity;
 pub mod opacity;
 pub mod painted;
 pub mod placed;
 pub(crate) mod placement;
 mod plugin;
 mod replaced;
+pub mod worlds;
 
 pub use plugin::{LayersPlugin, MapsPlugin};

@@ -7,9 +7,9 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapSize, TilemapType};
 
 use crate::maps::density::{DensityCells, DensityIndex};
-use crate::maps::opacity::{MapOpacity, OpaqueIndex};
+use crate::maps::map_opacity::{MapOpacity, grid_of};
+use crate::maps::opacity::OpaqueIndex;
 use crate::maps::painted::OpaqueCells;
-use crate::maps::placement::grid_of;
 
 /// Builds again the `MapOpacity` of each map that was given one by someone else: empty, then
 /// its opaque entities placed again by `sync_opaque` and its `OpaqueCells` painted again by
@@ -29,7 +29,8 @@ pub(super) fn rebuild_replaced_opacity(
         let Ok((size, map_type, mut opacity, cells, density)) = maps.get_mut(map) else {
             continue;
         };
-        *opacity = MapOpacity::new(*size, map_type.map(grid_of).unwrap_or_default());
+        let map_type = map_type.copied().unwrap_or_default();
+        *opacity = MapOpacity::new(*size, map_type, grid_of(&map_type));
         if let Some(mut cells) = cells {
             cells.set_changed();
         }

@@ -4,8 +4,8 @@
 //! at the dense bits of its window when none is dense there; `DensityGrid::thin_with` with
 //! the shadows kept warm here otherwise).
 
-use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
+use crate::maps::map_opacity::MapOpacity;
 use crate::staggered;
 use crate::viewshed::ViewKey;
 use viewshed_core::FovError;
@@ -26,7 +26,8 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    /// Computes the view `key` describes on the map of `opacity`.
+    /// Computes the view `key` describes on the map of `opacity` (in map coordinates, the
+    /// cells off the map taken out).
     pub(crate) fn compute(
         &mut self,
         key: &ViewKey,
@@ -34,25 +35,30 @@ impl Scratch {
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
         let (grid, density) = (opacity.grid(), opacity.density_grid());
+        // The grid's cell (0, 0) is the map's tile (x0, y0): (0, 0) but in a world.
+        let (x0, y0) = opacity.grid_origin();
+        let origin = (key.origin.0 - x0, key.origin.1 - y0);
         match key.grid {
             Grid::Square => {
-                let computed = self.square.compute(grid, key.origin, key.options, visible);
-                density.thin_with(key.origin, visible, &mut self.shadows);
-                computed
+                self.square.compute(grid, origin, key.options, visible)?;
+                density.thin_with(origin, visible, &mut self.shadows);
             }
             // Density is not followed on hexagonal maps (`Density`'s docs).
             Grid::Hex(coords) => self
                 .hex
-                .compute(grid, coords, key.origin, key.options, visible),
+                .compute(grid, coords, origin, key.options, visible)?,
             Grid::Staggered => {
-                let origin = staggered::to_diamond(key.origin);
-                let computed = self
-                    .square
-                    .compute(grid, origin, key.options, &mut self.diamond);
-                density.thin_with(origin, &mut self.diamond, &mut self.shadows);
+                let diamond = staggered::to_diamond(origin);
+                self.square
+                    .compute(grid, diamond, key.options, &mut self.diamond)?;
+                density.thin_with(diamond, &mut self.diamond, &mut self.shadows);
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
-                computed
             }
         }
+        if (x0, y0) != (0, 0) {
+            visible.shift(x0, y0);
+            opacity.clip(visible);
+        }
+        Ok(())
     }
 }
