@@ -173,12 +173,14 @@ impl Placement<'_, '_> {
         let world_itself = place.chunk && place.size.is_none();
         let at = match (tile, transform) {
             (Some(&tile), _) if world_itself => tile,
-            // A tile beyond its tilemap (one that shrank, a bad position) stands nowhere.
+            // A tile beyond its tilemap (one that shrank, a bad position) stands nowhere, and
+            // so does one on a root that has no size: that is no tilemap.
             (Some(&tile), _) => match place.size {
                 Some(size) if tile.x < size.x && tile.y < size.y => {
                     TilePos::new(place.first.x + tile.x, place.first.y + tile.y)
                 }
-                _ => return Err(off),
+                Some(_) => return Err(off),
+                None => return Err(PlaceProblem::NotATilemap(place.map)),
             },
             // On a chunk, a tile found from a `Transform` may lie on the next chunk.
             (None, Some(transform)) => {
