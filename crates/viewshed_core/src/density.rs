@@ -62,7 +62,7 @@ pub fn units_of(density: f32) -> u16 {
 
 /// The density of every cell of a grid, in units ([`units_of`]), with a bit per cell that is
 /// dense at all, so that a view with no dense cell in its window costs one look at those bits.
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct DensityGrid {
     width: u32,
     height: u32,
@@ -72,7 +72,19 @@ pub struct DensityGrid {
     dense: BitRows,
     /// How many cells hold any density.
     dense_count: usize,
+    /// A rectangle holding every dense cell: `(x_min, y_min, x_max, y_max)`, grown as cells
+    /// become dense, emptied when none is (a view whose window misses it is not looked at).
+    reach: Option<(u32, u32, u32, u32)>,
 }
+
+/// Equal when every cell holds the same density (however the grids came to hold it).
+impl PartialEq for DensityGrid {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height) == (other.width, other.height) && self.units == other.units
+    }
+}
+
+impl Eq for DensityGrid {}
 
 impl DensityGrid {
     /// A `width` x `height` grid with no density anywhere.
@@ -83,6 +95,7 @@ impl DensityGrid {
             units: vec![0; width as usize * height as usize],
             dense: BitRows::new(height, width),
             dense_count: 0,
+            reach: None,
         }
     }
 
@@ -145,6 +158,12 @@ impl DensityGrid {
         }
         *cell = units;
         self.dense.set_to(y, x, units > 0);
+        if self.dense_count == 0 {
+            self.reach = None;
+        } else if units > 0 {
+            let (x0, y0, x1, y1) = self.reach.unwrap_or((x, y, x, y));
+            self.reach = Some((x0.min(x), y0.min(y), x1.max(x), y1.max(y)));
+        }
         true
     }
 
@@ -160,15 +179,16 @@ impl DensityGrid {
 
     /// Whether a cell of `window` (clipped to the grid) holds any density.
     pub fn any_dense_in(&self, window: Window) -> bool {
-        if self.dense_count == 0 {
+        let Some((x0, y0, x1, y1)) = self.reach else {
+            return false;
+        };
+        let (x_start, y_start) = (window.x.max(x0), window.y.max(y0));
+        let x_end = window.x.saturating_add(window.width).min(x1 + 1);
+        let y_end = window.y.saturating_add(window.height).min(y1 + 1);
+        if x_start >= x_end {
             return false;
         }
-        let x_end = window.x.saturating_add(window.width).min(self.width);
-        let y_end = window.y.saturating_add(window.height).min(self.height);
-        if window.x >= x_end {
-            return false;
-        }
-        (window.y..y_end).any(|y| row_has_bits(self.dense.row(y), window.x, x_end))
+        (y_start..y_end).any(|y| row_has_bits(self.dense.row(y), x_start, x_end))
     }
 
     /// The units of the cells strictly between cells `a` and `b`: those whose interior the
