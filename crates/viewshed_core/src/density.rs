@@ -367,7 +367,7 @@ fn row_has_bits(row: &[u64], start: u32, end: u32) -> bool {
         if word == first {
             bits &= !low_bits(start % 64);
         }
-        if word == last && end % 64 != 0 {
+        if word == last && !end.is_multiple_of(64) {
             bits &= low_bits(end % 64);
         }
         bits != 0
