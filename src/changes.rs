@@ -5,6 +5,7 @@
 //! cells: one cell, or a whole chunk of a world that came or went.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use viewshed_core::visible::Window;
 
@@ -15,6 +16,17 @@ const CHANGE_LOG_LEN: usize = 1024;
 /// Whether `outer` holds every cell of `inner`.
 fn holds(outer: Window, inner: Window) -> bool {
     outer.intersection(&inner) == Some(inner)
+}
+
+/// The next version of any log. Versions are drawn from one count for every log of the
+/// program, so a log made or reset now is newer than every version any log gave before: a
+/// view computed against a map's log that was then replaced (a `MapOpacity` or `Lighting`
+/// inserted by the game, another map's copy) sees "everything changed", never an older log
+/// whose numbers happen to be higher.
+static NEXT_VERSION: AtomicU64 = AtomicU64::new(1);
+
+fn next_version() -> u64 {
+    NEXT_VERSION.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Versions and the latest changed cells of one grid.
@@ -30,10 +42,11 @@ pub(crate) struct ChangeLog {
 
 impl Default for ChangeLog {
     fn default() -> Self {
+        let version = next_version();
         Self {
-            version: 1,
+            version,
             log: VecDeque::new(),
-            floor: 1,
+            floor: version,
         }
     }
 }
@@ -46,7 +59,7 @@ impl ChangeLog {
 
     /// Everything changed: every view computed before now is out of date.
     pub(crate) fn reset(&mut self) {
-        self.version += 1;
+        self.version = next_version();
         self.floor = self.version;
         self.log.clear();
     }
@@ -67,7 +80,7 @@ impl ChangeLog {
     /// the log (in `cargo bench --bench worlds`, `streaming` visited every view of the world
     /// each time its chunk went, before).
     pub(crate) fn note_area(&mut self, area: Window) {
-        self.version += 1;
+        self.version = next_version();
         while self.log.back().is_some_and(|&(_, last)| holds(area, last)) {
             self.log.pop_back();
         }
@@ -117,6 +130,7 @@ mod tests {
     #[test]
     fn an_area_replaces_the_latest_changes_it_holds_and_tells_every_view_as_much() {
         let mut log = ChangeLog::default();
+        let start = log.version();
         log.note_change((50, 50));
         let before_walls = log.version();
         for x in 0..1000 {
@@ -130,13 +144,13 @@ mod tests {
         };
         log.note_area(chunk);
         // The walls went with their chunk: two entries, and nothing overran.
-        let since_start: Vec<Window> = log.changes_since(1).unwrap().collect();
+        let since_start: Vec<Window> = log.changes_since(start).unwrap().collect();
         assert_eq!(since_start, vec![chunk, cell(50, 50)]);
         let since_walls: Vec<Window> = log.changes_since(before_walls).unwrap().collect();
         assert_eq!(since_walls, vec![chunk]);
         // A change the area does not hold stays.
         log.note_change((40, 40));
         log.note_area(chunk);
-        assert_eq!(log.changes_since(1).unwrap().count(), 4);
+        assert_eq!(log.changes_since(start).unwrap().count(), 4);
     }
 }

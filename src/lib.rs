@@ -75,7 +75,7 @@
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
 pub use viewshed_core;
-pub use viewshed_core::{ascii, grid, hex, line_of_sight, options, shadowcast, visible};
+pub use viewshed_core::{ascii, density, grid, hex, line_of_sight, options, shadowcast, visible};
 
 mod change_ticks;
 mod changes;
@@ -106,6 +106,7 @@ pub use fog::{
     SoftEdge, Team, TeamFog, TileLook, WorldMemory,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
+pub use maps::density::{Density, DensityCells};
 pub use maps::layer_groups::LayerGroup;
 pub use maps::layers::{LayerOf, Layers};
 pub use maps::map_opacity::MapOpacity;
@@ -120,8 +121,8 @@ pub use schedule::{ViewshedSchedule, ViewshedStepSystems, ViewshedSystems};
 pub use sightings::{CanBeSpotted, LostSight, Spotted, SpottedTargets};
 pub use viewshed::{Viewshed, ViewshedUpdated};
 pub use viewshed_core::{
-    DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight, OpacityGrid,
-    Radius, VisibleSet, VisionCone, field_of_view, hex_distance, hex_field_of_view,
+    DensityGrid, DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight,
+    OpacityGrid, Radius, VisibleSet, VisionCone, field_of_view, hex_distance, hex_field_of_view,
     hex_line_of_sight,
 };
 
@@ -135,11 +136,11 @@ pub mod prelude {
     #[allow(deprecated)]
     pub use crate::ViewshedPlugin;
     pub use crate::{
-        CanBeSpotted, ChunkOf, ChunkPlacement, ChunkPos, DistanceShape, DrawnTeam,
-        DrawnTeamOverride, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FovMode, FovOptions,
-        HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost, LightSource, LostSight,
-        MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge, Spotted, SpottedTargets,
-        TileLook, Viewshed, ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems,
+        CanBeSpotted, ChunkOf, ChunkPlacement, ChunkPos, Density, DensityCells, DistanceShape,
+        DrawnTeam, DrawnTeamOverride, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FovMode,
+        FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost, LightSource,
+        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge, Spotted,
+        SpottedTargets, TileLook, Viewshed, ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems,
         ViewshedSystems, ViewshedUpdated, VisionCone, WorldMap,
     };
 }

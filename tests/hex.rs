@@ -1,7 +1,7 @@
 //! Hexagonal tilemaps in the plugin: the map's `TilemapType` picks the hexagonal field of
 //! view, in each of bevy_ecs_tilemap's six coordinate systems; viewers placed by `TilePos` or
-//! by `Transform`, fog of war and line of sight all use it. Staggered isometric maps are still
-//! refused (a warning, no view).
+//! by `Transform`, fog of war and line of sight all use it (staggered isometric maps:
+//! `tests/isometric.rs`).
 
 mod common_app;
 

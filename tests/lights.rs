@@ -1,19 +1,17 @@
 //! Light and darkness in a headless app: light sources light their field of view, viewers
 //! that `NeedsLight` see lit tiles (and their dark vision), exactly as a plain model built
-//! from `field_of_view` calls says, and a change is recomputed only where it matters.
+//! from `field_of_view` calls says, and a change is recomputed only where it matters. Random
+//! games against a model of every light component: `tests/lights_model/`.
 
 mod common_app;
 
 use std::collections::BTreeSet;
 
-use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_viewshed::hex_distance;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{Lighting, OpacityGrid, field_of_view, hex_field_of_view};
-use common_app::{app, generation, hex_coords, spawn_map, tile_entity};
-use proptest::prelude::*;
+use bevy_viewshed::{Lighting, OpacityGrid, field_of_view};
+use common_app::{app, generation, spawn_map, tile_entity};
 
 // --- The model -----------------------------------------------------------------------------
 
@@ -27,7 +25,19 @@ fn model_view(
     options: FovOptions,
     dark_vision: u32,
 ) -> Vec<(u32, u32)> {
-    let lit = model_lit(grid, lights);
+    model_view_with(grid, lights, None, viewer, options, dark_vision)
+}
+
+/// [`model_view`] with the first light pointing through `cone`.
+fn model_view_with(
+    grid: &OpacityGrid,
+    lights: &[((u32, u32), u32)],
+    cone: Option<VisionCone>,
+    viewer: (u32, u32),
+    options: FovOptions,
+    dark_vision: u32,
+) -> Vec<(u32, u32)> {
+    let lit = model_lit_cone(grid, lights, cone);
     let fov: BTreeSet<(u32, u32)> = field_of_view(grid, viewer, options)
         .unwrap()
         .iter()
@@ -63,10 +73,24 @@ fn model_view(
 
 /// The tiles lit by lights of these positions and radii: the union of their fields of view.
 fn model_lit(grid: &OpacityGrid, lights: &[((u32, u32), u32)]) -> BTreeSet<(u32, u32)> {
+    model_lit_cone(grid, lights, None)
+}
+
+/// The same, the first light pointing through `cone`.
+fn model_lit_cone(
+    grid: &OpacityGrid,
+    lights: &[((u32, u32), u32)],
+    cone: Option<VisionCone>,
+) -> BTreeSet<(u32, u32)> {
     lights
         .iter()
-        .flat_map(|&(at, radius)| {
-            field_of_view(grid, at, FovOptions::radius(radius))
+        .enumerate()
+        .flat_map(|(i, &(at, radius))| {
+            let options = FovOptions {
+                cone: cone.filter(|_| i == 0),
+                ..FovOptions::radius(radius)
+            };
+            field_of_view(grid, at, options)
                 .unwrap()
                 .iter()
                 .collect::<Vec<_>>()
@@ -612,6 +636,151 @@ fn a_carried_light_moves_with_its_bearer() {
     assert_eq!(lighting(&app, map).brightness(TilePos { x: 3, y: 3 }), 0.0);
 }
 
+// --- Lights that point ---------------------------------------------------------------------
+
+/// A flashlight in the middle room: its lit tiles, on a square map.
+fn lit_tiles(app: &App, light: Entity) -> Vec<(u32, u32)> {
+    let light = app.world().get::<LightSource>(light).unwrap();
+    let mut tiles: Vec<_> = light.lit().map(|t| (t.x, t.y)).collect();
+    sort(&mut tiles);
+    tiles
+}
+
+fn core_lit(grid: &OpacityGrid, at: (u32, u32), options: FovOptions) -> Vec<(u32, u32)> {
+    let mut tiles: Vec<_> = field_of_view(grid, at, options).unwrap().iter().collect();
+    sort(&mut tiles);
+    tiles
+}
+
+/// A light with a cone lights exactly the field of view with that cone: facings along the
+/// grid and between, narrow and wide beams, all around, and odd angles.
+#[test]
+fn a_light_with_a_cone_lights_exactly_its_cut_of_the_field_of_view() {
+    let grid = grid_of(&ROOMS);
+    let cones = [
+        VisionCone::degrees(0.0, 40.0),
+        VisionCone::degrees(90.0, 90.0),
+        VisionCone::degrees(200.0, 10.0),
+        VisionCone::degrees(-45.0, 120.0),
+        VisionCone::degrees(0.0, 360.0),
+        VisionCone::degrees(30.0, 0.0),
+        VisionCone::new(f64::NAN, 1.0),
+        VisionCone::toward_radians(-1, 1, 0.5),
+    ];
+    let mut app = app();
+    let map = spawn_map(&mut app, 28, 7, wall_at(&ROOMS));
+    let lights: Vec<_> = cones
+        .iter()
+        .map(|&cone| {
+            let light = LightSource::new(9).with_cone(cone);
+            let at = (TilePos { x: 13, y: 3 }, TilemapId(map));
+            app.world_mut().spawn((light, at.0, at.1)).id()
+        })
+        .collect();
+    app.update();
+    for (light, cone) in lights.into_iter().zip(cones) {
+        let options = FovOptions::radius(9).with_cone(cone);
+        assert_eq!(
+            lit_tiles(&app, light),
+            core_lit(&grid, (13, 3), options),
+            "{cone:?}"
+        );
+    }
+}
+
+/// Turning a beam recomputes that light only, and the map's light and the viewers that need
+/// it follow: the dark viewer sees the beam's floors and nothing behind it.
+#[test]
+fn turning_a_beam_relights_the_map_and_recomputes_that_light_only() {
+    let grid = grid_of(&ROOMS);
+    let mut app = app();
+    let map = spawn_map(&mut app, 28, 7, wall_at(&ROOMS));
+    let east = VisionCone::degrees(0.0, 60.0);
+    let beam = app
+        .world_mut()
+        .spawn((
+            LightSource::new(8).with_cone(east),
+            TilePos { x: 11, y: 3 },
+            TilemapId(map),
+        ))
+        .id();
+    let torch = spawn_light(&mut app, map, (22, 3), 2);
+    let viewer = spawn_dark_viewer(&mut app, map, (3, 3), Viewshed::unlimited(), 0);
+    app.update();
+    let lit = |app: &App| {
+        let mut tiles: Vec<_> = lighting(app, map).lit_tiles().map(|t| (t.x, t.y)).collect();
+        sort(&mut tiles);
+        tiles
+    };
+    let both = |cone: VisionCone| {
+        let mut tiles = core_lit(&grid, (11, 3), FovOptions::radius(8).with_cone(cone));
+        tiles.extend(core_lit(&grid, (22, 3), FovOptions::radius(2)));
+        tiles.sort_unstable();
+        tiles.dedup();
+        sort(&mut tiles);
+        tiles
+    };
+    assert_eq!(lit(&app), both(east));
+    let (beam_gen, torch_gen) = (light_generation(&app, beam), light_generation(&app, torch));
+
+    // Turned to face west, through the doorway at (9, 3) into the viewer's room.
+    let west = VisionCone::degrees(180.0, 60.0);
+    app.world_mut().get_mut::<LightSource>(beam).unwrap().cone = Some(west);
+    app.update();
+    assert_eq!(lit(&app), both(west));
+    assert_eq!(light_generation(&app, beam), beam_gen + 1);
+    assert_eq!(
+        light_generation(&app, torch),
+        torch_gen,
+        "the torch did not move"
+    );
+    let lit_by = [((11, 3), 8), ((22, 3), 2)];
+    let unlimited = FovOptions::unlimited();
+    let beams = model_view_with(&grid, &lit_by, Some(west), (3, 3), unlimited, 0);
+    assert_eq!(seen(&app, viewer), beams);
+    assert!(
+        seen(&app, viewer).contains(&(5, 3)),
+        "the beam reaches the west room"
+    );
+
+    // All around again.
+    app.world_mut().get_mut::<LightSource>(beam).unwrap().cone = None;
+    app.update();
+    assert_eq!(
+        lit_tiles(&app, beam),
+        core_lit(&grid, (11, 3), FovOptions::radius(8))
+    );
+}
+
+/// On hexagonal and staggered maps a beam is cut as viewers' cones are there.
+#[test]
+fn beams_on_hexagonal_and_staggered_maps_are_cut_like_vision_cones() {
+    let cone = VisionCone::degrees(30.0, 100.0);
+    for map_type in [
+        TilemapType::Hexagon(HexCoordSystem::Row),
+        TilemapType::Isometric(IsoCoordSystem::Staggered),
+    ] {
+        let mut app = app();
+        let map = spawn_map(&mut app, 15, 11, |x, y| (x * 3 + y * 5) % 11 == 0);
+        app.world_mut().entity_mut(map).insert(map_type);
+        let at = (TilePos { x: 7, y: 5 }, TilemapId(map));
+        let options = FovOptions::radius(6).with_cone(cone);
+        let light = app
+            .world_mut()
+            .spawn((LightSource::new(6).with_cone(cone), at.0, at.1))
+            .id();
+        let viewer = app
+            .world_mut()
+            .spawn((Viewshed::with_options(options), at.0, at.1))
+            .id();
+        app.update();
+        let mut view = seen(&app, viewer);
+        sort(&mut view);
+        assert!(view.len() > 3, "{map_type:?}: the beam shows something");
+        assert_eq!(lit_tiles(&app, light), view, "{map_type:?}");
+    }
+}
+
 // --- Only what a change concerns is recomputed ---------------------------------------------
 
 /// Two rooms joined by a door at (8, 3), and far to the east a third room with its own torch
@@ -758,891 +927,4 @@ fn removing_needs_light_gives_back_the_whole_field_of_view() {
     app.world_mut().entity_mut(viewer).remove::<NeedsLight>();
     app.update();
     assert!(sees(&app, viewer, (13, 3)));
-}
-
-#[test]
-fn a_light_off_the_map_lights_nothing_and_warns() {
-    let mut app = app();
-    let map = spawn_map(&mut app, 5, 5, |_, _| false);
-    let light = spawn_light(&mut app, map, (9, 9), 3);
-    app.update();
-    assert_eq!(lighting(&app, map).lit_tiles().count(), 0);
-    assert_eq!(
-        app.world().get::<LightSource>(light).unwrap().lit().count(),
-        0
-    );
-}
-
-// --- Against the model ---------------------------------------------------------------------
-//
-// Random games on square, hexagonal (six coordinate systems) and staggered isometric maps.
-// Lights and viewers are spawned, moved (on the map and off it), disabled and enabled, cloned
-// (their component onto another entity or over another light, or the whole entity) and
-// despawned; lights are taken off their tilemap and put back (not viewers: one whose
-// `TilemapId` is removed keeps its view, a bug of the viewers' recompute outside the light
-// module); `LightSource`, `NeedsLight` and `Viewshed` are inserted again, replaced in place,
-// changed in place and removed (`Viewshed`: not removed); walls are built and knocked down;
-// lights pile up on a few tiles and take odd values (not a number, negative, infinite, huge).
-// Several of these happen in each frame, and after every `app.update()` every view (and
-// `NeedsLight::field_of_view`), every enabled light's lit set and the map's `Lighting` on
-// every tile are what a plain model says, built from the core's field of view alone; at the
-// end of each game the `Lighting` is, bit for bit, that of a new app with the lights still
-// shining (the sums are exact, nothing drifts).
-
-/// A set of tiles.
-type Tiles = BTreeSet<(u32, u32)>;
-
-/// The kinds of map the model plays on.
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    Square,
-    Hex(HexCoordSystem),
-    /// Staggered isometric, of an odd size both ways.
-    Staggered,
-}
-
-impl Kind {
-    fn size(self) -> (u32, u32) {
-        match self {
-            Kind::Square => (16, 12),
-            Kind::Hex(_) => (13, 11),
-            Kind::Staggered => (9, 7),
-        }
-    }
-
-    fn tilemap_type(self) -> TilemapType {
-        match self {
-            Kind::Square => TilemapType::Square,
-            Kind::Hex(system) => TilemapType::Hexagon(system),
-            Kind::Staggered => TilemapType::Isometric(IsoCoordSystem::Staggered),
-        }
-    }
-}
-
-/// The diamond cell bevy_ecs_tilemap draws staggered tile `(x, y)` at.
-fn diamond((x, y): (u32, u32)) -> (i64, i64) {
-    (i64::from(x), i64::from(x) + i64::from(y))
-}
-
-/// A light's colour and intensity, as a game gives them.
-#[derive(Clone, Copy, Debug)]
-struct Look {
-    color: Color,
-    intensity: f32,
-}
-
-impl Look {
-    const WHITE: Look = Look {
-        color: Color::WHITE,
-        intensity: 1.0,
-    };
-}
-
-/// A `LightSource` in the model.
-#[derive(Clone, Copy, Debug)]
-struct Lamp {
-    radius: u32,
-    look: Look,
-}
-
-impl Lamp {
-    fn component(self) -> LightSource {
-        LightSource::new(self.radius)
-            .with_color(self.look.color)
-            .with_intensity(self.look.intensity)
-    }
-
-    /// What it adds at its own tile, channel by channel (docs/light.md): each linear channel,
-    /// the intensity and each channel times the intensity count as 0 when not a number or
-    /// below 0, as 1,024 above that (infinity included).
-    fn base(self) -> [f64; 3] {
-        let sane = |v: f64| {
-            if v.is_nan() {
-                0.0
-            } else {
-                v.clamp(0.0, 1024.0)
-            }
-        };
-        let linear = self.look.color.to_linear();
-        let intensity = sane(f64::from(self.look.intensity));
-        [linear.red, linear.green, linear.blue].map(|c| sane(sane(f64::from(c)) * intensity))
-    }
-}
-
-/// A viewer in the model: its `Viewshed` options and, when it has `NeedsLight`, its dark
-/// vision.
-#[derive(Clone, Copy, Debug)]
-struct Eye {
-    options: FovOptions,
-    dark: Option<u32>,
-}
-
-/// An entity of the game: a light, a viewer, both (a carried lantern) or, once its components
-/// were removed, neither.
-#[derive(Clone, Copy, Debug)]
-struct Thing {
-    entity: Entity,
-    /// Its `TilePos`, on the map or not.
-    at: (u32, u32),
-    /// Whether it has a `TilemapId` (of the map).
-    mapped: bool,
-    /// Whether it is enabled (no `Disabled`).
-    enabled: bool,
-    light: Option<Lamp>,
-    viewer: Option<Eye>,
-}
-
-/// The game as the model sees it: the map's walls and the entities on it.
-struct Model {
-    kind: Kind,
-    grid: OpacityGrid,
-    things: Vec<Thing>,
-}
-
-impl Model {
-    /// The field of view from `at` on this kind of map: the core's square or hexagonal field
-    /// of view, or, on a staggered map, the square one on the diamond grid (tile `(x, y)` at
-    /// cell `(x, x + y)`, every cell that is no tile a wall) read back as tiles. Nothing from
-    /// off the map.
-    fn fov(&self, (x, y): (u32, u32), options: FovOptions) -> Tiles {
-        if !self.grid.contains(x, y) {
-            return BTreeSet::new();
-        }
-        let (w, h) = self.kind.size();
-        match self.kind {
-            Kind::Square => field_of_view(&self.grid, (x, y), options)
-                .unwrap()
-                .iter()
-                .collect(),
-            Kind::Hex(system) => hex_field_of_view(&self.grid, hex_coords(system), (x, y), options)
-                .unwrap()
-                .iter()
-                .collect(),
-            Kind::Staggered => {
-                let cells = OpacityGrid::from_fn(w, w + h - 1, |u, v| {
-                    v < u || v - u >= h || self.grid.is_opaque(u, v - u)
-                });
-                field_of_view(&cells, (x, x + y), options)
-                    .unwrap()
-                    .iter()
-                    .filter(|&(u, v)| v >= u && v - u < h)
-                    .map(|(u, v)| (u, v - u))
-                    .collect()
-            }
-        }
-    }
-
-    /// The distance a light fades over: Euclidean on square maps and on the diamond grid of
-    /// staggered ones, in hexagons on hexagonal ones.
-    fn distance(&self, a: (u32, u32), b: (u32, u32)) -> f64 {
-        let euclid =
-            |(ax, ay): (i64, i64), (bx, by): (i64, i64)| ((ax - bx) as f64).hypot((ay - by) as f64);
-        let square = |(x, y): (u32, u32)| (i64::from(x), i64::from(y));
-        match self.kind {
-            Kind::Square => euclid(square(a), square(b)),
-            Kind::Hex(system) => hex_distance(hex_coords(system), a, b) as f64,
-            Kind::Staggered => euclid(diamond(a), diamond(b)),
-        }
-    }
-
-    /// Whether `cell` is within dark vision `d` of a viewer at `at`: measured like its radius
-    /// (its distance shape, on the diamond grid of a staggered map), in hexagons on a
-    /// hexagonal map.
-    fn within(&self, at: (u32, u32), options: FovOptions, d: u32, cell: (u32, u32)) -> bool {
-        let square = |(x, y): (u32, u32)| (i64::from(x), i64::from(y));
-        let ((ax, ay), (cx, cy)) = match self.kind {
-            Kind::Hex(system) => return hex_distance(hex_coords(system), at, cell) <= u64::from(d),
-            Kind::Square => (square(at), square(cell)),
-            Kind::Staggered => (diamond(at), diamond(cell)),
-        };
-        options.shape.contains(cx - ax, cy - ay, d)
-    }
-
-    /// The lights that shine, with their lit sets: a light lights what a viewer of its
-    /// radius there would see, if it is enabled and stands on its map.
-    fn shining(&self) -> Vec<(Thing, Lamp, Tiles)> {
-        self.things
-            .iter()
-            .filter(|thing| thing.enabled)
-            .filter_map(|thing| Some((*thing, thing.light?)))
-            .map(|(thing, lamp)| (thing, lamp, self.lit_by(&thing, lamp)))
-            .collect()
-    }
-
-    /// What one light lights (nothing off its map or without a tilemap).
-    fn lit_by(&self, thing: &Thing, lamp: Lamp) -> Tiles {
-        if thing.mapped {
-            self.fov(thing.at, FovOptions::radius(lamp.radius))
-        } else {
-            BTreeSet::new()
-        }
-    }
-
-    /// A viewer's field of view `F` (nothing off the map or without a tilemap) and what it
-    /// sees: `F` without `NeedsLight`; with it, the tiles of `F` within its dark vision, the
-    /// lit floors, and the lit walls next to a lit floor of `F` (the 3x3 block of tile
-    /// positions around them, on every kind of map).
-    fn view(&self, thing: &Thing, eye: Eye) -> (Tiles, Tiles) {
-        let fov = if thing.mapped {
-            self.fov(thing.at, eye.options)
-        } else {
-            BTreeSet::new()
-        };
-        let Some(dark) = eye.dark else {
-            return (fov.clone(), fov);
-        };
-        let lit: Tiles = self
-            .shining()
-            .into_iter()
-            .flat_map(|(_, _, lit)| lit)
-            .collect();
-        let wall = |(x, y): (u32, u32)| self.grid.is_opaque(x, y);
-        let lit_floor = |c: (u32, u32)| !wall(c) && lit.contains(&c);
-        let by_lit_floor = |(x, y): (u32, u32)| {
-            (-1i64..=1).any(|dy| {
-                (-1i64..=1).any(|dx| {
-                    let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
-                    let (Ok(nx), Ok(ny)) = (u32::try_from(nx), u32::try_from(ny)) else {
-                        return false;
-                    };
-                    let n = (nx, ny);
-                    (dx, dy) != (0, 0) && fov.contains(&n) && lit_floor(n)
-                })
-            })
-        };
-        let seen = fov
-            .iter()
-            .copied()
-            .filter(|&c| {
-                self.within(thing.at, eye.options, dark, c)
-                    || lit_floor(c)
-                    || (wall(c) && lit.contains(&c) && by_lit_floor(c))
-            })
-            .collect();
-        (fov, seen)
-    }
-
-    /// The light on `tile` (docs/light.md): how many lights light it, and the sum of their
-    /// `color × intensity × (1 − d / (radius + 1))`.
-    fn light_at(&self, tile: (u32, u32)) -> (u32, [f64; 3]) {
-        let mut sum = [0.0; 3];
-        let mut count = 0;
-        for (thing, lamp, lit) in self.shining() {
-            if !lit.contains(&tile) {
-                continue;
-            }
-            count += 1;
-            let falloff = 1.0 - self.distance(thing.at, tile) / (f64::from(lamp.radius) + 1.0);
-            for (sum, base) in sum.iter_mut().zip(lamp.base()) {
-                *sum += base * falloff.max(0.0);
-            }
-        }
-        (count, sum)
-    }
-
-    /// The index of the `i`-th (modulo) thing for which `which` holds.
-    fn pick(&self, i: usize, which: impl Fn(&Thing) -> bool) -> Option<usize> {
-        let found: Vec<usize> = (0..self.things.len())
-            .filter(|&k| which(&self.things[k]))
-            .collect();
-        (!found.is_empty()).then(|| found[i % found.len()])
-    }
-}
-
-/// Where an op puts something, worked out on the map's size: anywhere on it, one of three
-/// tiles that lights pile up on, or off it (just beyond an edge, or as far as can be).
-#[derive(Clone, Copy, Debug)]
-struct Spot(u8, u32, u32);
-
-impl Spot {
-    fn on(self, (w, h): (u32, u32)) -> (u32, u32) {
-        let Spot(kind, a, b) = self;
-        match kind {
-            0 => match a % 3 {
-                0 => (w + a % 2, b % h),
-                1 => (a % w, h + b % 3),
-                _ => (u32::MAX - a % 2, u32::MAX),
-            },
-            1 | 2 => [(w / 2, h / 2), (1, 1), (w - 2, h / 2)][(a % 3) as usize],
-            _ => (a % w, b % h),
-        }
-    }
-
-    /// A tile of the map.
-    fn tile(self, (w, h): (u32, u32)) -> (u32, u32) {
-        (self.1 % w, self.2 % h)
-    }
-}
-
-#[derive(Clone, Debug)]
-enum Op {
-    /// A light spawned (a torch lit, a fireball).
-    SpawnLight(Spot, u32, Look),
-    /// A viewer spawned, needing light or not, carrying a lantern or not.
-    SpawnViewer(Spot, FovOptions, Option<u32>, Option<(u32, Look)>),
-    Despawn(usize),
-    /// Its `TilePos` set, on the map or off it.
-    Move(usize, Spot),
-    /// `Disabled` inserted, or removed.
-    Disable(usize),
-    /// Its `TilemapId` removed, or inserted again.
-    Unmap(usize),
-    /// A wall built or knocked down.
-    Toggle(Spot),
-    /// A light's radius changed in place.
-    Radius(usize, u32),
-    /// A light's colour and intensity changed in place.
-    Recolor(usize, Look),
-    /// A `LightSource` inserted on any thing: again over its light (a flicker system setting a
-    /// smaller flame), or a lantern handed to a viewer.
-    InsertLight(usize, u32, Look),
-    /// A light's `LightSource` replaced in place (`*light = LightSource::new(..)`).
-    ReplaceLight(usize, u32, Look),
-    /// A light's `LightSource` removed (the torch stays, unlit).
-    RemoveLight(usize),
-    /// A light's `LightSource` cloned onto a new entity.
-    SpawnClone(usize, Spot),
-    /// A light's `LightSource` cloned onto another thing: inserted (`true`) or, on a light,
-    /// written over its `LightSource` in place (`false`).
-    CopyLight(usize, usize, bool),
-    /// A whole thing cloned (`EntityWorldMut::clone_and_spawn`).
-    CloneThing(usize),
-    /// A viewer's dark vision changed in place.
-    DarkVision(usize, u32),
-    /// `NeedsLight` inserted on a viewer (again, or anew).
-    InsertNeedsLight(usize, u32),
-    /// A viewer's `NeedsLight` replaced in place (`*needs = NeedsLight::new(..)`).
-    ReplaceNeedsLight(usize, u32),
-    RemoveNeedsLight(usize),
-    /// A viewer's options changed in place.
-    Options(usize, FovOptions),
-    /// A `Viewshed` inserted again on a viewer: new settings, or (`None`) its own again.
-    InsertViewshed(usize, Option<FovOptions>),
-    /// A viewer's `Viewshed` replaced in place (`*viewshed = Viewshed::with_options(..)`):
-    /// new settings, or (`None`) its own again (a new `Viewshed` whose generation starts
-    /// again, at the same key).
-    ReplaceViewshed(usize, Option<FovOptions>),
-}
-
-fn spot() -> impl Strategy<Value = Spot> {
-    (0u8..10, any::<u32>(), any::<u32>()).prop_map(|(kind, a, b)| Spot(kind, a, b))
-}
-
-fn radius() -> impl Strategy<Value = u32> {
-    prop_oneof![20 => 0..7u32, 1 => Just(u32::MAX)]
-}
-
-/// A float as a game may hand it over: mostly plain, sometimes not a number, negative,
-/// infinite or huge.
-fn odd_float() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        3 => 0.0f32..2.0,
-        1 => prop::sample::select(vec![
-            0.0,
-            -0.0,
-            -1.5,
-            1024.0,
-            1500.0,
-            1e30,
-            f32::MAX,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-        ]),
-    ]
-}
-
-fn look() -> impl Strategy<Value = Look> {
-    let odd = (
-        any::<bool>(),
-        [odd_float(), odd_float(), odd_float()],
-        odd_float(),
-    )
-        .prop_map(|(srgb, [r, g, b], intensity)| Look {
-            color: if srgb {
-                Color::srgb(r, g, b)
-            } else {
-                Color::linear_rgb(r, g, b)
-            },
-            intensity,
-        });
-    prop_oneof![Just(Look::WHITE), odd]
-}
-
-fn sight() -> impl Strategy<Value = FovOptions> {
-    let shape = prop::sample::select(vec![
-        DistanceShape::Euclidean,
-        DistanceShape::Chebyshev,
-        DistanceShape::Manhattan,
-    ]);
-    let cone = prop::option::weighted(0.2, (0.0f64..360.0, 45.0f64..300.0));
-    (
-        prop::option::of(0..12u32),
-        shape,
-        prop::bool::weighted(0.8),
-        prop::bool::weighted(0.2),
-        cone,
-    )
-        .prop_map(|(radius, shape, light_walls, permissive, cone)| {
-            let mut options = radius
-                .map_or(FovOptions::unlimited(), FovOptions::radius)
-                .with_shape(shape)
-                .with_light_walls(light_walls);
-            if permissive {
-                options = options.with_mode(FovMode::Permissive);
-            }
-            if let Some((facing, width)) = cone {
-                options = options.with_cone(VisionCone::degrees(facing, width));
-            }
-            options
-        })
-}
-
-fn spawn_viewer_op() -> impl Strategy<Value = Op> {
-    (
-        spot(),
-        sight(),
-        prop::option::weighted(0.85, 0..3u32),
-        prop::option::weighted(0.2, (radius(), look())),
-    )
-        .prop_map(|(at, options, dark, lantern)| Op::SpawnViewer(at, options, dark, lantern))
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    let i = || 0..8usize;
-    let things = prop_oneof![
-        (spot(), radius(), look()).prop_map(|(at, r, look)| Op::SpawnLight(at, r, look)),
-        spawn_viewer_op(),
-        i().prop_map(Op::Despawn),
-        (i(), spot()).prop_map(|(i, at)| Op::Move(i, at)),
-        (i(), spot()).prop_map(|(i, at)| Op::Move(i, at)),
-        i().prop_map(Op::Disable),
-        i().prop_map(Op::Unmap),
-        spot().prop_map(Op::Toggle),
-        i().prop_map(Op::CloneThing),
-    ];
-    let lights = prop_oneof![
-        (i(), radius()).prop_map(|(i, r)| Op::Radius(i, r)),
-        (i(), look()).prop_map(|(i, look)| Op::Recolor(i, look)),
-        (i(), radius(), look()).prop_map(|(i, r, look)| Op::InsertLight(i, r, look)),
-        (i(), radius(), look()).prop_map(|(i, r, look)| Op::ReplaceLight(i, r, look)),
-        i().prop_map(Op::RemoveLight),
-        (i(), spot()).prop_map(|(i, at)| Op::SpawnClone(i, at)),
-        (i(), i(), any::<bool>()).prop_map(|(i, j, insert)| Op::CopyLight(i, j, insert)),
-    ];
-    let viewers = prop_oneof![
-        (i(), 0..3u32).prop_map(|(i, d)| Op::DarkVision(i, d)),
-        (i(), 0..3u32).prop_map(|(i, d)| Op::InsertNeedsLight(i, d)),
-        (i(), 0..3u32).prop_map(|(i, d)| Op::ReplaceNeedsLight(i, d)),
-        i().prop_map(Op::RemoveNeedsLight),
-        (i(), sight()).prop_map(|(i, o)| Op::Options(i, o)),
-        (i(), prop::option::of(sight())).prop_map(|(i, o)| Op::InsertViewshed(i, o)),
-        (i(), prop::option::of(sight())).prop_map(|(i, o)| Op::ReplaceViewshed(i, o)),
-    ];
-    prop_oneof![things, lights, viewers]
-}
-
-fn kind() -> impl Strategy<Value = Kind> {
-    let system = prop::sample::select(vec![
-        HexCoordSystem::Row,
-        HexCoordSystem::Column,
-        HexCoordSystem::RowEven,
-        HexCoordSystem::RowOdd,
-        HexCoordSystem::ColumnEven,
-        HexCoordSystem::ColumnOdd,
-    ]);
-    prop_oneof![2 => Just(Kind::Square), 1 => system.prop_map(Kind::Hex), 1 => Just(Kind::Staggered)]
-}
-
-/// A map of `kind` with the model's walls.
-fn spawn_model_map(app: &mut App, kind: Kind, grid: &OpacityGrid) -> Entity {
-    let (w, h) = kind.size();
-    let map = spawn_map(app, w, h, |x, y| grid.is_opaque(x, y));
-    app.world_mut().entity_mut(map).insert(kind.tilemap_type());
-    map
-}
-
-fn tile_pos((x, y): (u32, u32)) -> TilePos {
-    TilePos { x, y }
-}
-
-/// Checks the app against the model: each view (and `NeedsLight::field_of_view`), each
-/// enabled light's lit set, and the map's `Lighting` on every tile (and off the map).
-fn check(app: &App, map: Entity, model: &Model) -> Result<(), TestCaseError> {
-    let world = app.world();
-    for thing in model.things.iter().filter(|thing| thing.enabled) {
-        if let Some(lamp) = thing.light {
-            let light = world.get::<LightSource>(thing.entity).unwrap();
-            let lit: Tiles = light.lit().map(|t| (t.x, t.y)).collect();
-            prop_assert_eq!(lit, model.lit_by(thing, lamp), "light {}", thing.entity);
-        }
-        if let Some(eye) = thing.viewer {
-            let (fov, want) = model.view(thing, eye);
-            let got: Tiles = seen(app, thing.entity).into_iter().collect();
-            prop_assert_eq!(got, want, "viewer {} at {:?}", thing.entity, thing.at);
-            if eye.dark.is_some() {
-                let needs = world.get::<NeedsLight>(thing.entity).unwrap();
-                let got: Tiles = needs.field_of_view().map(|t| (t.x, t.y)).collect();
-                prop_assert_eq!(got, fov, "field of view of {}", thing.entity);
-            }
-        }
-    }
-    let lighting = lighting(app, map);
-    let (w, h) = model.kind.size();
-    let mut lit = BTreeSet::new();
-    for y in 0..h {
-        for x in 0..w {
-            let tile = TilePos { x, y };
-            let (count, want) = model.light_at((x, y));
-            prop_assert_eq!(lighting.lights_at(tile), count, "lights at {:?}", (x, y));
-            prop_assert_eq!(lighting.is_lit(tile), count > 0);
-            if count > 0 {
-                lit.insert((x, y));
-            }
-            let got = lighting.light_at(tile);
-            for (got, want) in [got.red, got.green, got.blue].into_iter().zip(want) {
-                // Each light is added in 1/1024ths, rounded; with no light the tile is
-                // exactly black (nothing left behind by lights gone).
-                let tolerance = f64::from(count) / 1024.0 + want * 1e-6;
-                prop_assert!(
-                    (f64::from(got) - want).abs() <= tolerance,
-                    "light at {:?}: {} for {} from {} lights",
-                    (x, y),
-                    got,
-                    want,
-                    count
-                );
-            }
-            prop_assert_eq!(
-                lighting.brightness(tile),
-                got.red.max(got.green).max(got.blue)
-            );
-        }
-    }
-    let lit_tiles: Tiles = lighting.lit_tiles().map(|t| (t.x, t.y)).collect();
-    prop_assert_eq!(lit_tiles, lit);
-    for off in [(w, 0), (0, h), (u32::MAX, u32::MAX)] {
-        prop_assert_eq!(lighting.lights_at(tile_pos(off)), 0);
-        prop_assert_eq!(lighting.brightness(tile_pos(off)), 0.0);
-    }
-    Ok(())
-}
-
-/// The sums are exact: the map's `Lighting` after a whole game is, bit for bit, that of a new
-/// app where the lights that shine at the end were spawned at once.
-fn check_exact(app: &App, map: Entity, model: &Model) -> Result<(), TestCaseError> {
-    let mut fresh = common_app::app();
-    let fresh_map = spawn_model_map(&mut fresh, model.kind, &model.grid);
-    for thing in model
-        .things
-        .iter()
-        .filter(|thing| thing.enabled && thing.mapped)
-    {
-        if let Some(lamp) = thing.light {
-            fresh
-                .world_mut()
-                .spawn((lamp.component(), tile_pos(thing.at), TilemapId(fresh_map)));
-        }
-    }
-    fresh.update();
-    let (w, h) = model.kind.size();
-    let (played, new) = (lighting(app, map), lighting(&fresh, fresh_map));
-    for y in 0..h {
-        for x in 0..w {
-            let tile = TilePos { x, y };
-            prop_assert_eq!(played.lights_at(tile), new.lights_at(tile));
-            let bits = |l: LinearRgba| [l.red, l.green, l.blue].map(f32::to_bits);
-            prop_assert_eq!(
-                bits(played.light_at(tile)),
-                bits(new.light_at(tile)),
-                "light at {:?}",
-                (x, y)
-            );
-        }
-    }
-    Ok(())
-}
-
-fn proptest_cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|cases| cases.parse().ok())
-        .unwrap_or(48)
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig {
-        max_shrink_iters: 20_000,
-        ..ProptestConfig::with_cases(proptest_cases())
-    })]
-
-    #[test]
-    fn views_and_lighting_match_the_model(
-        kind in kind(),
-        walls in proptest::collection::vec(proptest::bool::weighted(0.25), 16 * 12),
-        lights in proptest::collection::vec((spot(), radius(), look()), 1..5),
-        viewers in proptest::collection::vec(spawn_viewer_op(), 1..4),
-        frames in proptest::collection::vec(proptest::collection::vec(op(), 1..5), 0..10),
-    ) {
-        let (w, h) = kind.size();
-        let grid = OpacityGrid::from_fn(w, h, |x, y| walls[(y * w + x) as usize]);
-        let mut app = app();
-        let map = spawn_model_map(&mut app, kind, &grid);
-        let mut model = Model { kind, grid, things: vec![] };
-        let spawns = lights
-            .into_iter()
-            .map(|(at, r, look)| Op::SpawnLight(at, r, look))
-            .chain(viewers);
-        for op in spawns {
-            apply(&mut app, map, &mut model, op);
-        }
-        app.update();
-        check(&app, map, &model)?;
-        for frame in frames {
-            for op in frame {
-                apply(&mut app, map, &mut model, op);
-            }
-            app.update();
-            check(&app, map, &model)?;
-        }
-        check_exact(&app, map, &model)?;
-    }
-}
-
-/// Plays one op on the app and the model.
-fn apply(app: &mut App, map: Entity, model: &mut Model, op: Op) {
-    let size = model.kind.size();
-    let any = |_: &Thing| true;
-    let lit = |thing: &Thing| thing.light.is_some();
-    let sees = |thing: &Thing| thing.viewer.is_some();
-    let world = app.world_mut();
-    match op {
-        Op::SpawnLight(at, radius, look) => {
-            let at = at.on(size);
-            let lamp = Lamp { radius, look };
-            let entity = world
-                .spawn((lamp.component(), tile_pos(at), TilemapId(map)))
-                .id();
-            model.things.push(Thing {
-                entity,
-                at,
-                mapped: true,
-                enabled: true,
-                light: Some(lamp),
-                viewer: None,
-            });
-        }
-        Op::SpawnViewer(at, options, dark, lantern) => {
-            let at = at.on(size);
-            let mut viewer = world.spawn((
-                Viewshed::with_options(options),
-                tile_pos(at),
-                TilemapId(map),
-            ));
-            if let Some(dark) = dark {
-                viewer.insert(NeedsLight::new(dark));
-            }
-            let light = lantern.map(|(radius, look)| Lamp { radius, look });
-            if let Some(lamp) = light {
-                viewer.insert(lamp.component());
-            }
-            model.things.push(Thing {
-                entity: viewer.id(),
-                at,
-                mapped: true,
-                enabled: true,
-                light,
-                viewer: Some(Eye { options, dark }),
-            });
-        }
-        Op::Despawn(i) => {
-            if let Some(i) = model.pick(i, any) {
-                world.despawn(model.things.remove(i).entity);
-            }
-        }
-        Op::Move(i, at) => {
-            if let Some(i) = model.pick(i, any) {
-                let thing = &mut model.things[i];
-                thing.at = at.on(size);
-                *world.get_mut::<TilePos>(thing.entity).unwrap() = tile_pos(thing.at);
-            }
-        }
-        Op::Disable(i) => {
-            if let Some(i) = model.pick(i, any) {
-                let thing = &mut model.things[i];
-                let mut entity = world.entity_mut(thing.entity);
-                if thing.enabled {
-                    entity.insert(Disabled);
-                } else {
-                    entity.remove::<Disabled>();
-                }
-                thing.enabled = !thing.enabled;
-            }
-        }
-        Op::Unmap(i) => {
-            // Not on viewers: a viewer whose `TilemapId` is removed keeps its view (a bug of
-            // the viewers' recompute, outside the light module, issue #30).
-            if let Some(i) = model.pick(i, |thing| thing.viewer.is_none()) {
-                let thing = &mut model.things[i];
-                let mut entity = world.entity_mut(thing.entity);
-                if thing.mapped {
-                    entity.remove::<TilemapId>();
-                } else {
-                    entity.insert(TilemapId(map));
-                }
-                thing.mapped = !thing.mapped;
-            }
-        }
-        Op::Toggle(at) => {
-            let (x, y) = at.tile(size);
-            let opaque = !model.grid.is_opaque(x, y);
-            model.grid.set_opaque(x, y, opaque);
-            let tile = tile_entity(app, map, x, y);
-            let mut tile = app.world_mut().entity_mut(tile);
-            if opaque {
-                tile.insert(Opaque);
-            } else {
-                tile.remove::<Opaque>();
-            }
-        }
-        Op::Radius(i, radius) => {
-            if let Some(i) = model.pick(i, lit) {
-                let thing = &mut model.things[i];
-                world.get_mut::<LightSource>(thing.entity).unwrap().radius = radius;
-                thing.light.as_mut().unwrap().radius = radius;
-            }
-        }
-        Op::Recolor(i, look) => {
-            if let Some(i) = model.pick(i, lit) {
-                let thing = &mut model.things[i];
-                let mut light = world.get_mut::<LightSource>(thing.entity).unwrap();
-                light.color = look.color;
-                light.intensity = look.intensity;
-                thing.light.as_mut().unwrap().look = look;
-            }
-        }
-        Op::InsertLight(i, radius, look) => {
-            if let Some(i) = model.pick(i, any) {
-                let thing = &mut model.things[i];
-                let lamp = Lamp { radius, look };
-                world.entity_mut(thing.entity).insert(lamp.component());
-                thing.light = Some(lamp);
-            }
-        }
-        Op::ReplaceLight(i, radius, look) => {
-            if let Some(i) = model.pick(i, lit) {
-                let thing = &mut model.things[i];
-                let lamp = Lamp { radius, look };
-                *world.get_mut::<LightSource>(thing.entity).unwrap() = lamp.component();
-                thing.light = Some(lamp);
-            }
-        }
-        Op::RemoveLight(i) => {
-            if let Some(i) = model.pick(i, lit) {
-                let thing = &mut model.things[i];
-                world.entity_mut(thing.entity).remove::<LightSource>();
-                thing.light = None;
-            }
-        }
-        Op::SpawnClone(i, at) => {
-            if let Some(i) = model.pick(i, lit) {
-                let thing = model.things[i];
-                let light = world.get::<LightSource>(thing.entity).unwrap().clone();
-                let at = at.on(size);
-                let entity = world.spawn((light, tile_pos(at), TilemapId(map))).id();
-                model.things.push(Thing {
-                    entity,
-                    at,
-                    mapped: true,
-                    enabled: true,
-                    light: thing.light,
-                    viewer: None,
-                });
-            }
-        }
-        Op::CopyLight(i, j, insert) => {
-            if let (Some(i), Some(j)) = (model.pick(i, lit), model.pick(j, any)) {
-                let light = world
-                    .get::<LightSource>(model.things[i].entity)
-                    .unwrap()
-                    .clone();
-                let target = model.things[j].entity;
-                match world.get_mut::<LightSource>(target) {
-                    Some(mut old) if !insert => *old = light,
-                    _ => {
-                        world.entity_mut(target).insert(light);
-                    }
-                }
-                model.things[j].light = model.things[i].light;
-            }
-        }
-        Op::CloneThing(i) => {
-            if let Some(i) = model.pick(i, any) {
-                let mut thing = model.things[i];
-                thing.entity = world.entity_mut(thing.entity).clone_and_spawn();
-                // Bevy clones `Disabled` with the rest (a clone of a disabled entity is
-                // disabled), and the tilemap the thing stands on, if any.
-                model.things.push(thing);
-            }
-        }
-        Op::DarkVision(i, dark) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                let eye = thing.viewer.as_mut().unwrap();
-                if let Some(mut needs) = world.get_mut::<NeedsLight>(thing.entity) {
-                    needs.dark_vision = dark;
-                    eye.dark = Some(dark);
-                }
-            }
-        }
-        Op::InsertNeedsLight(i, dark) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                world.entity_mut(thing.entity).insert(NeedsLight::new(dark));
-                thing.viewer.as_mut().unwrap().dark = Some(dark);
-            }
-        }
-        Op::ReplaceNeedsLight(i, dark) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                let eye = thing.viewer.as_mut().unwrap();
-                if let Some(mut needs) = world.get_mut::<NeedsLight>(thing.entity) {
-                    *needs = NeedsLight::new(dark);
-                    eye.dark = Some(dark);
-                }
-            }
-        }
-        Op::RemoveNeedsLight(i) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                world.entity_mut(thing.entity).remove::<NeedsLight>();
-                thing.viewer.as_mut().unwrap().dark = None;
-            }
-        }
-        Op::Options(i, options) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                world.get_mut::<Viewshed>(thing.entity).unwrap().options = options;
-                thing.viewer.as_mut().unwrap().options = options;
-            }
-        }
-        Op::InsertViewshed(i, options) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                let options = options.unwrap_or(thing.viewer.unwrap().options);
-                world
-                    .entity_mut(thing.entity)
-                    .insert(Viewshed::with_options(options));
-                thing.viewer.as_mut().unwrap().options = options;
-            }
-        }
-        Op::ReplaceViewshed(i, options) => {
-            if let Some(i) = model.pick(i, sees) {
-                let thing = &mut model.things[i];
-                let options = options.unwrap_or(thing.viewer.unwrap().options);
-                *world.get_mut::<Viewshed>(thing.entity).unwrap() = Viewshed::with_options(options);
-                thing.viewer.as_mut().unwrap().options = options;
-            }
-        }
-    }
 }

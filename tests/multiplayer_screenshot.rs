@@ -4,18 +4,17 @@
 //! and exactly as many bright tiles as the team's fog the client received says it sees; and
 //! that every piece the client received that is not its team's own stands in that view.
 //!
-//! Runs when `BEVY_VIEWSHED_SCREENSHOT_TEST=1` (see `tests/common_screenshot`).
+//! It is `#[ignore]`d: it needs Xvfb and Vulkan (see `tests/common_screenshot`);
+//! `.ci/run` runs it with `--include-ignored`.
 #![cfg(feature = "replicon")]
 
 mod common_screenshot;
 
-use common_screenshot::{Frame, build_example, enabled, field, pixel, play, tile_mean};
+use common_screenshot::{Frame, build_example, field, pixel, play, tile_mean};
 
 #[test]
+#[ignore = "needs a display: run under Xvfb with --include-ignored (.ci/run does)"]
 fn the_multiplayer_client_draws_its_teams_fog_and_only_what_its_team_sees() {
-    if !enabled("multiplayer screenshot test") {
-        return;
-    }
     let binary = build_example("multiplayer");
     let path = common_screenshot::screenshot_dir().join("multiplayer.png");
     // A port of its own, so that it does not meet a server left running elsewhere.

@@ -1,5 +1,6 @@
 //! Unusual but legitimate game situations that once crashed the plugin or left a wrong view:
-//! each is held here to "no panic, the right view, or nothing and a warning".
+//! each is held here to "no panic, the right view, or nothing and a warning" (the warnings
+//! themselves are read back in `tests/warnings.rs`).
 
 mod common_app;
 
@@ -224,7 +225,10 @@ fn a_map_with_a_singular_or_missing_transform_places_no_one_on_tile_zero() {
     app.update();
     // 16-pixel tiles centred on their position: (40, 40) is tile (3, 3) (tile 2 spans 24..40,
     // tile 3 spans 40..56 with TilemapAnchor::None, whose tile centres sit at 16 * x).
-    assert!(viewshed(&app, viewer).origin().is_some());
+    assert_eq!(
+        viewshed(&app, viewer).origin(),
+        Some((map, TilePos { x: 3, y: 3 }))
+    );
 }
 
 #[test]
@@ -479,8 +483,8 @@ fn a_viewer_that_loses_its_tilemap_sees_nothing() {
 }
 
 /// `RevealsFog` or `NeedsLight` on an entity without a `Viewshed` brings `Viewshed::default()`
-/// (radius 8, with a warning once), so the entity sees and is never silently blind; a
-/// `Viewshed` the game gives wins.
+/// (radius 8, with a warning once: `tests/warnings.rs`), so the entity sees and is never
+/// silently blind; a `Viewshed` the game gives wins.
 #[test]
 fn a_component_that_needs_a_viewshed_brings_the_default_one() {
     let mut app = app();

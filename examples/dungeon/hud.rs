@@ -118,7 +118,7 @@ fn update_text(
         "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms (median, {} views, {BUILD})  \
          {chasing} monsters see you  fog: {fog}\n\
          move: arrows/WASD/hjkl yubn/numpad  wait: .  doors: o  radius: + -  shape: c  \
-         permissive: p  monster views: v  their fog: t  fades: 1 {}  edges: 2 {}  \
+         permissive: p  monster views: v  their fog: t  beam: q e  fades: 1 {}  edges: 2 {}  \
          ghosts: 3 {}  light: 4 {}",
         options.seed,
         turn.0,

@@ -1,6 +1,8 @@
 //! Light and darkness: a torch on the walls of every room but the caves, a lantern in the
-//! player's hand, and the player sees only lit floors (and the tiles right around it). A glow
-//! layer warms the tiles the player sees by the light that falls on them.
+//! player's hand whose beam points where the player goes (`q` and `e` turn it), and the
+//! player sees only lit floors (and the tiles right around it). A glow layer warms the tiles
+//! the player sees by the light that falls on them. And a patch of tall grass, which thins
+//! sight and light alike.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -19,11 +21,81 @@ pub fn torch_light() -> LightSource {
         .with_intensity(1.4)
 }
 
-/// The player's lantern: a small pale circle.
-pub fn lantern() -> LightSource {
-    LightSource::new(4)
+/// How wide the player's beam is, in degrees.
+pub const BEAM_WIDTH: f64 = 70.0;
+
+/// The player's lantern: a pale beam facing `facing` degrees (counterclockwise from east).
+pub fn lantern(facing: f64) -> LightSource {
+    LightSource::new(7)
         .with_color(Color::srgb(1.0, 0.92, 0.75))
         .with_intensity(1.0)
+        .with_cone(VisionCone::degrees(facing, BEAM_WIDTH))
+}
+
+/// Where the player's beam points: where it last stepped, turned by `q` and `e`.
+#[derive(Component)]
+pub struct Beam {
+    /// Degrees counterclockwise from east.
+    pub facing: f64,
+    /// The player's tile when the beam was last aimed.
+    last: TilePos,
+}
+
+impl Beam {
+    pub fn new(at: TilePos) -> Self {
+        Self {
+            facing: 0.0,
+            last: at,
+        }
+    }
+}
+
+/// The tall grass: a third dense, so three tiles of it hide what lies behind them, and the
+/// player sees (and lights) a little way into it.
+pub const FOLIAGE: f32 = 1.0 / 3.0;
+
+/// A green tuft on each tile of the grass patch, shown while the player sees that tile.
+pub fn spawn_tufts(commands: &mut Commands, dungeon: &Dungeon, terrain: Entity) {
+    for &(x, y) in &dungeon.foliage {
+        let tile = TilePos { x, y };
+        let center = tile_center(tile);
+        commands.spawn((
+            Sprite::from_color(Color::srgba(0.45, 0.85, 0.35, 0.5), Vec2::new(10.0, 10.0)),
+            Transform::from_xyz(center.x, center.y, 1.4),
+            tile,
+            TilemapId(terrain),
+            HidesOutsideView,
+        ));
+    }
+}
+
+/// The beam follows the player's steps and turns 45 degrees with `q` (left) and `e` (right);
+/// the lantern's cone is set only when it turned, so a still beam is never recomputed.
+pub fn aim_beam(
+    keys: Res<ButtonInput<KeyCode>>,
+    player: Single<(&TilePos, &mut Beam, Option<&mut LightSource>), With<Player>>,
+) {
+    let (at, mut beam, light) = player.into_inner();
+    if *at != beam.last {
+        let (dx, dy) = (
+            f64::from(at.x) - f64::from(beam.last.x),
+            f64::from(at.y) - f64::from(beam.last.y),
+        );
+        beam.facing = dy.atan2(dx).to_degrees();
+        beam.last = *at;
+    }
+    if keys.just_pressed(KeyCode::KeyQ) {
+        beam.facing += 45.0;
+    }
+    if keys.just_pressed(KeyCode::KeyE) {
+        beam.facing -= 45.0;
+    }
+    let cone = Some(VisionCone::degrees(beam.facing, BEAM_WIDTH));
+    if let Some(mut light) = light
+        && light.cone != cone
+    {
+        light.cone = cone;
+    }
 }
 
 /// How far the player sees without light: the tiles around it.
@@ -70,14 +142,15 @@ pub fn glow_tile(bundle: TileBundle) -> TileBundle {
 pub fn apply_light_looks(
     mut commands: Commands,
     looks: Res<Looks>,
-    player: Single<Entity, With<Player>>,
+    player: Single<(Entity, &Beam), With<Player>>,
 ) {
     if !looks.is_changed() {
         return;
     }
-    let mut player = commands.entity(*player);
+    let (player, beam) = *player;
+    let mut player = commands.entity(player);
     if looks.light {
-        player.insert((lantern(), NeedsLight::new(DARK_VISION)));
+        player.insert((lantern(beam.facing), NeedsLight::new(DARK_VISION)));
     } else {
         player.remove::<(LightSource, NeedsLight)>();
     }

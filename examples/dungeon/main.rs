@@ -13,8 +13,10 @@
 //! numpad 5 to wait, `o` to open or close the doors next to you, `+`/`-` to change your view
 //! radius, `c` to cycle its shape (disk, square, diamond), `p` for the permissive rule, `v` to
 //! show what the monsters see (guards see through a cone), `t` to draw the monsters' fog of
-//! war instead of yours; `1` fades, `2` soft edges, `3` ghosts of monsters last seen, `4`
-//! light and darkness, each on at the start.
+//! war instead of yours; `q` / `e` to turn your lantern's beam left / right (it also follows
+//! your steps); `1` fades, `2` soft edges, `3` ghosts of monsters last seen, `4` light and
+//! darkness, each on at the start. The grass patch in the second room thins sight: you see a
+//! little way into it, and three tiles of it hide what lies behind.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
@@ -86,7 +88,11 @@ fn main() {
                     monsters::toggle_fog_team,
                     looks::toggle_looks,
                 ),
-                (looks::apply_fog_looks, lighting::apply_light_looks),
+                (
+                    looks::apply_fog_looks,
+                    lighting::apply_light_looks,
+                    lighting::aim_beam,
+                ),
                 sprites::place_sprites,
             )
                 .chain(),

@@ -1,5 +1,6 @@
 //! Map generation: rooms of several shapes (see `rooms`) joined by dark corridors, doors where
-//! corridors enter rooms, torches on the rooms' walls. Pure logic, deterministic for a seed.
+//! corridors enter rooms, torches on the rooms' walls, a patch of tall grass. Pure logic,
+//! deterministic for a seed.
 
 use crate::rooms::{Room, RoomKind};
 
@@ -20,6 +21,9 @@ pub struct Dungeon {
     pub rooms: Vec<Room>,
     /// The torches on the rooms' walls (corridors have none).
     pub torches: Vec<Torch>,
+    /// A patch of tall grass: floor cells around the second room's centre (not the centre,
+    /// where a monster may stand).
+    pub foliage: Vec<(u32, u32)>,
     /// Which room each floor cell belongs to (corridors belong to none).
     room_of: Vec<Vec<Option<usize>>>,
 }
@@ -60,6 +64,7 @@ impl Dungeon {
             cells: vec![vec![Cell::Wall; width as usize]; height as usize],
             rooms: Vec::new(),
             torches: Vec::new(),
+            foliage: Vec::new(),
             room_of: vec![vec![None; width as usize]; height as usize],
         };
         dungeon.place_rooms(&mut rng);
@@ -75,6 +80,7 @@ impl Dungeon {
         }
         dungeon.place_doors();
         dungeon.place_torches(&mut rng);
+        dungeon.plant_foliage();
         dungeon
     }
 
@@ -119,6 +125,19 @@ impl Dungeon {
             self.room_of[y as usize][x as usize] = Some(self.rooms.len());
         }
         self.rooms.push(room);
+    }
+
+    /// The grass patch: the floor cells within two of the second room's centre.
+    fn plant_foliage(&mut self) {
+        let Some(room) = self.rooms.get(1) else {
+            return;
+        };
+        let (cx, cy) = room.center;
+        let near = (cy.saturating_sub(2)..=cy + 2)
+            .flat_map(|y| (cx.saturating_sub(2)..=cx + 2).map(move |x| (x, y)));
+        self.foliage = near
+            .filter(|&(x, y)| self.cell(x, y) == Cell::Floor && (x, y) != (cx, cy))
+            .collect();
     }
 
     pub fn center(&self, room: usize) -> (u32, u32) {

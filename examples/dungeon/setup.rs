@@ -1,5 +1,6 @@
-//! The start of a game: the camera, the dungeon's terrain and overlay tilemaps, the player and
-//! the monsters, spawned in that order.
+//! The start of a game: the camera, the dungeon's terrain (walls and doors `Opaque`, the grass
+//! patch's tiles a `Density`) and overlay tilemaps, the player and the monsters, spawned in
+//! that order.
 
 use std::collections::HashMap;
 
@@ -35,6 +36,7 @@ pub fn setup(
         |commands, bundle| commands.spawn(lighting::glow_tile(bundle)).id(),
     );
     lighting::spawn_torches(&mut commands, &dungeon, terrain);
+    lighting::spawn_tufts(&mut commands, &dungeon, terrain);
     array_texture_loader.add(sprites::array_texture(&texture));
 
     let sprites = ActorSprites::new(texture, &mut layouts);
@@ -78,6 +80,9 @@ fn spawn_terrain(
             texture_index: TileTextureIndex(texture_index),
             ..bundle
         });
+        if dungeon.foliage.contains(&(position.x, position.y)) {
+            tile.insert(Density(lighting::FOLIAGE));
+        }
         match cell {
             Cell::Wall => {
                 tile.insert(Opaque);
@@ -147,8 +152,13 @@ fn spawn_player(
     radius: u32,
 ) {
     let start = dungeon.center(0);
+    let start_tile = TilePos {
+        x: start.0,
+        y: start.1,
+    };
     commands.spawn((
         Player,
+        lighting::Beam::new(start_tile),
         Viewshed::new(radius),
         RevealsFog,
         // The monsters get `Spotted` / `LostSight` when they see it or lose it.

@@ -4,7 +4,7 @@
 //! each light added, so that exactly that is taken away when it changes or goes out.
 
 use bevy::color::{ColorToComponents, LinearRgba};
-use bevy::ecs::entity::EntityHashMap;
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_ecs_tilemap::tiles::TilePos;
@@ -47,14 +47,15 @@ const MOST: f32 = (1 << 20) as f32;
 /// ```
 ///
 /// It is `Reflect` as an opaque value (an inspector shows its `Debug` form); read it through
-/// its methods.
+/// its methods. One a game inserts (another map's, cloned or reflected, or a scene's) is made
+/// anew from the map's own lights at the next update; one written in place is not.
 #[derive(Component, Reflect, Clone, Debug, Default)]
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
 pub struct Lighting {
     /// The map's tiles (map coordinates): tile `(area.x + x, area.y + y)` is index
     /// `y * width + x` below.
-    area: Window,
+    pub(super) area: Window,
     width: u32,
     height: u32,
     /// How many lights light each tile, row by row (empty until a light is added).
@@ -77,7 +78,7 @@ pub struct Lighting {
 }
 
 impl Lighting {
-    fn new(area: Window) -> Self {
+    pub(super) fn new(area: Window) -> Self {
         Self {
             area,
             width: area.width,
@@ -553,6 +554,37 @@ fn distance(grid: Grid, a: (u32, u32), b: (u32, u32)) -> f32 {
     }
 }
 
+/// The [`Lighting`]s inserted on maps: those `track_lighting` gives new maps, and those
+/// someone else inserted (a game's copy of another map's, a reflected one, a scene's), whose
+/// ledger holds another map's lights: they are made anew and filled with the map's own lights.
+#[derive(Resource, Default)]
+pub(crate) struct LightingInserts {
+    own: EntityHashSet,
+    replaced: Vec<Entity>,
+}
+
+impl LightingInserts {
+    /// The maps given a `Lighting` by someone else since the last call.
+    pub(super) fn take_replaced(&mut self) -> Vec<Entity> {
+        std::mem::take(&mut self.replaced)
+    }
+
+    /// Whether some map was given a `Lighting` by someone else.
+    pub(super) fn any_replaced(inserts: Res<Self>) -> bool {
+        !inserts.replaced.is_empty()
+    }
+}
+
+/// A `Lighting` was inserted on a map: unless `track_lighting` gave it, it is made anew.
+pub(super) fn on_lighting_inserted(
+    event: On<Insert, Lighting>,
+    mut inserts: ResMut<LightingInserts>,
+) {
+    if !inserts.own.remove(&event.entity) {
+        inserts.replaced.push(event.entity);
+    }
+}
+
 /// Gives every map with a [`MapOpacity`] a [`Lighting`] of its size, clears it when the map
 /// is resized, and takes it from tilemaps that are no longer maps.
 pub(super) fn track_lighting(
@@ -560,8 +592,10 @@ pub(super) fn track_lighting(
     new_maps: Query<(Entity, &MapOpacity), Without<Lighting>>,
     mut maps: Query<(&MapOpacity, &mut Lighting)>,
     stale: Query<Entity, (With<Lighting>, Without<MapOpacity>)>,
+    mut inserts: ResMut<LightingInserts>,
 ) {
     for (map, opacity) in &new_maps {
+        inserts.own.insert(map);
         commands.entity(map).insert(Lighting::new(opacity.area()));
     }
     for (opacity, mut lighting) in &mut maps {

@@ -5,8 +5,8 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
 use super::filter::{filter_by_light, on_light_rule_inserted, on_needs_light_removed};
-use super::lighting::track_lighting;
-use super::source::{apply_lights, on_light_gone, recompute_lights};
+use super::lighting::{LightingInserts, on_lighting_inserted, track_lighting};
+use super::source::{apply_lights, on_light_gone, rebuild_replaced_lighting, recompute_lights};
 use super::{LightSource, NeedsLight};
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
@@ -24,11 +24,13 @@ impl Plugin for LightPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<LightSource>()
             .register_type::<NeedsLight>()
-            .register_type::<super::Lighting>();
+            .register_type::<super::Lighting>()
+            .init_resource::<LightingInserts>();
         app.add_systems(
             ViewshedSchedule,
             (
                 track_lighting,
+                rebuild_replaced_lighting.run_if(LightingInserts::any_replaced),
                 recompute_lights,
                 apply_lights.run_if(any_with_component::<LightSource>),
                 filter_by_light.run_if(any_with_component::<NeedsLight>),
@@ -38,7 +40,8 @@ impl Plugin for LightPlugin {
         );
         // A light that goes out, comes back or loses its tilemap; a viewer that stops needing
         // light, or whose rule is replaced.
-        app.add_observer(on_light_gone::<Discard, LightSource>)
+        app.add_observer(on_lighting_inserted)
+            .add_observer(on_light_gone::<Discard, LightSource>)
             .add_observer(on_view_inserted::<LightSource>)
             .add_observer(on_light_gone::<Add, Disabled>)
             .add_observer(on_view_enabled::<LightSource>)

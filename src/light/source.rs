@@ -10,11 +10,11 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::scan_then_run;
-use crate::light::lighting::{Contribution, Lighting};
+use crate::light::lighting::{Contribution, Lighting, LightingInserts};
 use crate::viewshed::kept::KeptView;
 use crate::viewshed::recompute::{ViewScan, Views};
 use crate::viewshed::state::ViewState;
-use viewshed_core::options::FovOptions;
+use viewshed_core::options::{FovOptions, VisionCone};
 use viewshed_core::visible::{VisibleSet, Window};
 
 /// Lights the tiles in its own field of view: a torch on a wall, a lamp carried by the player.
@@ -22,9 +22,12 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// Placed like a [`Viewshed`](crate::Viewshed) (`TilePos` + `TilemapId`, or a `Transform` +
 /// `TilemapId`), it lights exactly what a viewer of radius [`radius`](Self::radius) standing
 /// there would see (symmetric shadowcasting, walls lit), on square, hexagonal and isometric
-/// maps alike. Its lit set is recomputed only when it moves, when its radius changes or when
-/// opacity changes within its radius (a door closing in its room), like a viewer's view; its
-/// colour and intensity only change how bright the tiles are drawn ([`Lighting::light_at`]).
+/// maps alike. With a [`cone`](Self::cone) it lights only the tiles whose centre the cone
+/// holds, exactly as a viewer's vision cone keeps its view (a flashlight, a lighthouse,
+/// headlights). Its lit set is recomputed only when it moves, when its radius or cone changes
+/// or when opacity changes within its radius (a door closing in its room), like a viewer's
+/// view; its colour and intensity only change how bright the tiles are drawn
+/// ([`Lighting::light_at`]).
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -35,10 +38,14 @@ use viewshed_core::visible::{VisibleSet, Window};
 ///     .with_intensity(1.5);
 /// assert_eq!(torch.radius, 6);
 /// assert_eq!(torch.lit().count(), 0, "nothing is lit before the first update");
+/// // A flashlight: a 40-degree beam facing east; turn it by setting its cone again.
+/// let mut flashlight = LightSource::new(8).with_cone(VisionCone::degrees(0.0, 40.0));
+/// flashlight.cone = Some(VisionCone::degrees(90.0, 40.0)); // north, at the next update
 /// ```
 ///
-/// With the `serde` feature it saves its radius, colour (linear RGBA) and intensity; its lit
-/// set is computed again after loading.
+/// With the `serde` feature it saves its radius, cone, colour (linear RGBA) and intensity (a
+/// save without a cone loads as a light all around); its lit set is computed again after
+/// loading.
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
 #[require(crate::maps::placed::Placed, ViewState<LightSource>)]
@@ -46,6 +53,10 @@ use viewshed_core::visible::{VisibleSet, Window};
 pub struct LightSource {
     /// How far it lights, in tiles (a disk, like [`Viewshed::new`](crate::Viewshed::new)).
     pub radius: u32,
+    /// The directions it lights (`None`, the default: all around), with the rules of a
+    /// viewer's [`FovOptions::cone`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub cone: Option<VisionCone>,
     /// Its colour (white by default): what [`Lighting::light_at`] adds up. Each linear
     /// channel, and each channel times the intensity, counts as 0 when it is not a number or
     /// below 0, and as 1,024 above that (infinity included).
@@ -85,11 +96,18 @@ impl LightSource {
     pub fn new(radius: u32) -> Self {
         Self {
             radius,
+            cone: None,
             color: Color::WHITE,
             intensity: 1.0,
             lit: VisibleSet::new(),
             generation: 0,
         }
+    }
+
+    /// The same light, lighting only inside `cone` (a flashlight's beam).
+    pub fn with_cone(mut self, cone: VisionCone) -> Self {
+        self.cone = Some(cone);
+        self
     }
 
     /// The same light in another colour.
@@ -131,7 +149,10 @@ impl KeptView for LightSource {
     const NOTHING: &'static str = "it lights nothing";
 
     fn options(&self) -> FovOptions {
-        FovOptions::radius(self.radius)
+        FovOptions {
+            cone: self.cone,
+            ..FovOptions::radius(self.radius)
+        }
     }
 
     fn has_view(&self) -> bool {
@@ -213,6 +234,27 @@ pub(super) fn apply_lights(
     for (map, taken, added) in changes {
         if let Ok((_, mut lighting)) = maps.get_mut(map) {
             lighting.apply(&taken, added);
+        }
+    }
+}
+
+/// Makes anew the [`Lighting`] of each map a game gave one (another map's copy, whose ledger
+/// holds other lights), and marks the map's own lights changed, so that `apply_lights` adds
+/// them to it (its new ledger holds none of them).
+pub(super) fn rebuild_replaced_lighting(
+    mut maps: Query<&mut Lighting>,
+    mut lights: Query<(&mut LightSource, &ViewState<LightSource>)>,
+    mut inserts: ResMut<LightingInserts>,
+) {
+    for map in inserts.take_replaced() {
+        let Ok(mut lighting) = maps.get_mut(map) else {
+            continue;
+        };
+        *lighting = Lighting::new(lighting.area);
+        for (mut light, state) in &mut lights {
+            if state.key().is_some_and(|key| key.map == map) {
+                light.set_changed();
+            }
         }
     }
 }

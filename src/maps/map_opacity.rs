@@ -14,8 +14,10 @@ use bevy_ecs_tilemap::map::{HexCoordSystem, IsoCoordSystem, TilemapSize, Tilemap
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::changes::ChangeLog;
+use crate::maps::map_density::MapDensity;
 use crate::staggered;
 use viewshed_core::bits::{BitRows, low_bits};
+use viewshed_core::density::DensityGrid;
 use viewshed_core::grid::OpacityGrid;
 use viewshed_core::hex::HexCoords;
 use viewshed_core::visible::{VisibleSet, Window};
@@ -92,6 +94,9 @@ pub struct MapOpacity {
     world: bool,
     /// A world's tiles on a chunk, one bit per tile of `area` (row `y`, bit `x`).
     coverage: BitRows,
+    /// How dense each tile is ([`Density`](crate::Density) entities and
+    /// [`DensityCells`](crate::DensityCells)), on the same grid.
+    density: MapDensity,
 }
 
 impl MapOpacity {
@@ -119,6 +124,10 @@ impl MapOpacity {
             Grid::Staggered => staggered::diamond_grid(size),
             Grid::Square | Grid::Hex(_) => OpacityGrid::new(size.x, size.y),
         };
+        let (kind, area) = (self.kind, self.area);
+        let cells = (self.grid.width(), self.grid.height());
+        self.density
+            .rebuild(cells, |tile| cell_in(kind, area, tile));
         if self.world {
             self.coverage.reset(size.y, size.x);
             self.grid.fill(true);
@@ -152,16 +161,47 @@ impl MapOpacity {
 
     /// The grid cell of a tile (none for a tile outside the grid's area); on a staggered map
     /// its diamond cell.
-    fn cell(&self, (x, y): (u32, u32)) -> Option<(u32, u32)> {
-        let area = self.area;
-        if !area.contains(x, y) {
-            return None;
+    fn cell(&self, tile: (u32, u32)) -> Option<(u32, u32)> {
+        cell_in(self.kind, self.area, tile)
+    }
+
+    /// How dense `tile` is, as the field of view takes it: the sum of its
+    /// [`Density`](crate::Density) entities and [`DensityCells`](crate::DensityCells), in
+    /// 1/1024ths rounded up, at most 1 (0 off the map). See [`viewshed_core::density`] for the
+    /// rule.
+    pub fn density(&self, tile: TilePos) -> f32 {
+        self.cell((tile.x, tile.y))
+            .map_or(0.0, |(x, y)| self.density.grid().density(x, y))
+    }
+
+    /// The density of every cell of [`grid`](Self::grid), as the field of view is thinned
+    /// with it.
+    pub fn density_grid(&self) -> &DensityGrid {
+        self.density.grid()
+    }
+
+    /// Adds (or, `add` false, takes away) the units of a `Density` entity on `tile`.
+    pub(super) fn add_density(&mut self, tile: (u32, u32), units: u32, add: bool) {
+        let cell = self.cell(tile);
+        if self.density.add_entity(tile, units, add, cell) {
+            self.changes.note_change(tile);
         }
-        let local = (x - area.x, y - area.y);
-        Some(match self.kind {
-            Grid::Staggered => staggered::to_diamond(local),
-            Grid::Square | Grid::Hex(_) => local,
-        })
+    }
+
+    /// Paints the units of `cells` (by tile), and none on the tiles painted before and not now.
+    pub(super) fn paint_density(&mut self, cells: &HashMap<(u32, u32), u16>) {
+        let gone: Vec<(u32, u32)> = self
+            .density
+            .painted()
+            .filter(|tile| !cells.contains_key(tile))
+            .collect();
+        let painted = gone.into_iter().map(|tile| (tile, 0));
+        for (tile, units) in painted.chain(cells.iter().map(|(&tile, &units)| (tile, units))) {
+            let cell = self.cell(tile);
+            if self.density.paint(tile, units, cell) {
+                self.changes.note_change(tile);
+            }
+        }
     }
 
     /// Follows a change of the map's `TilemapType`.
@@ -437,4 +477,17 @@ fn margin(bounds: Window, map_type: TilemapType) -> Window {
 fn even(area: Window, map_type: TilemapType) -> bool {
     !matches!(map_type, TilemapType::Hexagon(_))
         || (area.x.is_multiple_of(2) && area.y.is_multiple_of(2))
+}
+
+/// The grid cell of a tile on a map of this kind whose grid covers `area` (none for a tile
+/// outside it); on a staggered map its diamond cell.
+fn cell_in(kind: Grid, area: Window, (x, y): (u32, u32)) -> Option<(u32, u32)> {
+    if !area.contains(x, y) {
+        return None;
+    }
+    let local = (x - area.x, y - area.y);
+    Some(match kind {
+        Grid::Staggered => staggered::to_diamond(local),
+        Grid::Square | Grid::Hex(_) => local,
+    })
 }

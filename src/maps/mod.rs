@@ -11,16 +11,22 @@
 //! | [`map_opacity`] | one map's opacity grid and its log of changes ([`MapOpacity`](map_opacity::MapOpacity)) |
 //! | [`opacity`] | what blocks sight ([`Opaque`](opacity::Opaque)), and which entities are maps |
 //! | [`painted`] | opacity in bulk from the game's own grid ([`OpaqueCells`](painted::OpaqueCells)) |
+//! | [`density`] | what thins sight ([`Density`](density::Density), [`DensityCells`](density::DensityCells)) |
+//! | `map_density` | one map's densities, kept in its `MapOpacity` |
+//! | `replaced` | a `MapOpacity` the game inserted (another map's copy), built again from the map's own walls |
 //! | `plugin` | [`LayersPlugin`] and [`MapsPlugin`]: their systems in [`ViewshedStepSystems::Layers`](crate::ViewshedStepSystems::Layers) and [`ViewshedStepSystems::Maps`](crate::ViewshedStepSystems::Maps), their observers |
 
+pub mod density;
 pub mod layer_groups;
 pub mod layers;
+pub(crate) mod map_density;
 pub mod map_opacity;
 pub mod opacity;
 pub mod painted;
 pub mod placed;
 pub(crate) mod placement;
 mod plugin;
+mod replaced;
 mod residents;
 pub mod worlds;
 

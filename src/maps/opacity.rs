@@ -65,6 +65,39 @@ pub(super) struct OpaqueIndex {
     pending: EntityHashSet,
     /// A tilemap appeared or stopped being one: every opaque entity is placed anew.
     relink: bool,
+    /// Maps `track_maps` is giving their first `MapOpacity`.
+    own: EntityHashSet,
+    /// Maps that were given a `MapOpacity` by someone else (a game's copy of another map's),
+    /// to build again from their own walls.
+    replaced: Vec<Entity>,
+}
+
+impl OpaqueIndex {
+    /// The maps given a `MapOpacity` by someone else since the last call.
+    pub(super) fn take_replaced(&mut self) -> Vec<Entity> {
+        std::mem::take(&mut self.replaced)
+    }
+
+    /// Whether some map was given a `MapOpacity` by someone else.
+    pub(super) fn any_replaced(index: Res<Self>) -> bool {
+        !index.replaced.is_empty()
+    }
+
+    /// `map`'s opacity was made anew: its opaque entities count nowhere until they are all
+    /// placed again at the next sync.
+    pub(super) fn forget_map(&mut self, map: Entity) {
+        self.placed.retain(|_, &mut (on, _)| on != map);
+        self.relink = true;
+    }
+}
+
+/// A `MapOpacity` was inserted on `map`: the one `track_maps` gives a new map, or another
+/// value (a game's clone of another map's, a reflected copy, a scene's), which is built again
+/// from the map's own walls before the opaque entities are placed.
+pub(super) fn on_opacity_inserted(event: On<Insert, MapOpacity>, mut index: ResMut<OpaqueIndex>) {
+    if !index.own.remove(&event.entity) {
+        index.replaced.push(event.entity);
+    }
 }
 
 /// Gives every root tilemap (neither a layer nor a chunk of a world) a [`MapOpacity`] and
@@ -101,6 +134,7 @@ pub(super) fn track_maps(
     for (map, size, map_type) in &new_maps {
         let map_type = map_type.copied().unwrap_or_default();
         let opacity = MapOpacity::new(*size, map_type, grid_of(&map_type));
+        index.own.insert(map);
         commands.entity(map).insert(opacity);
         // Opaque entities may have been placed on this tilemap before it was one.
         index.relink = true;

@@ -36,7 +36,9 @@ const BUCKET: u32 = 8;
 /// It comes with [`Viewshed`](crate::Viewshed), [`LightSource`](crate::LightSource),
 /// [`Opaque`](crate::Opaque), [`CanBeSpotted`](crate::CanBeSpotted),
 /// [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost)
-/// and, with the `replicon` feature, `ReplicatesWhenSeen`.
+/// and, with the `replicon` feature, `ReplicatesWhenSeen`. A `Placed` inserted on an entity
+/// (another entity's, cloned or reflected) is worked out again for it at the next update; the
+/// plugin never reads one a game writes in place.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -238,6 +240,9 @@ pub(super) struct Placing<'w, 's> {
         ),
     >,
     gone_maps: RemovedComponents<'w, 's, TilemapSize>,
+    /// Entities that lost a transform or an anchor: if a tilemap, every entity is placed again.
+    lost_transforms: RemovedComponents<'w, 's, GlobalTransform>,
+    lost_anchors: RemovedComponents<'w, 's, TilemapAnchor>,
     epoch: Res<'w, LayerEpoch>,
     seen_epoch: Local<'s, u64>,
     again: ResMut<'w, PlaceAgain>,
@@ -281,7 +286,7 @@ impl Placing<'_, '_> {
 
     fn place(&mut self, moved: &[Entity]) {
         let layers = self.epoch.changed_since(&mut self.seen_epoch);
-        let maps_changed = self.maps_changed();
+        let maps_changed = self.maps_changed() | self.lost_geometry();
         let again = std::mem::take(&mut self.again.0);
         // Nearly always empty: no lookup per entity then.
         let re_enabled = |entity: Entity| !again.is_empty() && again.contains(&entity);
@@ -311,6 +316,17 @@ impl Placing<'_, '_> {
             let re_enabled = re_enabled(item.entity);
             place.one(item, re_enabled);
         }
+    }
+}
+
+impl Placing<'_, '_> {
+    /// Whether a tilemap lost its `GlobalTransform` or `TilemapAnchor` since the last run (the
+    /// removals of other entities' are read and passed over).
+    fn lost_geometry(&mut self) -> bool {
+        let lost = self.lost_transforms.read().chain(self.lost_anchors.read());
+        lost.filter(|&entity| self.placement.is_tilemap(entity))
+            .count()
+            > 0
     }
 }
 
@@ -356,8 +372,9 @@ impl Place<'_, '_, '_> {
     }
 }
 
-/// A placed entity is new, was re-enabled, or lost its `TilePos` or `TilemapId`: it is placed
-/// (again) at the next update (`C` is the component of the lifecycle event `E`).
+/// A placed entity is new, was re-enabled, lost its `TilePos` or `TilemapId`, or had a
+/// `Placed` inserted (a clone, a reflected copy, a scene: another entity's place): it is
+/// placed (again) at the next update (`C` is the component of the lifecycle event `E`).
 pub(super) fn place_again<E: EntityEvent, C: Component>(
     event: On<E, C>,
     placed: Query<(), (With<Placed>, Allow<Disabled>)>,

@@ -113,6 +113,13 @@ pub(crate) struct Placement<'w, 's> {
 }
 
 impl Placement<'_, '_> {
+    /// Whether `entity` is a tilemap (it has a `TilemapSize`).
+    pub(super) fn is_tilemap(&self, entity: Entity) -> bool {
+        self.sizes.contains(entity)
+    }
+}
+
+impl Placement<'_, '_> {
     /// The root map of `tilemap`.
     fn root(&self, tilemap: Entity) -> Result<Entity, PlaceProblem> {
         root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
@@ -171,12 +178,14 @@ impl Placement<'_, '_> {
         let world_itself = place.chunk && place.size.is_none();
         let at = match (tile, transform) {
             (Some(&tile), _) if world_itself => tile,
-            // A tile beyond its tilemap (one that shrank, a bad position) stands nowhere.
+            // A tile beyond its tilemap (one that shrank, a bad position) stands nowhere, and
+            // so does one on a root that has no size: that is no tilemap.
             (Some(&tile), _) => match place.size {
                 Some(size) if tile.x < size.x && tile.y < size.y => {
                     TilePos::new(place.first.x + tile.x, place.first.y + tile.y)
                 }
-                _ => return Err(off),
+                Some(_) => return Err(off),
+                None => return Err(PlaceProblem::NotATilemap(place.map)),
             },
             // On a chunk, a tile found from a `Transform` may lie on the next chunk.
             (None, Some(transform)) => {

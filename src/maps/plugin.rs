@@ -8,6 +8,10 @@ use bevy_ecs_tilemap::TilemapPlugin;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
+use super::density::{
+    Density, DensityCells, DensityIndex, on_density_gone, paint_density_cells, queue_density,
+    sync_density,
+};
 use super::layer_groups::{
     GroupsDirty, LayerGroup, group_layers, groups_dirty, on_group_or_tilemap,
     on_grouped_layer_changed, on_reparented,
@@ -15,13 +19,15 @@ use super::layer_groups::{
 use super::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
 use super::map_opacity::MapOpacity;
 use super::opacity::{
-    Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement, sync_opaque, track_maps,
+    Opaque, OpaqueIndex, follow_map_types, on_opacity_inserted, on_opaque_gone, queue_placement,
+    sync_opaque, track_maps,
 };
 use super::painted::{OpaqueCells, PaintedOn, paint_cells};
 use super::placed::{
     Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
     on_placed_discarded, place_again, place_entities,
 };
+use super::replaced::rebuild_replaced_opacity;
 use super::residents::Residents;
 use super::worlds::{
     ChunkChanges, ChunkOf, ChunkPos, ChunkWarnings, WorldChunks, WorldMap, WorldsDirty,
@@ -79,6 +85,7 @@ impl Plugin for MapsPlugin {
     fn build(&self, app: &mut App) {
         add_tilemap_plugin(app);
         app.init_resource::<OpaqueIndex>()
+            .init_resource::<DensityIndex>()
             .init_resource::<WorldsDirty>()
             .init_resource::<ChunkChanges>()
             .init_resource::<Residents>()
@@ -90,13 +97,16 @@ impl Plugin for MapsPlugin {
             .register_type::<Placed>()
             .register_type::<MapOpacity>()
             .register_type::<Opaque>()
-            .register_type::<OpaqueCells>();
+            .register_type::<OpaqueCells>()
+            .register_type::<Density>()
+            .register_type::<DensityCells>();
         app.add_systems(
             ViewshedSchedule,
             (
                 place_chunks,
                 place_entities,
                 track_maps,
+                rebuild_replaced_opacity.run_if(OpaqueIndex::any_replaced),
                 follow_map_types.run_if(
                     any_match_filter::<(
                         With<TilemapType>,
@@ -106,6 +116,8 @@ impl Plugin for MapsPlugin {
                 ),
                 sync_opaque,
                 paint_cells,
+                sync_density.run_if(any_with_component::<Density>),
+                paint_density_cells,
             )
                 .chain()
                 .in_set(ViewshedStepSystems::Maps),
@@ -158,18 +170,25 @@ fn add_map_observers(app: &mut App) {
     // Worlds: a chunk that leaves its world.
     app.add_observer(on_chunk_left);
     // Opacity: an opaque entity stops counting, or is placed again (enabled, made opaque).
-    app.add_observer(on_opaque_gone::<Remove, Opaque>)
+    app.add_observer(on_opacity_inserted)
+        .add_observer(on_opaque_gone::<Remove, Opaque>)
         .add_observer(on_opaque_gone::<Remove, TilePos>)
         .add_observer(on_opaque_gone::<Remove, TilemapId>)
         .add_observer(on_opaque_gone::<Add, Disabled>)
         .add_observer(queue_placement::<Remove, Disabled>)
         .add_observer(queue_placement::<Insert, Opaque>);
+    // Density: the same for `Density` entities.
+    app.add_observer(on_density_gone::<Remove, Density>)
+        .add_observer(on_density_gone::<Remove, TilePos>)
+        .add_observer(on_density_gone::<Remove, TilemapId>)
+        .add_observer(on_density_gone::<Add, Disabled>)
+        .add_observer(queue_density::<Remove, Disabled>);
     // Placement: placed entities are placed again when re-enabled or when they lose their
     // tile or tilemap; those that others look for are filed where they stand.
     app.add_observer(on_findable_placed::<Insert, Placed>)
         .add_observer(on_findable_placed::<Add, Findable>)
         .add_observer(on_placed_discarded)
-        .add_observer(place_again::<Add, Placed>)
+        .add_observer(place_again::<Insert, Placed>)
         .add_observer(place_again::<Remove, Disabled>)
         .add_observer(place_again::<Remove, TilePos>)
         .add_observer(place_again::<Remove, TilemapId>);

@@ -14,7 +14,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use viewshed_core::visible::VisibleSet;
 
 use super::viewers::ViewerIndex;
-use super::{Announce, CanBeSpotted, SpottedTargets};
+use super::{Announce, CanBeSpotted, JudgeAgain, SpottedTargets};
 use crate::maps::placed::{Placed, PlacedIndex};
 use crate::parallel::collect_in_parts;
 use crate::viewshed::Viewshed;
@@ -70,9 +70,10 @@ pub(crate) fn notify_sightings(
         ),
     >,
     (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
-    mut judged: ResMut<TargetsJudged>,
+    (mut judged, mut again): (ResMut<TargetsJudged>, ResMut<JudgeAgain>),
     mut announce: Announce,
 ) {
+    let again = std::mem::take(&mut again.0);
     if targets.is_empty() {
         // Nothing to see, and no viewer holds a target (each target that went took itself
         // out of every viewer, `on_target_gone`; an inserted `Viewshed` starts with none):
@@ -84,7 +85,13 @@ pub(crate) fn notify_sightings(
         }
         return;
     }
-    let recomputed = file_views(&mut index, &viewers, updated.read().map(|m| m.viewer));
+    let judge_again = !again.is_empty();
+    let updated = updated.read().map(|m| m.viewer).chain(again);
+    let mut recomputed = file_views(&mut index, &viewers, updated);
+    if judge_again {
+        recomputed.sort_unstable();
+        recomputed.dedup();
+    }
     let moves = judged.moves(moved.iter());
     let reading = viewers.as_readonly();
     let mut changes = collect_in_parts(&recomputed, JUDGED_IN_PARALLEL, |&viewer, found| {

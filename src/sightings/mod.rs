@@ -52,7 +52,8 @@ pub struct CanBeSpotted;
 /// [`ViewshedStepSystems::Sightings`](crate::ViewshedStepSystems::Sightings): every
 /// [`Viewshed`] gets one from the [`SightingsPlugin`], which alone writes it (it is changed
 /// only in frames where the viewer spots or loses a target). A clone of the entity starts
-/// with none: it announces what it sees as its own.
+/// with none: it announces what it sees as its own. One inserted on a viewer (another
+/// viewer's, cloned) is judged against the viewer's own view at the next update.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -288,6 +289,26 @@ pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     };
     for target in std::mem::take(&mut spotted.targets) {
         announce.send(false, viewer, target);
+    }
+}
+
+/// Viewers that were given a [`SpottedTargets`] (another viewer's, cloned) while they had a
+/// view: judged anew at the next sightings step, whether or not their view changed.
+#[derive(Resource, Default)]
+pub(crate) struct JudgeAgain(pub(super) Vec<Entity>);
+
+/// A `SpottedTargets` was inserted on a viewer that has a view (not the one a new viewer gets
+/// with its `Viewshed`, judged with its first view anyway): its targets are judged again.
+pub(crate) fn on_spotted_inserted(
+    event: On<Insert, SpottedTargets>,
+    viewers: Query<&Viewshed>,
+    mut again: ResMut<JudgeAgain>,
+) {
+    if viewers
+        .get(event.entity)
+        .is_ok_and(|view| view.map().is_some())
+    {
+        again.0.push(event.entity);
     }
 }
 

@@ -8,8 +8,8 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::judge::{TargetsJudged, notify_sightings};
 use super::{
-    CanBeSpotted, LostSight, Spotted, SpottedTargets, ViewerIndex, on_target_gone, on_viewer_gone,
-    on_viewshed_replaced,
+    CanBeSpotted, JudgeAgain, LostSight, Spotted, SpottedTargets, ViewerIndex, on_spotted_inserted,
+    on_target_gone, on_viewer_gone, on_viewshed_replaced,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
@@ -28,6 +28,7 @@ impl Plugin for SightingsPlugin {
             .add_message::<LostSight>()
             .init_resource::<ViewerIndex>()
             .init_resource::<TargetsJudged>()
+            .init_resource::<JudgeAgain>()
             .register_type::<CanBeSpotted>()
             .register_required_components::<Viewshed, SpottedTargets>();
         app.add_systems(
@@ -41,6 +42,7 @@ impl Plugin for SightingsPlugin {
             .add_observer(on_target_gone::<Add, Disabled>)
             .add_observer(on_viewer_gone::<Remove, Viewshed>)
             .add_observer(on_viewer_gone::<Add, Disabled>)
-            .add_observer(on_viewshed_replaced);
+            .add_observer(on_viewshed_replaced)
+            .add_observer(on_spotted_inserted);
     }
 }

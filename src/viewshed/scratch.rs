@@ -1,11 +1,15 @@
 //! The scratch space of one thread's field-of-view computations: the core's square and
-//! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view.
+//! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view; a
+//! square or staggered view is thinned by the map's density (`DensityGrid::thin`, one look
+//! at the dense bits of its window when none is dense there; `DensityGrid::thin_with` with
+//! the shadows kept warm here otherwise).
 
 use crate::maps::map_opacity::Grid;
 use crate::maps::map_opacity::MapOpacity;
 use crate::staggered;
 use crate::viewshed::ViewKey;
 use viewshed_core::FovError;
+use viewshed_core::density::Shadows;
 use viewshed_core::hex::HexFov;
 use viewshed_core::shadowcast::Fov;
 use viewshed_core::visible::VisibleSet;
@@ -17,6 +21,8 @@ pub(crate) struct Scratch {
     hex: HexFov,
     /// A staggered map's view on its diamond grid, before it is brought back to tiles.
     diamond: VisibleSet,
+    /// The shadows of the dense cells of the last thinned view.
+    shadows: Shadows,
 }
 
 impl Scratch {
@@ -28,12 +34,16 @@ impl Scratch {
         opacity: &MapOpacity,
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
-        let grid = opacity.grid();
+        let (grid, density) = (opacity.grid(), opacity.density_grid());
         // The grid's cell (0, 0) is the map's tile (x0, y0): (0, 0) but in a world.
         let (x0, y0) = opacity.grid_origin();
         let origin = (key.origin.0 - x0, key.origin.1 - y0);
         match key.grid {
-            Grid::Square => self.square.compute(grid, origin, key.options, visible)?,
+            Grid::Square => {
+                self.square.compute(grid, origin, key.options, visible)?;
+                density.thin_with(origin, visible, &mut self.shadows);
+            }
+            // Density is not followed on hexagonal maps (`Density`'s docs).
             Grid::Hex(coords) => self
                 .hex
                 .compute(grid, coords, origin, key.options, visible)?,
@@ -41,6 +51,7 @@ impl Scratch {
                 let diamond = staggered::to_diamond(origin);
                 self.square
                     .compute(grid, diamond, key.options, &mut self.diamond)?;
+                density.thin_with(diamond, &mut self.diamond, &mut self.shadows);
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
             }
         }

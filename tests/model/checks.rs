@@ -73,7 +73,7 @@ impl Harness {
     /// opacity of every root tilemap. Returns the model's views.
     fn check_views(&self) -> Result<Views, TestCaseError> {
         let (model, world) = (&self.model, self.app.world());
-        let grids = model.opacity_grids();
+        let grids = (&model.opacity_grids(), &model.density_grids());
         let mut views: Views = HashMap::new();
         for &viewer in &model.viewers {
             let entity = &model.entities[&viewer];
@@ -81,7 +81,7 @@ impl Harness {
                 continue;
             }
             let sight = entity.viewer.unwrap().sight;
-            let expected = model.view_of(&grids, entity, sight);
+            let expected = model.view_of(grids, entity, sight);
             let Some(actual) = world.get::<Viewshed>(viewer) else {
                 return Err(TestCaseError::fail(format!(
                     "[view] viewer {viewer} lost its Viewshed"

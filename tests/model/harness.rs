@@ -172,6 +172,22 @@ impl Harness {
         }
     }
 
+    /// Gives `entity` this `Density` (in place when it has one), or takes it away.
+    fn set_density(&mut self, entity: Entity, density: Option<f32>) {
+        let had = self.entity(entity).density.is_some();
+        self.entity(entity).density = density;
+        let mut entity = self.world().entity_mut(entity);
+        match density {
+            Some(d) if had => entity.get_mut::<Density>().unwrap().0 = d,
+            Some(d) => {
+                entity.insert(Density(d));
+            }
+            None => {
+                entity.remove::<Density>();
+            }
+        }
+    }
+
     fn toggle_opaque(&mut self, entity: Entity) {
         let opaque = !self.model.entities[&entity].opaque;
         self.entity(entity).opaque = opaque;
@@ -299,7 +315,9 @@ impl Harness {
             | Op::SetPropMap(..)
             | Op::TogglePropOpaque(..)
             | Op::TogglePropDisabled(..)
-            | Op::DespawnProp(..) => self.apply_opacity_op(op),
+            | Op::DespawnProp(..)
+            | Op::SetTileDensity(..)
+            | Op::SetPropDensity(..) => self.apply_opacity_op(op),
             Op::SpawnTarget { .. }
             | Op::MoveTarget(..)
             | Op::SetTargetMap(..)
@@ -514,6 +532,16 @@ impl Harness {
             Op::DespawnProp(i) => {
                 if let Some(p) = prop(self, i) {
                     self.despawn(p);
+                }
+            }
+            Op::SetTileDensity(slot, at, density) => {
+                if let Some(tile) = self.tile_at(slot, at) {
+                    self.set_density(tile, density);
+                }
+            }
+            Op::SetPropDensity(i, density) => {
+                if let Some(p) = prop(self, i) {
+                    self.set_density(p, density);
                 }
             }
             _ => unreachable!("not a tile or prop op: {op:?}"),

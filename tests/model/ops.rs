@@ -223,6 +223,12 @@ pub(crate) enum Op {
     TogglePropOpaque(usize),
     TogglePropDisabled(usize),
     DespawnProp(usize),
+    // Density.
+    /// A tile entity of the tilemap in a slot gets this `Density` (inserted, or changed in
+    /// place when it has one), or (`None`) loses it.
+    SetTileDensity(usize, (u32, u32), Option<f32>),
+    /// A prop gets this `Density` or loses it.
+    SetPropDensity(usize, Option<f32>),
     // CanBeSpotted targets.
     SpawnTarget {
         map: MapRef,
@@ -279,6 +285,7 @@ impl Op {
             | Op::TogglePropOpaque(i)
             | Op::TogglePropDisabled(i)
             | Op::DespawnProp(i)
+            | Op::SetPropDensity(i, _)
             | Op::MoveTarget(i, _)
             | Op::SetTargetMap(i, _)
             | Op::UnplaceTarget(i)
@@ -315,6 +322,8 @@ impl Op {
             Op::TogglePropOpaque(..) => "TogglePropOpaque",
             Op::TogglePropDisabled(..) => "TogglePropDisabled",
             Op::DespawnProp(..) => "DespawnProp",
+            Op::SetTileDensity(..) => "SetTileDensity",
+            Op::SetPropDensity(..) => "SetPropDensity",
             Op::SpawnTarget { .. } => "SpawnTarget",
             Op::MoveTarget(..) => "MoveTarget",
             Op::SetTargetMap(..) => "SetTargetMap",
@@ -502,6 +511,8 @@ fn op() -> impl Strategy<Value = Op> {
         2 => i().prop_map(Op::TogglePropOpaque),
         2 => i().prop_map(Op::TogglePropDisabled),
         1 => i().prop_map(Op::DespawnProp),
+        4 => (slot(), at(), density()).prop_map(|(s, at, d)| Op::SetTileDensity(s, at, d)),
+        2 => (i(), density()).prop_map(|(i, d)| Op::SetPropDensity(i, d)),
         3 => spawn_target(),
         4 => (i(), pos()).prop_map(|(i, at)| Op::MoveTarget(i, at)),
         1 => (i(), map_ref()).prop_map(|(i, m)| Op::SetTargetMap(i, m)),
@@ -564,4 +575,20 @@ pub(crate) fn case() -> impl Strategy<Value = Case> {
             all.extend(ops);
             Case(all)
         })
+}
+
+/// A `Density` as a game gives it: smoke's halves and thirds, a blocking bank, a wisp, odd
+/// values; or none (the component removed).
+fn density() -> impl Strategy<Value = Option<f32>> {
+    prop::option::weighted(
+        0.8,
+        prop_oneof![
+            3 => Just(0.5f32),
+            2 => Just(1.0f32 / 3.0),
+            1 => Just(1.0f32),
+            1 => Just(0.25f32),
+            1 => 0.0f32..1.5,
+            1 => prop::sample::select(vec![f32::NAN, -0.5, f32::INFINITY, 0.0]),
+        ],
+    )
 }

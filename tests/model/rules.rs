@@ -9,8 +9,9 @@ use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
 use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ExploredMemory;
+use bevy_viewshed::density::{DENSITY_UNITS, units_of};
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{OpacityGrid, field_of_view, hex_field_of_view};
+use bevy_viewshed::{DensityGrid, OpacityGrid, field_of_view, hex_field_of_view};
 
 use crate::common_app;
 use crate::ops::{GROUPS, MEMORIES, MapKind, SLOTS, Sight, StyleKind};
@@ -46,6 +47,8 @@ pub(crate) struct EntityModel {
     pub(crate) tile: Option<(u32, u32)>,
     pub(crate) tilemap: Option<Entity>,
     pub(crate) opaque: bool,
+    /// Its `Density`, if it has one.
+    pub(crate) density: Option<f32>,
     pub(crate) disabled: bool,
     pub(crate) spottable: bool,
     pub(crate) hide: bool,
@@ -223,10 +226,19 @@ impl MapKind {
     /// the hexagonal one in the map's coordinate system. Staggered maps: tile `(x, y)` is cell
     /// `(x, x + y)` of a diamond grid whose other cells are walls; the square field of view
     /// there, its cells that are tiles read back.
-    fn view(self, grid: &OpacityGrid, at: (u32, u32), options: FovOptions) -> Vec<(u32, u32)> {
+    ///
+    /// On square, diamond and staggered maps the view is then thinned by the tiles' density
+    /// (`DensityGrid::thin`, on the diamond grid for a staggered map); hexagonal maps ignore it.
+    fn view(
+        self,
+        (grid, density): (&OpacityGrid, &DensityGrid),
+        at: (u32, u32),
+        options: FovOptions,
+    ) -> Vec<(u32, u32)> {
         match self {
             MapKind::Square | MapKind::Diamond => {
-                let view = field_of_view(grid, at, options).expect("origin on map");
+                let mut view = field_of_view(grid, at, options).expect("origin on map");
+                density.thin(at, &mut view);
                 view.iter().collect()
             }
             MapKind::Hex(system) => {
@@ -239,8 +251,14 @@ impl MapKind {
                 let diamond = OpacityGrid::from_fn(w, h + w.saturating_sub(1), |u, v| {
                     v < u || v - u >= h || grid.is_opaque(u, v - u)
                 });
-                let view = field_of_view(&diamond, (at.0, at.0 + at.1), options)
-                    .expect("origin on the diamond grid");
+                let thick = DensityGrid::from_fn(w, h + w.saturating_sub(1), |u, v| {
+                    let tile = (v >= u && v - u < h).then(|| (u, v - u));
+                    tile.map_or(0.0, |(x, y)| density.density(x, y))
+                });
+                let origin = (at.0, at.0 + at.1);
+                let mut view =
+                    field_of_view(&diamond, origin, options).expect("origin on the diamond grid");
+                thick.thin(origin, &mut view);
                 view.iter()
                     .filter(|&(u, v)| v >= u && v - u < h)
                     .map(|(u, v)| (u, v - u))
@@ -314,19 +332,46 @@ impl Model {
         grids
     }
 
+    /// The density of every root tilemap: the sum of the `Density` of its enabled entities
+    /// on each tile, each in 1/1024ths rounded up (`units_of`), at most one whole.
+    pub(crate) fn density_grids(&self) -> HashMap<Entity, DensityGrid> {
+        let mut units: HashMap<Entity, HashMap<(u32, u32), u32>> = HashMap::new();
+        for entity in self.entities.values() {
+            let Some(density) = entity.density.filter(|_| !entity.disabled) else {
+                continue;
+            };
+            if let Some((root, tile)) = self.stands(entity) {
+                let sum = units.entry(root).or_default().entry(tile).or_default();
+                *sum += u32::from(units_of(density));
+            }
+        }
+        let mut grids = HashMap::new();
+        for map in self.maps.iter().flatten() {
+            if self.is_root_tilemap(map.entity) {
+                let mut grid = DensityGrid::new(map.size.0, map.size.1);
+                for (&(x, y), &sum) in units.get(&map.entity).into_iter().flatten() {
+                    grid.set_units(x, y, sum.min(DENSITY_UNITS) as u16);
+                }
+                grids.insert(map.entity, grid);
+            }
+        }
+        grids
+    }
+
     /// What a viewer with `sight` sees: the root map and tile it stands on and its field of
     /// view there, or `None` when it stands on no tile of a root tilemap.
     pub(crate) fn view_of(
         &self,
-        grids: &HashMap<Entity, OpacityGrid>,
+        (grids, densities): (&HashMap<Entity, OpacityGrid>, &HashMap<Entity, DensityGrid>),
         viewer: &EntityModel,
         sight: Sight,
     ) -> Option<View> {
         self.stands(viewer).and_then(|(root, at)| {
             let grid = grids.get(&root)?;
+            let density = densities.get(&root)?;
             let kind = self.map(root).map_or(MapKind::Square, |m| m.kind);
             grid.contains(at.0, at.1)
-                .then(|| (root, at, kind.view(grid, at, sight.options())))
+                .then(|| (root, at, kind.view((grid, density), at, sight.options())))
         })
     }
 

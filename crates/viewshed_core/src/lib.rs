@@ -23,6 +23,7 @@
 //! |---|---|
 //! | [`bits`] | word-level bit helpers and [`BitRows`](bits::BitRows), the storage of everything else |
 //! | [`grid`] | which cells block sight ([`OpacityGrid`]) |
+//! | [`density`] | which cells thin sight ([`DensityGrid`], [`DensityGrid::thin`]) |
 //! | [`options`] | what one computation is asked for ([`FovOptions`]) |
 //! | [`shadowcast`] | the scan itself ([`Fov`], [`field_of_view`]) |
 //! | [`hex`] | the same on hexagonal maps ([`HexFov`], [`hex_field_of_view`], [`HexCoords`]) |
@@ -41,6 +42,7 @@
 
 pub mod ascii;
 pub mod bits;
+pub mod density;
 pub mod grid;
 pub mod hex;
 pub mod line_of_sight;
@@ -48,6 +50,7 @@ pub mod options;
 pub mod shadowcast;
 pub mod visible;
 
+pub use density::{DensityGrid, Shadows};
 pub use grid::OpacityGrid;
 pub use hex::{HexCoords, HexFov, hex_distance, hex_field_of_view, hex_line_of_sight};
 pub use line_of_sight::{LineOfSight, line_of_sight};

@@ -1,7 +1,7 @@
 //! The hexagonal reference cases in `tests/hex-cases/`: maps and the views the brute-force
 //! ORACLE (`common/hex_oracle.rs`) computed for them, which the scan must match exactly.
-//! `cargo test -p viewshed_core --release --test hex_cases -- --ignored regenerate` writes
-//! them again from the oracle (see `tests/hex-cases/README.md`).
+//! `the_cases_are_the_oracles` checks that the files are what the oracle makes of the scenes;
+//! with `VIEWSHED_WRITE_HEX_CASES=1` it writes them again first (see `tests/hex-cases/README.md`).
 
 mod common;
 
@@ -89,9 +89,11 @@ fn case_text(coords: HexCoords, grid: &OpacityGrid, viewer: (u32, u32), radius: 
     text
 }
 
+/// The cases on file are the oracle's views of the scenes below, each file byte for byte; with
+/// `VIEWSHED_WRITE_HEX_CASES=1` they are written from the oracle first.
 #[test]
-#[ignore = "writes tests/hex-cases from the oracle"]
-fn regenerate() {
+fn the_cases_are_the_oracles() {
+    let write = std::env::var("VIEWSHED_WRITE_HEX_CASES").as_deref() == Ok("1");
     let mut id = 0;
     for (i, coords) in HexCoords::ALL.into_iter().enumerate() {
         let scenes = [
@@ -100,20 +102,29 @@ fn regenerate() {
         ];
         for (width, height, density, radius) in scenes {
             let grid = random_grid(width, height, density, 100 + id);
-            write_case(id, coords, &grid, middle_floor(&grid), radius);
+            check_case(id, coords, &grid, middle_floor(&grid), radius, write);
             id += 1;
         }
         // Two walls sharing an edge along the viewer's diagonal, and one wall alone.
         if i < 2 {
             let grid =
                 OpacityGrid::from_fn(9, 9, |x, y| [(5, 4), (4, 5), (2, 6)].contains(&(x, y)));
-            write_case(id, coords, &grid, (4, 4), Radius::Unlimited);
+            check_case(id, coords, &grid, (4, 4), Radius::Unlimited, write);
             id += 1;
         }
     }
+    assert_eq!(id, 14, "every case on file has a scene");
 }
 
-fn write_case(id: u64, coords: HexCoords, grid: &OpacityGrid, viewer: (u32, u32), radius: Radius) {
+/// Compares case `id`'s files with the oracle's view of the scene (writes them first if `write`).
+fn check_case(
+    id: u64,
+    coords: HexCoords,
+    grid: &OpacityGrid,
+    viewer: (u32, u32),
+    radius: Radius,
+    write: bool,
+) {
     let text = case_text(coords, grid, viewer, radius);
     let (_, map) = read_case(&text);
     let seen = hex_oracle(&map.grid, coords, map.viewer, options(&map));
@@ -131,10 +142,23 @@ fn write_case(id: u64, coords: HexCoords, grid: &OpacityGrid, viewer: (u32, u32)
         height,
     };
     let visible = VisibleSet::from_words(window, words).unwrap();
-    std::fs::write(cases_dir().join(format!("{id:03}.map")), text).unwrap();
-    std::fs::write(
+    let expected = map.draw_visible_hex(&visible, coords);
+    let (map_file, expected_file) = (
+        cases_dir().join(format!("{id:03}.map")),
         cases_dir().join(format!("{id:03}.expected")),
-        map.draw_visible_hex(&visible, coords),
-    )
-    .unwrap();
+    );
+    if write {
+        std::fs::write(&map_file, &text).unwrap();
+        std::fs::write(&expected_file, &expected).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(map_file).unwrap(),
+        text,
+        "case {id}'s map"
+    );
+    assert_eq!(
+        std::fs::read_to_string(expected_file).unwrap(),
+        expected,
+        "case {id}'s view is the oracle's"
+    );
 }
