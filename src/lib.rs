@@ -100,6 +100,8 @@ pub mod viewshed;
 
 #[allow(deprecated)]
 pub use fog::FogTeam;
+#[cfg(feature = "render")]
+pub use fog::SmoothFog;
 pub use fog::{
     DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer,
     FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog,
@@ -130,6 +132,8 @@ pub use viewshed_core::{
 /// `HexCoords`, ...) stay out of it: import them from the crate root, e.g.
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
+    #[cfg(feature = "render")]
+    pub use crate::SmoothFog;
     #[allow(deprecated)]
     pub use crate::ViewshedPlugin;
     pub use crate::{

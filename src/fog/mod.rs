@@ -18,6 +18,7 @@
 //! | `edge` | which tiles border the view, for [`SoftEdge`] looks |
 //! | `neighbours` | the neighbours of a tile on each kind of map |
 //! | [`overlay`] | a fog overlay layer in one component: [`FogOverlay`] |
+//! | `smooth` | (feature `render`) the fog drawn on the GPU, smooth and blurred: `SmoothFog` |
 //! | `fade` | tiles moving between looks over time, as a [`FogFade`] says |
 //! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
@@ -39,6 +40,8 @@ mod neighbours;
 pub mod overlay;
 mod plugin;
 mod shown;
+#[cfg(feature = "render")]
+pub mod smooth;
 pub mod style;
 pub mod team;
 pub(crate) mod tiles;
@@ -54,6 +57,8 @@ pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use overlay::{FogOverlay, FogOverlayLayer};
 pub use plugin::FogPlugin;
+#[cfg(feature = "render")]
+pub use smooth::SmoothFog;
 pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
 #[allow(deprecated)]
 pub use team::FogTeam;

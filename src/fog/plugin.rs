@@ -72,6 +72,8 @@ impl Plugin for FogPlugin {
                 .in_set(ViewshedStepSystems::Fog),
         );
         add_fog_observers(app);
+        #[cfg(feature = "render")]
+        super::smooth::add_smooth_fog(app);
     }
 }
 
