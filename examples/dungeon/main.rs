@@ -14,13 +14,17 @@
 //! radius, `c` to cycle its shape (disk, square, diamond), `p` for the permissive rule, `v` to
 //! show what the monsters see (guards see through a cone), `t` to draw the monsters' fog of
 //! war instead of yours; `1` fades, `2` soft edges, `3` ghosts of monsters last seen, `4`
-//! light and darkness, each on at the start.
+//! light and darkness, each on at the start; `f` draws the fog smooth (on the GPU, the start)
+//! or in tile colours (`--fog tiles` starts so). `--zoom 1` shows the whole map.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod args;
 mod autoplay;
+mod camera;
+#[path = "../shared/fog_mode.rs"]
+mod fog_mode;
 mod ghosts;
 mod hud;
 mod input;
@@ -67,6 +71,7 @@ fn main() {
         .add_plugins(ViewshedPlugins::default())
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(monsters::ShowMonsterViews(options.monster_views))
+        .insert_resource(options.fog)
         .insert_resource(options)
         .init_resource::<Turn>()
         .init_resource::<looks::Looks>()
@@ -85,9 +90,12 @@ fn main() {
                     monsters::toggle_views,
                     monsters::toggle_fog_team,
                     looks::toggle_looks,
+                    fog_mode::toggle_fog_mode,
                 ),
                 (looks::apply_fog_looks, lighting::apply_light_looks),
+                fog_mode::apply_fog_mode,
                 sprites::place_sprites,
+                camera::follow_player,
             )
                 .chain(),
         )

@@ -105,6 +105,11 @@ impl SmoothFog {
         Self { fade, ..self }
     }
 
+    /// This fog, drawn `z` above the highest tilemap of its map.
+    pub fn with_z_above(self, z: f32) -> Self {
+        Self { z_above: z, ..self }
+    }
+
     /// The map's fog texture (`None` until the plugin has made it, and in an app without
     /// `Assets<Image>`).
     pub fn texture(&self) -> Option<&Handle<Image>> {

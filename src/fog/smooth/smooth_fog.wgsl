@@ -34,14 +34,14 @@ struct SmoothFogParams {
 // How much the tile at `tile` is seen (x) and known (y) now, from 0 to 1.
 fn level(tile: vec2<i32>) -> vec2<f32> {
     let texel = textureLoad(fog, tile, 0);
-    let from = vec2<f32>(f32(texel.x & 255u), f32((texel.x >> 8u) & 255u)) / 255.0;
-    let to = vec2<f32>(f32((texel.x >> 16u) & 255u), f32((texel.x >> 24u) & 255u)) / 255.0;
-    let length = select(params.fade_out, params.fade_in, to.x > from.x);
+    let start_level = vec2<f32>(f32(texel.x & 255u), f32((texel.x >> 8u) & 255u)) / 255.0;
+    let end_level = vec2<f32>(f32((texel.x >> 16u) & 255u), f32((texel.x >> 24u) & 255u)) / 255.0;
+    let length = select(params.fade_out, params.fade_in, end_level.x > start_level.x);
     let elapsed = params.now - texel.y;
     if (length == 0u || elapsed >= length) {
-        return to;
+        return end_level;
     }
-    return mix(from, to, f32(elapsed) / f32(length));
+    return mix(start_level, end_level, f32(elapsed) / f32(length));
 }
 
 fn center(tile: vec2<i32>) -> vec2<f32> {

@@ -49,10 +49,11 @@ pub(super) fn write_smooth_fogs(
     for mut map in &mut maps {
         let size = map.fog.size();
         let size = UVec2::new(size.x, size.y);
-        let current = map.texture.as_deref().filter(|texture| {
-            texture.size == size && map.smooth.texture() == Some(&texture.handle)
-        });
-        let Some(texture) = current.map(|texture| texture.handle.id()) else {
+        let current = map
+            .texture
+            .as_deref()
+            .filter(|texture| texture.size == size);
+        let Some(texture) = current.map(|texture| texture.handle.clone()) else {
             if size.min_element() > 0 {
                 let handle = images.add(texture_of(map.fog));
                 map.smooth
@@ -67,6 +68,14 @@ pub(super) fn write_smooth_fogs(
             }
             continue;
         };
+        if map.smooth.texture() != Some(&texture) {
+            // The `SmoothFog` was inserted again (or copied from another map): this map's
+            // texture stays.
+            map.smooth
+                .bypass_change_detection()
+                .set_texture(texture.clone());
+        }
+        let texture = texture.id();
         if let Some(tiles) = changes.of(map.entity) {
             let fade = map.smooth.fade;
             let writes = fades_to_start(&images, texture, (map.fog, tiles), now, fade);
