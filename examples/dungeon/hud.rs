@@ -119,8 +119,8 @@ fn update_text(
     let line = format!(
         "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms (median, {} views, {BUILD})  \
          {chasing} monsters see you  fog: {fog}, {}\n\
-         keys: move arrows/WASD/hjkl yubn/numpad  wait .  doors o  radius + -  shape c  \
-         permissive p  monsters' views v, fog t  smooth/tiles f  fades 1 {}  edges 2 {}  \
+         move arrows/wasd/hjkl yubn/numpad  wait .  doors o  radius + -  shape c  \
+         permissive p  monsters' views v, fog t  fog look f  fades 1 {}  edges 2 {}  \
          ghosts 3 {}  light 4 {}",
         options.seed,
         turn.0,

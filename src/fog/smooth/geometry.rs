@@ -19,9 +19,13 @@ pub(super) struct TileGrid {
     /// Added to the centre of the tiles of odd columns and of odd rows.
     pub(super) shift_x: Vec2,
     pub(super) shift_y: Vec2,
-    /// The grid size, the unit distances are measured in (so a blur of one tile is one tile
-    /// on any grid).
-    pub(super) grid: Vec2,
+    /// The unit distances are measured in along each axis, so that a blur of one tile is one
+    /// tile and the tile nearest a point (by this measure) is the tile drawn there: the grid
+    /// size on square and isometric maps (whose tiles are the grid's cells, stretched), the
+    /// distance between neighbours in both directions on hexagonal maps (whose tiles are the
+    /// cells of their centres, near enough: within a tenth of a pixel on bevy_ecs_tilemap's
+    /// hexagons).
+    pub(super) unit: Vec2,
     /// The corner of the rectangle the map's tiles cover with the smallest coordinates, and
     /// its size.
     pub(super) rect_min: Vec2,
@@ -68,7 +72,7 @@ impl TileGrid {
             step_y,
             shift_x: at(1, 0) - origin - step_x,
             shift_y: at(0, 1) - origin - step_y,
-            grid: shape.grid_vec().max(Vec2::splat(f32::EPSILON)),
+            unit: unit(shape).max(Vec2::splat(f32::EPSILON)),
             rect_min: min - half,
             rect_size: max - min + 2.0 * half,
         }
@@ -103,6 +107,14 @@ impl MapShape {
     }
 }
 
+/// What distances are measured in on `shape` (see [`TileGrid::unit`]).
+fn unit(shape: &MapShape) -> Vec2 {
+    match shape.map_type {
+        TilemapType::Hexagon(_) => Vec2::splat(shape.grid.x.min(shape.grid.y)),
+        _ => shape.grid_vec(),
+    }
+}
+
 /// The smallest and largest centres of the tiles on the border of the map (the extremes of a
 /// map of any kind are on its border).
 fn border(shape: &MapShape) -> (Vec2, Vec2) {
@@ -134,14 +146,57 @@ mod tests {
         types
     }
 
+    /// A point of the tile of centre 0 near its edge: just inside the corner of a square, the
+    /// side vertex of a diamond, the vertex of a hexagon between two of its neighbours.
+    fn inner_point(map_type: TilemapType, shape: &MapShape) -> Vec2 {
+        let half = Vec2::new(shape.grid.x, shape.grid.y) / 2.0 * 0.98;
+        match map_type {
+            TilemapType::Square => half,
+            TilemapType::Isometric(_) => Vec2::new(half.x, 0.0),
+            TilemapType::Hexagon(system) if is_column(system) => Vec2::new(half.x / 2.0, half.y),
+            TilemapType::Hexagon(_) => Vec2::new(half.x, half.y / 2.0),
+        }
+    }
+
+    fn is_column(system: HexCoordSystem) -> bool {
+        use HexCoordSystem::*;
+        matches!(system, Column | ColumnEven | ColumnOdd)
+    }
+
+    /// The grid of a map of `map_type` as tilesets draw them: square tiles, diamonds twice as
+    /// wide as high, pointy-top hexagons 28x32, flat-top ones 32x28.
+    fn grid_of(map_type: TilemapType) -> Vec2 {
+        match map_type {
+            TilemapType::Square => Vec2::new(16.0, 16.0),
+            TilemapType::Isometric(_) => Vec2::new(64.0, 32.0),
+            TilemapType::Hexagon(system) if is_column(system) => Vec2::new(32.0, 28.0),
+            TilemapType::Hexagon(_) => Vec2::new(28.0, 32.0),
+        }
+    }
+
+    /// The tile whose centre is nearest `point`, measured as the shader does.
+    fn nearest(grid: &TileGrid, point: Vec2) -> (i32, i32) {
+        let mut best = (f32::MAX, (0, 0));
+        for y in -3..10 {
+            for x in -3..10 {
+                let away = (point - grid.center(x, y)) / grid.unit;
+                if away.length_squared() < best.0 {
+                    best = (away.length_squared(), (x, y));
+                }
+            }
+        }
+        best.1
+    }
+
     #[test]
     fn the_grid_puts_every_tile_where_bevy_ecs_tilemap_does() {
         for map_type in every_map_type() {
             for anchor in [TilemapAnchor::Center, TilemapAnchor::None] {
+                let cell = grid_of(map_type);
                 let shape = MapShape {
                     size: TilemapSize::new(7, 6),
-                    grid: TilemapGridSize::new(28.0, 32.0),
-                    tile: TilemapTileSize::new(28.0, 32.0),
+                    grid: TilemapGridSize::new(cell.x, cell.y),
+                    tile: TilemapTileSize::new(cell.x, cell.y),
                     map_type,
                     anchor,
                 };
@@ -158,6 +213,11 @@ mod tests {
                         assert!(
                             (near - Vec2::new(x as f32, y as f32)).abs().max_element() <= 1.0,
                             "{map_type:?} ({x}, {y}) is found near {near}"
+                        );
+                        assert_eq!(
+                            nearest(&grid, want + inner_point(map_type, &shape)),
+                            (x as i32, y as i32),
+                            "{map_type:?}: a point near the edge of ({x}, {y}) is nearest to it"
                         );
                         let inside = want - grid.rect_min;
                         assert!(inside.min_element() > 0.0);

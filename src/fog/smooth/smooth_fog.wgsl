@@ -5,8 +5,9 @@
 // hexagonal or isometric: a centre is origin + x * step_x + y * step_y, plus a shift on odd
 // columns and rows), works out each one's level at the fog's clock (the fade), and takes
 // their mean weighted by a Gaussian of the distance to their centres, in tiles: the edge of
-// what is seen is a smooth curve about a tile wide, and a pixel nearest to no tile of the map
-// is not drawn.
+// what is seen is a smooth curve about a tile wide. Distances are in `unit`s, in which the
+// tile whose centre is nearest a pixel is the tile drawn there: a pixel off the map's tiles is
+// not drawn.
 
 #import bevy_sprite::mesh2d_vertex_output::VertexOutput
 
@@ -18,7 +19,7 @@ struct SmoothFogParams {
     step_y: vec2<f32>,
     shift_x: vec2<f32>,
     shift_y: vec2<f32>,
-    grid: vec2<f32>,
+    unit: vec2<f32>,
     inverse: mat2x2<f32>,
     remembered: vec4<f32>,
     unexplored: vec4<f32>,
@@ -65,7 +66,7 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     for (var dy = -2; dy <= 2; dy++) {
         for (var dx = -2; dx <= 2; dx++) {
             let tile = near + vec2<i32>(dx, dy);
-            let away = (point - center(tile)) / params.grid;
+            let away = (point - center(tile)) / params.unit;
             let distance = dot(away, away);
             let on_map = all(tile >= vec2<i32>(0)) && all(tile < size);
             if (distance < nearest) {
@@ -79,6 +80,7 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
             }
         }
     }
+    // The tile nearest the pixel is the tile drawn there: none of the map's, nothing to fog.
     if (!nearest_on_map || weights <= 0.0) {
         discard;
     }
