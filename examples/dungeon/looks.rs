@@ -63,7 +63,7 @@ pub fn fog_style(looks: Looks) -> FogStyle {
 /// fades in the shader (`1`).
 pub fn smooth_fog(looks: Looks) -> SmoothFog {
     SmoothFog::default()
-        .with_remembered(Color::srgba(0.03, 0.04, 0.16, 0.58))
+        .with_remembered(Color::srgba(0.04, 0.05, 0.2, 0.8))
         .with_softness(if looks.soft_edges { 0.45 } else { 0.05 })
         .with_fade(looks.fades.then_some(FADE))
 }

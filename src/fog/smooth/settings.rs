@@ -65,7 +65,7 @@ pub struct SmoothFog {
 impl Default for SmoothFog {
     fn default() -> Self {
         Self {
-            remembered: Color::srgba(0.02, 0.02, 0.08, 0.62),
+            remembered: Color::srgba(0.02, 0.02, 0.08, 0.75),
             unexplored: Color::BLACK,
             softness: 0.4,
             fade: Some(FogFade::default()),
