@@ -103,9 +103,9 @@ pub use fog::FogTeam;
 #[cfg(feature = "render")]
 pub use fog::SmoothFog;
 pub use fog::{
-    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer,
-    FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog,
-    SoftEdge, Team, TeamFog, TileLook,
+    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogMinimap, FogOfWar, FogOverlay,
+    FogOverlayLayer, FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost,
+    MemoryError, RevealsFog, SoftEdge, Team, TeamFog, TerrainMemory, TileLook,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;
@@ -137,11 +137,12 @@ pub mod prelude {
     #[allow(deprecated)]
     pub use crate::ViewshedPlugin;
     pub use crate::{
-        CanBeSpotted, DistanceShape, DrawnTeam, DrawnTeamOverride, FogFade, FogOfWar, FogOverlay,
-        FogState, FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf,
-        LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells,
-        RevealsFog, SoftEdge, Spotted, SpottedTargets, TileLook, Viewshed, ViewshedPlugins,
-        ViewshedSchedule, ViewshedStepSystems, ViewshedSystems, ViewshedUpdated, VisionCone,
+        CanBeSpotted, DistanceShape, DrawnTeam, DrawnTeamOverride, FogFade, FogMinimap, FogOfWar,
+        FogOverlay, FogState, FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen,
+        LayerGroup, LayerOf, LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque,
+        OpaqueCells, RevealsFog, SoftEdge, Spotted, SpottedTargets, TerrainMemory, TileLook,
+        Viewshed, ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems, ViewshedSystems,
+        ViewshedUpdated, VisionCone,
     };
 }
 

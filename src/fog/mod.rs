@@ -14,6 +14,8 @@
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | `shown` | what the fog layers show now (the fog's bookkeeping beside `FogOfWar`) |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
+//! | [`terrain`] | tiles drawn as each team last saw them: [`TerrainMemory`] |
+//! | [`minimap`] | one pixel per tile of a team's fog: [`FogMinimap`] |
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`], [`FogFade`] |
 //! | `edge` | which tiles border the view, for [`SoftEdge`] looks |
 //! | `neighbours` | the neighbours of a tile on each kind of map |
@@ -35,6 +37,7 @@ pub mod hide;
 mod layers;
 mod maps;
 pub mod memory;
+pub mod minimap;
 pub mod model;
 mod neighbours;
 pub mod overlay;
@@ -44,6 +47,7 @@ mod shown;
 pub mod smooth;
 pub mod style;
 pub mod team;
+pub mod terrain;
 pub(crate) mod tiles;
 mod union;
 pub(crate) mod update;
@@ -54,6 +58,7 @@ use bevy::prelude::*;
 pub use ghosts::{Ghost, LastSeen, LeavesGhost};
 pub use hide::HidesOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
+pub use minimap::FogMinimap;
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use overlay::{FogOverlay, FogOverlayLayer};
 pub use plugin::FogPlugin;
@@ -63,6 +68,7 @@ pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
 #[allow(deprecated)]
 pub use team::FogTeam;
 pub use team::{DrawnTeam, DrawnTeamOverride, RevealsFog, Team};
+pub use terrain::TerrainMemory;
 
 /// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt:
 /// marked by the fog's own observers and systems, from the views the view step announced
