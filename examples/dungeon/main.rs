@@ -31,6 +31,7 @@ mod input;
 mod lighting;
 mod looks;
 mod map;
+mod minimap;
 mod monsters;
 mod record;
 mod rooms;
@@ -76,7 +77,7 @@ fn main() {
         .init_resource::<Turn>()
         .init_resource::<looks::Looks>()
         .add_message::<PlayerActed>()
-        .add_systems(Startup, (setup::setup, hud::setup))
+        .add_systems(Startup, (setup::setup, hud::setup, minimap::spawn))
         .add_systems(
             Update,
             (
@@ -101,7 +102,12 @@ fn main() {
         )
         .add_systems(
             PostUpdate,
-            (ghosts::draw_ghosts, lighting::draw_glow).after(ViewshedSystems),
+            (
+                ghosts::draw_ghosts,
+                lighting::draw_glow,
+                minimap::show_minimap,
+            )
+                .after(ViewshedSystems),
         )
         .add_plugins((
             hud::HudPlugin,

@@ -12,6 +12,7 @@ use crate::camera;
 use crate::lighting;
 use crate::looks::{self, Looks};
 use crate::map::{Cell, Dungeon};
+use crate::minimap;
 use crate::monsters;
 use crate::sprites::{self, ActorSprites, MAP_SIZE, TILESET, tilemap, tiles};
 use crate::world::{Door, Level, MAP_HEIGHT, MAP_WIDTH, Player, map_tiles};
@@ -68,7 +69,10 @@ fn spawn_terrain(
     // visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones
     // hidden (the black clear colour shows through); smooth, a blurred field over the map.
     let fog_looks = looks::fog_looks(Looks::default());
-    let terrain = spawn_layer(commands, texture, 0.0, fog_looks, |commands, bundle| {
+    // Doors the player saw closed stay drawn closed until seen again; the minimap in the
+    // corner.
+    let extra = (fog_looks, TerrainMemory::default(), minimap::fog_minimap());
+    let terrain = spawn_layer(commands, texture, 0.0, extra, |commands, bundle| {
         let position = bundle.position;
         let cell = dungeon.cell(position.x, position.y);
         let texture_index = match cell {

@@ -80,6 +80,22 @@ impl FogMinimap {
         self
     }
 
+    /// This minimap, remembered tiles tinted by `tint`.
+    pub fn with_remembered(self, tint: Color) -> Self {
+        Self {
+            remembered: tint,
+            ..self
+        }
+    }
+
+    /// This minimap, unexplored tiles in `color`.
+    pub fn with_unexplored(self, color: Color) -> Self {
+        Self {
+            unexplored: color,
+            ..self
+        }
+    }
+
     /// The colour of a seen tile of `TileTextureIndex(index)`.
     pub fn color_of(&self, index: u32) -> Color {
         self.kinds
