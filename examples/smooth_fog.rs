@@ -67,9 +67,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             anchor: TilemapAnchor::Center,
             ..default()
         },
-        // The fog of war over the whole map, blurred and faded on the GPU. The tiles have no
-        // FogStyle: all of them are drawn, and the fog darkens them.
+        // The fog of war over the whole map, blurred and faded on the GPU; the tiles under it
+        // drawn where they were seen (and in the ring the blur spreads over), hidden elsewhere.
         SmoothFog::default(),
+        FogStyle::under_smooth_fog(),
     ));
     // The player (tile 4 of the tileset, drawn above the fog) sees 6 tiles around it.
     let figure = Rect::new(64.0, 0.0, 80.0, 16.0);

@@ -13,7 +13,7 @@ use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::looks::FADE;
 use crate::map::Cell;
-use crate::record::{FRAME_TIME, Recording, TURN_FRAMES};
+use crate::record::{FRAME_TIME, Recording, TURN_FRAMES, WARM_UP};
 use crate::screenshot::save_and_exit;
 use crate::sprites::{ActorSprites, tile_center};
 use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, Turn};
@@ -48,14 +48,15 @@ pub fn play(
     let Some(turns) = options.autoplay else {
         return;
     };
-    // While filming, a turn every few frames, so that the fades can be seen.
+    // While filming, a turn every few frames, so that the fades can be seen, once the
+    // shaders are ready.
     *frame += 1;
-    let pace = if options.record.is_some() {
-        TURN_FRAMES
+    let (pace, start) = if options.record.is_some() {
+        (TURN_FRAMES, WARM_UP)
     } else {
-        1
+        (1, 0)
     };
-    if actions.turn() >= turns || !frame.is_multiple_of(pace) {
+    if actions.turn() >= turns || *frame <= start || !frame.is_multiple_of(pace) {
         return;
     }
     let Ok(fog) = fog.get(actions.level.terrain) else {

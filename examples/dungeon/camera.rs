@@ -1,13 +1,11 @@
 //! The camera: at `--zoom 1` it shows the whole map, still; zoomed in (2 by default) it follows
-//! the player, gliding after it, and stays over the map.
+//! the player, gliding after it once it walks a few tiles from the middle (beyond the map's
+//! edge, it shows black, as the unexplored map).
 
 use bevy::prelude::*;
 
 use crate::args::Options;
-use crate::world::{MAP_HEIGHT, MAP_WIDTH, Player, TILE};
-
-/// The HUD's height in window pixels: the map may slide under it.
-const HUD: f32 = 32.0;
+use crate::world::{Player, TILE};
 /// How quickly the camera catches up with the player: the share of the way left per second is
 /// `exp(-CATCH_UP)`.
 const CATCH_UP: f32 = 7.0;
@@ -16,7 +14,7 @@ const CATCH_UP: f32 = 7.0;
 /// on the player when zoomed in.
 pub fn spawn_camera(commands: &mut Commands, zoom: f32, player: Vec2) {
     let at = if zoom > 1.0 {
-        clamp_to_map(player, zoom)
+        player
     } else {
         Vec2::new(0.0, TILE)
     };
@@ -31,7 +29,12 @@ pub fn spawn_camera(commands: &mut Commands, zoom: f32, player: Vec2) {
     ));
 }
 
-/// Moves the camera towards the player's sprite when zoomed in.
+/// How far the player may walk from the middle of the view, in tiles along each axis, before
+/// the camera follows: it stays still while the player crosses a room.
+const FREE: Vec2 = Vec2::new(6.0, 3.0);
+
+/// Moves the camera, when zoomed in, towards the nearest place that keeps the player's sprite
+/// within `FREE` of the middle of the view.
 pub fn follow_player(
     options: Res<Options>,
     time: Res<Time>,
@@ -41,22 +44,11 @@ pub fn follow_player(
     if options.zoom <= 1.0 {
         return;
     }
-    let target = clamp_to_map(player.translation.truncate(), options.zoom);
     let now = camera.translation.truncate();
+    let player = player.translation.truncate();
+    let free = FREE * TILE;
+    let target = now.clamp(player - free, player + free);
     let step = 1.0 - (-CATCH_UP * time.delta_secs()).exp();
     let next = now.lerp(target, step);
     camera.translation = next.extend(camera.translation.z);
-}
-
-/// The nearest point to `at` where a camera at `zoom` shows only the map (and the HUD above
-/// its top row).
-fn clamp_to_map(at: Vec2, zoom: f32) -> Vec2 {
-    let half_view = Vec2::new(1280.0, 720.0) / zoom / 2.0;
-    let half_map = Vec2::new(MAP_WIDTH as f32, MAP_HEIGHT as f32) * TILE / 2.0;
-    let room = (half_map - half_view).max(Vec2::ZERO);
-    let hud = HUD / zoom;
-    Vec2::new(
-        at.x.clamp(-room.x, room.x),
-        at.y.clamp(-room.y, room.y + hud),
-    )
 }

@@ -51,8 +51,8 @@ pub fn toggle_fog_mode(keys: Res<ButtonInput<KeyCode>>, mut mode: ResMut<FogMode
 }
 
 /// Gives each map the look of the mode when the mode or its looks change: in tile colours, its
-/// `FogStyle`; smooth, a `SmoothFog` over tiles that are all shown as drawn (so the blur has
-/// terrain under it everywhere).
+/// `FogStyle`; smooth, a `SmoothFog` over tiles shown as drawn where they were seen and in the
+/// ring around the view, the blur's reach (`FogStyle::under_smooth_fog`).
 pub fn apply_fog_mode(
     mut commands: Commands,
     mode: Res<FogMode>,
@@ -68,14 +68,7 @@ pub fn apply_fog_mode(
                 map.insert(looks.tiles).remove::<SmoothFog>();
             }
             FogMode::Smooth => {
-                let shown = TileLook::shown(Color::WHITE);
-                let all_shown = FogStyle {
-                    visible: shown,
-                    remembered: shown,
-                    unexplored: shown,
-                    ..default()
-                };
-                map.insert((all_shown, looks.smooth.clone()));
+                map.insert((FogStyle::under_smooth_fog(), looks.smooth.clone()));
             }
         }
     }

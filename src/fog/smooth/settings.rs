@@ -27,8 +27,11 @@ use crate::fog::FogFade;
 ///   under [`remembered`](Self::remembered), unexplored ones under
 ///   [`unexplored`](Self::unexplored); nothing is drawn outside the map's tiles.
 ///
-/// The map's own tiles are left alone: give its layers no [`FogStyle`](crate::FogStyle) (or
-/// one that shows every tile), so that the tiles under the blur are drawn. The per-tile
+/// The map's own tiles are left alone: give its layers
+/// [`FogStyle::under_smooth_fog`](crate::FogStyle::under_smooth_fog) (every tile seen drawn as
+/// it is, and the ring of unexplored tiles around the view the blur spreads over; the rest
+/// hidden, so nothing of the map shows before the shader is ready), or no `FogStyle` at all
+/// (every tile drawn, the fog alone hides them). The per-tile
 /// looks of `FogStyle` and [`FogOverlay`](crate::FogOverlay) stay for pixel-art games and
 /// servers; this needs the `render` feature, and an app that renders (in a headless app the
 /// texture is still written if the app has `Assets<Image>`, and nothing is drawn).

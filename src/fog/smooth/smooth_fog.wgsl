@@ -85,6 +85,9 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
         discard;
     }
     let amount = sum / weights;
-    let fogged = mix(params.unexplored, params.remembered, amount.y);
+    // What was never seen is covered right up to the edge of what was: the blur of the
+    // explored area falls off inside its own tiles, so the tiles around it need not be drawn.
+    let known = smoothstep(0.5, 1.0, amount.y);
+    let fogged = mix(params.unexplored, params.remembered, known);
     return vec4<f32>(fogged.rgb, fogged.a * (1.0 - amount.x));
 }
