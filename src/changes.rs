@@ -1,12 +1,15 @@
 //! A versioned log of changed cells: the machinery that lets a view (of a viewer or a light)
 //! know whether anything it depends on changed since it was computed, without copying the
 //! data. [`MapOpacity`](crate::MapOpacity) keeps one for opacity and
-//! [`Lighting`](crate::Lighting) one for which tiles are lit.
+//! [`Lighting`](crate::Lighting) one for which tiles are lit. A change is a rectangle of
+//! cells: one cell, or a whole chunk of a world that came or went.
 
 use std::collections::VecDeque;
 
-/// How many recent changes a log remembers cell by cell; a view that missed more is
-/// recomputed whatever its reach.
+use viewshed_core::visible::Window;
+
+/// How many recent changes a log remembers; a view that missed more is recomputed whatever
+/// its reach.
 const CHANGE_LOG_LEN: usize = 1024;
 
 /// Versions and the latest changed cells of one grid.
@@ -14,8 +17,8 @@ const CHANGE_LOG_LEN: usize = 1024;
 pub(crate) struct ChangeLog {
     /// Bumped by every change.
     version: u64,
-    /// The latest changes, oldest first: the version each made, and its cell.
-    log: VecDeque<(u64, (u32, u32))>,
+    /// The latest changes, oldest first: the version each made, and its cells.
+    log: VecDeque<(u64, Window)>,
     /// Views computed at an older version may have missed a change no longer in the log.
     floor: u64,
 }
@@ -44,9 +47,19 @@ impl ChangeLog {
     }
 
     /// `cell` changed.
-    pub(crate) fn note_change(&mut self, cell: (u32, u32)) {
+    pub(crate) fn note_change(&mut self, (x, y): (u32, u32)) {
+        self.note_area(Window {
+            x,
+            y,
+            width: 1,
+            height: 1,
+        });
+    }
+
+    /// Every cell of `area` changed.
+    pub(crate) fn note_area(&mut self, area: Window) {
         self.version += 1;
-        self.log.push_back((self.version, cell));
+        self.log.push_back((self.version, area));
         if self.log.len() > CHANGE_LOG_LEN
             && let Some((forgotten, _)) = self.log.pop_front()
         {
@@ -54,23 +67,24 @@ impl ChangeLog {
         }
     }
 
-    /// Whether a cell for which `in_reach` holds changed after version `since`.
-    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
+    /// Whether an area for which `in_reach` holds (it holds a cell in reach) changed after
+    /// version `since`.
+    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn(Window) -> bool) -> bool {
         self.changes_since(since)
-            .is_none_or(|mut cells| cells.any(in_reach))
+            .is_none_or(|mut areas| areas.any(in_reach))
     }
 
-    /// The cells changed after version `since`, newest first (a cell may come more than
+    /// The areas changed after version `since`, newest first (a cell may come more than
     /// once), or `None` when they are not all known any more (the log was reset or overran
     /// since).
-    pub(crate) fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = (u32, u32)>> {
+    pub(crate) fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = Window>> {
         // The floor is never above the version: a view at the current version is told "none".
         (since >= self.floor).then(|| {
             self.log
                 .iter()
                 .rev()
                 .take_while(move |(version, _)| *version > since)
-                .map(|&(_, cell)| cell)
+                .map(|&(_, area)| area)
         })
     }
 }

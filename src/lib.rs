@@ -105,14 +105,16 @@ pub use fog::SmoothFog;
 pub use fog::{
     DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogMinimap, FogOfWar, FogOverlay,
     FogOverlayLayer, FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost,
-    MemoryError, RevealsFog, SoftEdge, Team, TeamFog, TerrainMemory, TileLook,
+    MemoryError, RevealsFog, SoftEdge, Team, TeamFog, TerrainMemory, TileLook, WorldMemory,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::layer_groups::LayerGroup;
 pub use maps::layers::{LayerOf, Layers};
-pub use maps::opacity::{MapOpacity, Opaque};
+pub use maps::map_opacity::MapOpacity;
+pub use maps::opacity::Opaque;
 pub use maps::painted::OpaqueCells;
 pub use maps::placed::Placed;
+pub use maps::worlds::{ChunkOf, ChunkPlacement, ChunkPos, WORLD_ORIGIN, WorldChunks, WorldMap};
 #[allow(deprecated)]
 pub use plugin::ViewshedPlugin;
 pub use plugin::ViewshedPlugins;
@@ -137,12 +139,12 @@ pub mod prelude {
     #[allow(deprecated)]
     pub use crate::ViewshedPlugin;
     pub use crate::{
-        CanBeSpotted, DistanceShape, DrawnTeam, DrawnTeamOverride, FogFade, FogMinimap, FogOfWar,
-        FogOverlay, FogState, FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen,
-        LayerGroup, LayerOf, LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque,
-        OpaqueCells, RevealsFog, SoftEdge, Spotted, SpottedTargets, TerrainMemory, TileLook,
-        Viewshed, ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems, ViewshedSystems,
-        ViewshedUpdated, VisionCone,
+        CanBeSpotted, ChunkOf, ChunkPlacement, ChunkPos, DistanceShape, DrawnTeam,
+        DrawnTeamOverride, FogFade, FogMinimap, FogOfWar, FogOverlay, FogState, FogStyle, FovMode,
+        FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost, LightSource,
+        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge, Spotted,
+        SpottedTargets, TerrainMemory, TileLook, Viewshed, ViewshedPlugins, ViewshedSchedule,
+        ViewshedStepSystems, ViewshedSystems, ViewshedUpdated, VisionCone, WorldMap,
     };
 }
 

@@ -29,18 +29,19 @@ impl FogShown {
         };
         self.fit(fog);
         let all = all || self.must_write_all(fog);
-        let (shown, edge) = (&self.visible, &mut self.edge);
+        let (shown, edge, area) = (&self.visible, &mut self.edge, self.area);
         let changed = differs(&team.visible, shown);
-        let mut refresh = |tile: TilePos| edge.set_to(tile.y, tile.x, at_edge(team, around, tile));
-        if all {
-            let size = fog.size();
-            return TilesToWrite::All {
-                width: size.x,
-                height: size.y,
+        let mut refresh = |tile: TilePos| {
+            if area.contains(tile.x, tile.y) {
+                let edged = at_edge(team, around, tile);
+                edge.set_to(tile.y - area.y, tile.x - area.x, edged);
             }
-            .for_each(refresh);
+        };
+        if all {
+            return TilesToWrite::All(area).for_each(refresh);
         }
-        for_each_set_bit(team.visible.stride(), changed, |tile| {
+        for_each_set_bit(team.visible.stride(), changed, |bit| {
+            let tile = TilePos::new(area.x + bit.x, area.y + bit.y);
             refresh(tile);
             around.for_each(tile, &mut refresh);
         });

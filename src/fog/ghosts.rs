@@ -9,13 +9,14 @@ use bevy::ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::{Allow, QueryData};
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapType;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::neighbours::Neighbourhood;
 use crate::fog::{FogOfWar, Team, TeamFog};
+use crate::maps::map_opacity::MapOpacity;
 use crate::maps::placed::{Placed, PlacedIndex};
 use viewshed_core::bits::BitRows;
+use viewshed_core::visible::Window;
 
 /// An entity on the map (a monster, an item) whose last known place each team remembers: when
 /// a team stops seeing it, the map's [`LastSeen`] gets a [`Ghost`] of it for that team, which
@@ -226,10 +227,14 @@ impl Knowledge<'_> {
         seen
     }
 
-    /// The entities the team knows of (seen now or ghosts) whose tile is set in `tiles`, or
-    /// all of them.
-    fn known_on(&self, tiles: Option<&BitRows>) -> Vec<Entity> {
-        let on = |tile: &TilePos| tiles.is_none_or(|t| t.get(tile.y, tile.x));
+    /// The entities the team knows of (seen now or ghosts) whose tile is set in `tiles`
+    /// (whose row 0 bit 0 is tile `area`'s corner), or all of them.
+    fn known_on(&self, tiles: Option<&BitRows>, area: Window) -> Vec<Entity> {
+        let on = |tile: &TilePos| {
+            tiles.is_none_or(|t| {
+                area.contains(tile.x, tile.y) && t.get(tile.y - area.y, tile.x - area.x)
+            })
+        };
         let ghosts = self.ghosts.iter().map(|(&e, ghost)| (e, &ghost.tile));
         let seen = self.in_view.iter().map(|(&e, tile)| (e, tile));
         ghosts
@@ -263,8 +268,8 @@ pub(crate) struct Looked {
 /// What the ghosts saw of one map at the last update.
 #[derive(Default)]
 struct MapLooked {
-    /// Each team's view.
-    views: BTreeMap<Team, BitRows>,
+    /// Each team's view, and the map's tiles its bits stand for.
+    views: BTreeMap<Team, (Window, BitRows)>,
     /// The remembered entities each team sees now, and their tiles.
     in_view: BTreeMap<Team, EntityHashMap<TilePos>>,
 }
@@ -292,7 +297,7 @@ pub(super) struct GhostMap {
     entity: Entity,
     fog: &'static FogOfWar,
     last_seen: &'static mut LastSeen,
-    map_type: Option<&'static TilemapType>,
+    opacity: &'static MapOpacity,
 }
 
 /// What every map's judging shares in one update.
@@ -366,7 +371,7 @@ fn remember_on_map(
     let fog = map.fog;
     // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
     let everything = map.last_seen.is_changed();
-    let around = Neighbourhood::of(map.map_type, fog.size());
+    let around = Neighbourhood::of(map.opacity.map_type(), fog.area());
     let last_seen = map.last_seen.bypass_change_detection();
     // A team the fog has no view for (it has no member here, and the fog was replaced since:
     // inserted, or removed and given again) sees nothing: what it saw goes out of view like
@@ -378,7 +383,7 @@ fn remember_on_map(
         .collect();
     blind_teams.sort_unstable();
     blind_teams.dedup();
-    let blind = (!blind_teams.is_empty()).then(|| TeamFog::new(fog.size().x, fog.size().y));
+    let blind = (!blind_teams.is_empty()).then(|| TeamFog::new(fog.area()));
     let blind_views = blind_teams
         .iter()
         .filter_map(|&team| Some((team, blind.as_ref()?)));
@@ -411,11 +416,12 @@ fn judge_team(
     judging: &Judging,
     diff: &mut BitRows,
 ) -> bool {
-    let seen = looked.views.entry(team).or_default();
-    // Bits are only compared between views of the same shape: a map resized to as many
-    // words in other rows (16x8 and 70x4) puts other tiles under the same bits.
+    let (seen_area, seen) = looked.views.entry(team).or_default();
+    // Bits are only compared between views of the same area and shape: a map resized to as
+    // many words in other rows (16x8 and 70x4) puts other tiles under the same bits.
     let shape = |rows: &BitRows| (rows.rows(), rows.bits_per_row());
-    let whole = everything || shape(seen) != shape(&fog.visible);
+    let area = fog.area();
+    let whole = everything || *seen_area != area || shape(seen) != shape(&fog.visible);
     diff.reset(fog.visible.rows(), fog.visible.bits_per_row());
     let now_and_then = fog.visible.words().iter().zip(seen.words());
     for (d, (&now, &was)) in diff.words_mut().iter_mut().zip(now_and_then) {
@@ -423,14 +429,14 @@ fn judge_team(
     }
     let tiles = (!whole).then_some(&*diff);
     let near = match tiles {
-        Some(tiles) => judging.index.touched_by(map, tiles),
+        Some(tiles) => judging.index.touched_by(map, tiles, (area.x, area.y)),
         None => judging.index.on_map(map).collect(),
     };
     let mut knowledge = Knowledge {
         ghosts: last_seen.teams.entry(team).or_default(),
         in_view: looked.in_view.entry(team).or_default(),
     };
-    let known = knowledge.known_on(tiles);
+    let known = knowledge.known_on(tiles, area);
     let mut changed = false;
     // An entity met twice is judged twice: the second time changes nothing.
     for &entity in judging.changed.iter().chain(&near).chain(&known) {
@@ -439,6 +445,7 @@ fn judge_team(
         changed |= knowledge.judge(entity, now_at, (fog, around), judging.before);
     }
     seen.clone_from(&fog.visible);
+    *seen_area = area;
     changed
 }
 

@@ -47,8 +47,10 @@ pub(crate) fn hide_outside_view(
     let mut look_at: Vec<Entity> = moved.iter().collect();
     for (&map, tiles) in changes.maps() {
         match tiles {
-            TilesToWrite::All { .. } => look_at.extend(index.on_map(map)),
-            TilesToWrite::Changed(tiles) => look_at.extend(index.touched_by(map, tiles)),
+            TilesToWrite::All(_) => look_at.extend(index.on_map(map)),
+            TilesToWrite::Changed { area, bits } => {
+                look_at.extend(index.touched_by(map, bits, (area.x, area.y)));
+            }
         }
     }
     for map in gone.read() {

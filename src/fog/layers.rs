@@ -12,9 +12,10 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::model::TilesToWrite;
 use crate::fog::shown::FogShown;
-use crate::fog::tiles::TileWriter;
-use crate::fog::{FogOfWar, FogStyle};
+use crate::fog::tiles::{LayerTiles, TileWriter};
+use crate::fog::{FogOfWar, FogState, FogStyle};
 use crate::maps::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps, root_of};
+use crate::maps::worlds::{ChunkPlacement, WorldChunks};
 
 /// What one update's writing depends on: whether layers changed anywhere (every fog layer is
 /// then written whole) and the time, for fades.
@@ -31,10 +32,35 @@ type FogLayer<'a> = (
     Mut<'a, FadingTiles>,
 );
 
+/// Calls `f` with every tilemap of `map` (its layers; a world's chunks and their layers) and
+/// the map tile of the tilemap's tile `(0, 0)`.
+pub(crate) fn for_each_layer(
+    map: Entity,
+    (children, chunks, placements): (
+        &Query<&Layers>,
+        &Query<&WorldChunks>,
+        &Query<&ChunkPlacement>,
+    ),
+    mut f: impl FnMut(Entity, TilePos),
+) {
+    let Ok(chunks) = chunks.get(map) else {
+        return map_tilemaps(map, children, |tilemap| f(tilemap, TilePos::new(0, 0)));
+    };
+    for chunk in chunks.iter() {
+        if let Ok(place) = placements.get(chunk)
+            && place.world() == map
+        {
+            map_tilemaps(chunk, children, |tilemap| f(tilemap, place.first()));
+        }
+    }
+}
+
 /// The fog layers of every map, and how to write them.
 #[derive(SystemParam)]
 pub(super) struct FogLayers<'w, 's> {
     children: Query<'w, 's, &'static Layers>,
+    chunks: Query<'w, 's, &'static WorldChunks>,
+    placements: Query<'w, 's, &'static ChunkPlacement>,
     styles: Query<
         'w,
         's,
@@ -63,7 +89,8 @@ impl FogLayers<'_, '_> {
     /// whether one has soft edges.
     pub(super) fn look_of(&self, map: Entity, frame: Frame) -> (bool, bool) {
         let (mut restyled, mut soft) = (false, false);
-        map_tilemaps(map, &self.children, |layer| {
+        let maps = (&self.children, &self.chunks, &self.placements);
+        for_each_layer(map, maps, |layer, _| {
             if let Ok((storage, style, _)) = self.styles.get(layer) {
                 restyled |= frame.layers_changed || style.is_changed() || storage.is_added();
                 soft |= style.soft_edge.is_some();
@@ -81,10 +108,11 @@ impl FogLayers<'_, '_> {
         changed: &TilesToWrite,
         frame: Frame,
     ) {
-        let (children, styles, tiles) = (&self.children, &mut self.styles, &mut self.tiles);
-        map_tilemaps(map, children, |layer| {
+        let maps = (&self.children, &self.chunks, &self.placements);
+        let (styles, tiles) = (&mut self.styles, &mut self.tiles);
+        for_each_layer(map, maps, |layer, first| {
             if let Ok(layer) = styles.get_mut(layer) {
-                write_layer(fog, changed, layer, frame, tiles);
+                write_layer(fog, changed, (layer, first), frame, tiles);
             }
         });
     }
@@ -97,10 +125,14 @@ impl FogLayers<'_, '_> {
 fn write_layer(
     (fog, shown): (&FogOfWar, &FogShown),
     changed: &TilesToWrite,
-    (storage, style, mut fades): FogLayer,
+    ((storage, style, mut fades), first): (FogLayer, TilePos),
     frame: Frame,
     tiles: &mut TileWriter,
 ) {
+    let layer = LayerTiles {
+        storage: &storage,
+        first,
+    };
     let rewrite = frame.layers_changed || style.is_changed() || storage.is_added();
     let whole = shown.must_write_all(fog);
     if rewrite || whole {
@@ -113,15 +145,18 @@ fn write_layer(
     } else {
         changed
     };
-    let look = |tile| style.look_at(fog.state(tile), shown.is_edge(tile));
+    // The team drawn, looked up once for all the tiles.
+    let drawn = fog.team(fog.drawn_team());
+    let state = |tile| drawn.map_or(FogState::Unexplored, |team| team.state(tile));
+    let look = |tile| style.look_at(state(tile), shown.is_edge(tile));
     let fade = frame.now.zip(style.fade).filter(|_| !rewrite && !whole);
     let Some((now, fade)) = fade else {
-        return tiles.write_many(&storage, to_write, look);
+        return tiles.write_many(layer, to_write, look);
     };
-    to_write.for_each(|tile| {
-        let length = fade.length_to(fog.state(tile));
+    to_write.for_each_in(layer.window(), |tile| {
+        let length = fade.length_to(state(tile));
         let start = FadeStart { now, length };
-        tiles.fade(&storage, tile, look(tile), &mut fades, start);
+        tiles.fade(layer, tile, look(tile), &mut fades, start);
     });
 }
 
@@ -134,7 +169,7 @@ pub(super) fn style_new_tiles(
         Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
     >,
     mut styles: Query<(Ref<TileStorage>, &FogStyle, &mut FadingTiles)>,
-    layers: Query<&LayerOf>,
+    (layers, placements): (Query<&LayerOf>, Query<&ChunkPlacement>),
     fogs: Query<(&FogOfWar, &FogShown)>,
     mut tiles: TileWriter,
 ) {
@@ -148,14 +183,24 @@ pub(super) fn style_new_tiles(
         if storage.checked_get(&tile) != Some(entity) {
             continue;
         }
-        let Some((fog, shown)) = root_of(tilemap, &layers)
-            .ok()
-            .and_then(|map| fogs.get(map).ok())
-        else {
+        let Ok(root) = root_of(tilemap, &layers) else {
+            continue;
+        };
+        // A chunk's fog is its world's, in the world's tiles.
+        let (map, first) = match placements.get(root) {
+            Ok(place) => (place.world(), place.first()),
+            Err(_) => (root, TilePos::new(0, 0)),
+        };
+        let Ok((fog, shown)) = fogs.get(map) else {
             continue;
         };
         fades.stop(tile);
-        let look = style.look_at(fog.state(tile), shown.is_edge(tile));
-        tiles.write(&storage, tile, look);
+        let layer = LayerTiles {
+            storage: &storage,
+            first,
+        };
+        let at = TilePos::new(first.x + tile.x, first.y + tile.y);
+        let look = style.look_at(fog.state(at), shown.is_edge(at));
+        tiles.write(layer, at, look);
     }
 }

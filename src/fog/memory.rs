@@ -2,10 +2,9 @@
 //! with [`FogOfWar::memory`] and put back with [`FogOfWar::restore`]. Everything that comes
 //! from a save is checked before anything is allocated or indexed.
 
-use bevy_ecs_tilemap::map::TilemapSize;
-
 use crate::fog::{FogOfWar, Team};
 use viewshed_core::bits::words_for;
+use viewshed_core::visible::Window;
 
 /// The largest map a memory may describe, in tiles (a 32768 x 32768 map). A larger size in a
 /// save is refused before anything is allocated for it.
@@ -137,8 +136,8 @@ impl FogOfWar {
     /// The explored memory of every team on this map (for a save game).
     pub fn memory(&self) -> ExploredMemory {
         ExploredMemory {
-            width: self.width,
-            height: self.height,
+            width: self.area.width,
+            height: self.area.height,
             teams: self
                 .teams
                 .iter()
@@ -156,10 +155,10 @@ impl FogOfWar {
     /// [`MemoryError::SizeMismatch`] for a memory of another map size, or the error of
     /// [`ExploredMemory::validate`].
     pub fn restore(&mut self, memory: &ExploredMemory) -> Result<(), MemoryError> {
-        if (memory.width, memory.height) != (self.width, self.height) {
+        if (memory.width, memory.height) != (self.area.width, self.area.height) {
             return Err(MemoryError::SizeMismatch {
                 memory: (memory.width, memory.height),
-                map: (self.width, self.height),
+                map: (self.area.width, self.area.height),
             });
         }
         memory.validate()?;
@@ -189,7 +188,12 @@ impl TryFrom<ExploredMemory> for FogOfWar {
     /// allocated.
     fn try_from(memory: ExploredMemory) -> Result<Self, MemoryError> {
         memory.validate()?;
-        let mut fog = FogOfWar::new(TilemapSize::new(memory.width, memory.height));
+        let mut fog = FogOfWar::new(Window {
+            x: 0,
+            y: 0,
+            width: memory.width,
+            height: memory.height,
+        });
         fog.restore(&memory)?;
         Ok(fog)
     }

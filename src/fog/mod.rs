@@ -27,6 +27,7 @@
 //! | `update` | each map's fog brought up to date: team views, memory, edges, what to write |
 //! | `layers` | the writing of a map's fog into its fog layers, and of tiles new to them |
 //! | [`hide`] | [`HidesOutsideView`] entities |
+//! | [`world_memory`] | what the teams remember of a world's chunks not loaded: [`WorldMemory`] |
 //! | [`ghosts`] | where teams last saw [`LeavesGhost`] entities: [`LastSeen`], [`Ghost`] |
 //! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog), their observers |
 
@@ -51,6 +52,7 @@ pub mod terrain;
 pub(crate) mod tiles;
 mod union;
 pub(crate) mod update;
+pub mod world_memory;
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
@@ -69,6 +71,7 @@ pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
 pub use team::FogTeam;
 pub use team::{DrawnTeam, DrawnTeamOverride, RevealsFog, Team};
 pub use terrain::TerrainMemory;
+pub use world_memory::WorldMemory;
 
 /// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt:
 /// marked by the fog's own observers and systems, from the views the view step announced

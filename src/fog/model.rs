@@ -1,14 +1,14 @@
 //! The fog of one map: per [`Team`], what its members see now and what it has ever seen.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapSize;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::Team;
-use viewshed_core::bits::BitRows;
+use viewshed_core::bits::{BitRows, WORD_BITS, for_each_one, low_bits};
+use viewshed_core::visible::Window;
 
 /// The fog state of one tile.
 ///
@@ -41,54 +41,65 @@ pub enum FogState {
 /// What one team sees now on one map and what it has ever seen.
 #[derive(Clone, Debug, Default)]
 pub struct TeamFog {
-    width: u32,
-    height: u32,
+    /// The map's tiles: tile `(area.x + x, area.y + y)` is row `y` bit `x` below.
+    area: Window,
     pub(crate) visible: BitRows,
     pub(crate) explored: BitRows,
 }
 
 impl TeamFog {
-    pub(crate) fn new(width: u32, height: u32) -> Self {
+    pub(crate) fn new(area: Window) -> Self {
         Self {
-            width,
-            height,
-            visible: BitRows::new(height, width),
-            explored: BitRows::new(height, width),
+            area,
+            visible: BitRows::new(area.height, area.width),
+            explored: BitRows::new(area.height, area.width),
         }
     }
 
-    /// Changes the size, keeping the memory of the tiles inside both sizes.
-    fn resize(&mut self, width: u32, height: u32) {
-        let mut resized = Self::new(width, height);
-        resized.explored.copy_overlap(&self.explored);
+    /// Lays the fog out over `area`, keeping the memory of the tiles inside both areas.
+    fn resize(&mut self, area: Window) {
+        let mut resized = Self::new(area);
+        let (from, to) = ((self.area.x, self.area.y), (area.x, area.y));
+        resized.explored.copy_from_at(to, &self.explored, from);
         *self = resized;
     }
 
+    /// The row and bit of `tile` (none off the map).
+    #[inline]
+    fn bit(&self, tile: TilePos) -> Option<(u32, u32)> {
+        let area = self.area;
+        area.contains(tile.x, tile.y)
+            .then(|| (tile.y - area.y, tile.x - area.x))
+    }
+
     /// The state of `tile` for this team (tiles off the map are unexplored).
+    #[inline]
     pub fn state(&self, tile: TilePos) -> FogState {
-        if self.is_visible(tile) {
-            FogState::Visible
-        } else if self.is_explored(tile) {
-            FogState::Remembered
-        } else {
-            FogState::Unexplored
+        match self.bit(tile) {
+            Some((row, bit)) if self.visible.get(row, bit) => FogState::Visible,
+            Some((row, bit)) if self.explored.get(row, bit) => FogState::Remembered,
+            _ => FogState::Unexplored,
         }
     }
 
     /// Whether a member of the team sees `tile` now.
     pub fn is_visible(&self, tile: TilePos) -> bool {
-        self.visible.get(tile.y, tile.x)
+        self.bit(tile)
+            .is_some_and(|(row, bit)| self.visible.get(row, bit))
     }
 
     /// Whether `tile` has been seen at least once (tiles seen now included).
     pub fn is_explored(&self, tile: TilePos) -> bool {
-        self.explored.get(tile.y, tile.x)
+        self.bit(tile)
+            .is_some_and(|(row, bit)| self.explored.get(row, bit))
     }
 
     /// Marks `tile` explored or not. A tile seen now stays explored.
     pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
         let explored = explored || self.is_visible(tile);
-        self.explored.set_to(tile.y, tile.x, explored);
+        if let Some((row, bit)) = self.bit(tile) {
+            self.explored.set_to(row, bit, explored);
+        }
     }
 
     /// Forgets everything not seen now (a new level, an amnesia potion).
@@ -115,17 +126,29 @@ impl TeamFog {
 
     /// The tiles the team's members see now.
     pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
-        self.visible.iter_ones().map(|(y, x)| TilePos { x, y })
+        let (x0, y0) = (self.area.x, self.area.y);
+        self.visible
+            .iter_ones()
+            .map(move |(y, x)| TilePos::new(x0 + x, y0 + y))
     }
 
     /// The tiles seen at least once.
     pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
-        self.explored.iter_ones().map(|(y, x)| TilePos { x, y })
+        let (x0, y0) = (self.area.x, self.area.y);
+        self.explored
+            .iter_ones()
+            .map(move |(y, x)| TilePos::new(x0 + x, y0 + y))
     }
 
     /// The map's size in tiles.
     pub fn size(&self) -> TilemapSize {
-        TilemapSize::new(self.width, self.height)
+        TilemapSize::new(self.area.width, self.area.height)
+    }
+
+    /// The map's tiles (map coordinates: `(0, 0)` and its size for a tilemap, the rectangle
+    /// around its chunks for a world).
+    pub fn area(&self) -> Window {
+        self.area
     }
 }
 
@@ -158,30 +181,37 @@ impl TeamFog {
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
 pub struct FogOfWar {
-    pub(crate) width: u32,
-    pub(crate) height: u32,
+    /// The map's tiles (see [`FogOfWar::area`]).
+    pub(crate) area: Window,
     pub(crate) teams: BTreeMap<Team, TeamFog>,
     /// The team drawn.
     pub(crate) drawn_team: Team,
 }
 
 impl FogOfWar {
-    pub(crate) fn new(size: TilemapSize) -> Self {
+    pub(crate) fn new(area: Window) -> Self {
         let mut fog = Self::default();
-        fog.resize(size);
+        fog.resize(area);
         fog
     }
 
-    pub(crate) fn resize(&mut self, size: TilemapSize) {
-        (self.width, self.height) = (size.x, size.y);
+    /// Lays the fog out over `area`, each team keeping the memory of the tiles inside both.
+    pub(crate) fn resize(&mut self, area: Window) {
+        self.area = area;
         for team in self.teams.values_mut() {
-            team.resize(size.x, size.y);
+            team.resize(area);
         }
     }
 
-    /// The map's size in tiles.
+    /// The map's size in tiles (of its area).
     pub fn size(&self) -> TilemapSize {
-        TilemapSize::new(self.width, self.height)
+        TilemapSize::new(self.area.width, self.area.height)
+    }
+
+    /// The map's tiles, in the coordinates every method takes: `(0, 0)` and its size for a
+    /// tilemap, the rectangle around its chunks for a [`WorldMap`](crate::WorldMap).
+    pub fn area(&self) -> Window {
+        self.area
     }
 
     /// The team whose fog is drawn on this map: its [`DrawnTeamOverride`](crate::DrawnTeamOverride),
@@ -203,10 +233,8 @@ impl FogOfWar {
 
     /// The fog of `team` on this map, to change its memory (made empty if it had none).
     pub fn team_mut(&mut self, team: Team) -> &mut TeamFog {
-        let (width, height) = (self.width, self.height);
-        self.teams
-            .entry(team)
-            .or_insert_with(|| TeamFog::new(width, height))
+        let area = self.area;
+        self.teams.entry(team).or_insert_with(|| TeamFog::new(area))
     }
 
     /// The teams with a fog on this map.
@@ -281,7 +309,8 @@ pub(crate) fn differs<'a>(now: &'a BitRows, drawn: &'a BitRows) -> impl Iterator
         .map(|(now, drawn)| now ^ drawn)
 }
 
-/// Calls `f` for the tile of each set bit of `words`, rows of `stride` words.
+/// Calls `f` for the cell `(x, y)` of each set bit of `words`, rows of `stride` words (row
+/// `y`, bit `x`).
 pub(super) fn for_each_set_bit(
     stride: usize,
     words: impl Iterator<Item = u64>,
@@ -296,56 +325,73 @@ pub(super) fn for_each_set_bit(
     }
 }
 
-/// The tiles of a map whose look must be written ([`FogOfWar::tiles_to_write`]).
+/// The tiles of a map whose look must be written (in map coordinates).
 #[derive(Debug)]
 pub(crate) enum TilesToWrite {
-    /// Every tile of a map this size.
-    All { width: u32, height: u32 },
-    /// The tiles whose bit is set.
-    Changed(BitRows),
+    /// Every tile of the map's area.
+    All(Window),
+    /// The tiles whose bit is set, row `y` bit `x` standing for tile
+    /// `(area.x + x, area.y + y)`.
+    Changed { area: Window, bits: BitRows },
 }
 
 impl TilesToWrite {
     /// How many tiles.
     pub(crate) fn count(&self) -> usize {
         match self {
-            Self::All { width, height } => *width as usize * *height as usize,
-            Self::Changed(changed) => changed.count_ones(),
+            Self::All(area) => area.width as usize * area.height as usize,
+            Self::Changed { bits, .. } => bits.count_ones(),
         }
     }
 
-    /// How many rows they span.
-    pub(crate) fn rows(&self) -> u32 {
+    /// The map's area the tiles lie in.
+    pub(crate) fn area(&self) -> Window {
         match self {
-            Self::All { height, .. } => *height,
-            Self::Changed(changed) => changed.rows(),
+            Self::All(area) | Self::Changed { area, .. } => *area,
         }
     }
 
     /// Calls `f` for each of them, row after row.
     pub(crate) fn for_each(&self, f: impl FnMut(TilePos)) {
-        self.for_each_in(0..self.rows(), f);
+        self.for_each_in(self.area(), f);
     }
 
-    /// Calls `f` for each of them in `rows`, row after row.
-    pub(super) fn for_each_in(&self, rows: Range<u32>, mut f: impl FnMut(TilePos)) {
-        let (first, end) = (rows.start, rows.end.min(self.rows()));
+    /// Calls `f` for each of them in `window` (a layer's tiles, a band of rows), row after row.
+    pub(crate) fn for_each_in(&self, window: Window, mut f: impl FnMut(TilePos)) {
+        let Some(part) = self.area().intersection(&window) else {
+            return;
+        };
         match self {
-            Self::All { width, .. } => {
-                for y in first..end {
-                    for x in 0..*width {
-                        f(TilePos { x, y });
+            Self::All(_) => part.cells().for_each(|(x, y)| f(TilePos { x, y })),
+            // The layer covers the whole map (every tilemap but a world's chunks): every word.
+            Self::Changed { area, bits } if part == *area => {
+                for_each_set_bit(bits.stride(), bits.words().iter().copied(), |bit| {
+                    f(TilePos::new(area.x + bit.x, area.y + bit.y));
+                });
+            }
+            Self::Changed { area, bits } => {
+                // The part's columns as whole words, the first and last masked.
+                let (x0, x1) = (part.x - area.x, part.x - area.x + part.width);
+                let (first, last) = (x0 as usize / WORD_BITS, (x1 as usize - 1) / WORD_BITS);
+                let mask = |i: usize| {
+                    let low = if i == first {
+                        !low_bits(x0 % u64::BITS)
+                    } else {
+                        u64::MAX
+                    };
+                    let end = x1 - (i * WORD_BITS) as u32;
+                    low & if i == last { low_bits(end) } else { u64::MAX }
+                };
+                for y in part.y - area.y..part.y - area.y + part.height {
+                    let row = &bits.row(y)[first..=last];
+                    for (i, &word) in (first..).zip(row) {
+                        let start = area.x + (i * WORD_BITS) as u32;
+                        for_each_one(word & mask(i), |bit| {
+                            f(TilePos::new(start + bit, area.y + y))
+                        });
                     }
                 }
             }
-            Self::Changed(changed) if first < end => {
-                let stride = changed.stride();
-                let words = &changed.words()[first as usize * stride..end as usize * stride];
-                for_each_set_bit(stride, words.iter().copied(), |tile| {
-                    f(TilePos::new(tile.x, tile.y + first));
-                });
-            }
-            Self::Changed(_) => {}
         }
     }
 }

@@ -8,7 +8,7 @@ use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
 use super::ghosts::{DisabledRemembered, LastSeen, on_remembered_disabled, remember_seen};
 use super::hide::hide_outside_view;
 use super::layers::style_new_tiles;
-use super::maps::track_fog;
+use super::maps::{FogChunks, track_fog};
 use super::minimap::{FogMinimap, draw_minimaps};
 use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};
 use super::shown::FogShown;
@@ -62,7 +62,9 @@ impl Plugin for FogPlugin {
         // Every fog layer keeps its tiles in transition; every map's fog, its ghosts.
         app.register_required_components::<FogStyle, FadingTiles>()
             .register_required_components::<FogOfWar, LastSeen>()
-            .register_required_components::<FogOfWar, FogShown>();
+            .register_required_components::<FogOfWar, FogShown>()
+            .register_required_components::<FogOfWar, FogChunks>()
+            .register_type::<super::WorldMemory>();
         app.add_systems(
             ViewshedSchedule,
             (

@@ -2,11 +2,13 @@
 //! public [`FogOfWar`], so that only the tiles whose look changed are written.
 
 use bevy::prelude::*;
+use bevy_ecs_tilemap::map::TilemapType;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::FogOfWar;
 use crate::fog::model::{TilesToWrite, differs};
 use viewshed_core::bits::BitRows;
+use viewshed_core::visible::Window;
 
 /// What the tiles of a map's fog layers show of the team drawn: its view and memory as last
 /// written, and the edge of its view (on maps with a soft-edged layer). Crate bookkeeping on
@@ -17,6 +19,10 @@ use viewshed_core::bits::BitRows;
 pub(crate) struct FogShown {
     /// Whether the tiles show this map's fog at all (false: every tile must be written).
     written: bool,
+    /// The map's tiles the bits below stand for (see `FogOfWar::area`).
+    pub(super) area: Window,
+    /// The map's grid when its edges were last worked out.
+    pub(super) map_type: Option<TilemapType>,
     /// The view of the team drawn the tiles show.
     pub(super) visible: BitRows,
     explored: BitRows,
@@ -29,13 +35,14 @@ pub(crate) struct FogShown {
 impl FogShown {
     /// Whether every tile must be written: nothing was, or the fog changed size since.
     pub(super) fn must_write_all(&self, fog: &FogOfWar) -> bool {
-        !self.written || !same_shape(&self.visible, fog)
+        !self.written || self.area != fog.area() || !same_shape(&self.visible, fog)
     }
 
     /// Sizes the edge like `fog` (the tiles then show nothing of it).
     pub(super) fn fit(&mut self, fog: &FogOfWar) {
-        if !same_shape(&self.edge, fog) {
+        if self.area != fog.area() || !same_shape(&self.edge, fog) {
             let size = fog.size();
+            self.area = fog.area();
             self.edge.reset(size.y, size.x);
             self.written = false;
         }
@@ -43,8 +50,10 @@ impl FogShown {
 
     /// Whether `tile` is not seen now by the team drawn but borders a tile that is (as of the
     /// last update of a map with a soft-edged layer).
+    #[inline]
     pub(super) fn is_edge(&self, tile: TilePos) -> bool {
-        self.edge.get(tile.y, tile.x)
+        let area = self.area;
+        area.contains(tile.x, tile.y) && self.edge.get(tile.y - area.y, tile.x - area.x)
     }
 
     /// The tiles whose look must be written: every tile when `all` or when it must, else the
@@ -53,10 +62,7 @@ impl FogShown {
     pub(super) fn tiles_to_write(&self, fog: &FogOfWar, all: bool) -> TilesToWrite {
         let size = fog.size();
         if all || self.must_write_all(fog) {
-            return TilesToWrite::All {
-                width: size.x,
-                height: size.y,
-            };
+            return TilesToWrite::All(fog.area());
         }
         let mut changed = BitRows::new(size.y, size.x);
         if let Some(drawn) = fog.team(fog.drawn_team()) {
@@ -67,7 +73,10 @@ impl FogShown {
                 *word = visible | explored | edge;
             }
         }
-        TilesToWrite::Changed(changed)
+        TilesToWrite::Changed {
+            area: fog.area(),
+            bits: changed,
+        }
     }
 
     /// The tiles now show `fog`'s team drawn.

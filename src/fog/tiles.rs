@@ -8,6 +8,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_ecs_tilemap::tiles::{TileColor, TilePos, TileStorage, TileVisible};
+use viewshed_core::visible::Window;
 
 use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::model::TilesToWrite;
@@ -22,6 +23,44 @@ type LookParts = (
     Option<&'static mut TileVisible>,
     Option<&'static mut TileColor>,
 );
+
+/// A tilemap whose tiles are written: its tiles, and the map tile of its tile `(0, 0)` (`(0,
+/// 0)` but on a chunk of a world).
+#[derive(Clone, Copy)]
+pub(crate) struct LayerTiles<'a> {
+    pub(crate) storage: &'a TileStorage,
+    pub(crate) first: TilePos,
+}
+
+impl LayerTiles<'_> {
+    /// The layer's tiles, in map coordinates.
+    pub(crate) fn window(&self) -> Window {
+        Window {
+            x: self.first.x,
+            y: self.first.y,
+            width: self.storage.size.x,
+            height: self.storage.size.y,
+        }
+    }
+
+    /// The layer's own tile at map tile `tile`, if it has one there.
+    pub(crate) fn local(&self, tile: TilePos) -> Option<TilePos> {
+        self.window()
+            .contains(tile.x, tile.y)
+            .then(|| TilePos::new(tile.x - self.first.x, tile.y - self.first.y))
+    }
+
+    /// The tile entity at map tile `tile` (a tile left of or below the layer wraps around to
+    /// far beyond it, which the storage's own bounds check turns away).
+    #[inline]
+    fn entity(&self, tile: TilePos) -> Option<Entity> {
+        let local = TilePos::new(
+            tile.x.wrapping_sub(self.first.x),
+            tile.y.wrapping_sub(self.first.y),
+        );
+        self.storage.checked_get(&local)
+    }
+}
 
 /// Writes looks into tiles, changing a component only when its value differs.
 #[derive(SystemParam)]
@@ -39,9 +78,9 @@ struct MissingParts {
 }
 
 impl TileWriter<'_, '_> {
-    /// Gives the tile at `tile` of `storage` the look `look` at once.
-    pub(crate) fn write(&mut self, storage: &TileStorage, tile: TilePos, look: TileLook) {
-        let Some(entity) = storage.checked_get(&tile) else {
+    /// Gives the tile of `layer` at map tile `tile` the look `look` at once.
+    pub(crate) fn write(&mut self, layer: LayerTiles, tile: TilePos, look: TileLook) {
+        let Some(entity) = layer.entity(tile) else {
             return;
         };
         let Ok((visible, color)) = self.tiles.get_mut(entity) else {
@@ -51,23 +90,25 @@ impl TileWriter<'_, '_> {
         insert_missing(&mut self.commands, entity, missing);
     }
 
-    /// Gives the tiles `to_write` of `storage` their looks, `look(tile)`, at once: on all
-    /// threads when there are many.
+    /// Gives the tiles `to_write` of `layer` their looks, `look(tile)` (map tiles), at once:
+    /// on all threads when there are many.
     ///
     /// Each tile written is a few cache misses (its entity, its components, their change
-    /// ticks), which the threads overlap. (Bevy's `par_iter_many_unique_mut` would check the
-    /// entities' uniqueness in quadratic time: they are sorted and deduplicated here.)
+    /// ticks), which the threads overlap. The entities are sorted and deduplicated, so that
+    /// each thread writes tiles no other writes (what `par_iter_many_unique_mut` needs too,
+    /// given as an `EntitySet`; checking it ourselves costs the same sort).
     pub(super) fn write_many(
         &mut self,
-        storage: &TileStorage,
+        layer: LayerTiles,
         to_write: &TilesToWrite,
         look: impl Fn(TilePos) -> TileLook + Sync,
     ) {
         let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
         let (Some(pool), true) = (pool, to_write.count() >= TILES_TO_WRITE_IN_PARALLEL) else {
-            return to_write.for_each(|tile| self.write(storage, tile, look(tile)));
+            let window = layer.window();
+            return to_write.for_each_in(window, |tile| self.write(layer, tile, look(tile)));
         };
-        let mut looks = looks_of(pool, storage, to_write, &look);
+        let mut looks = looks_of(pool, layer, to_write, &look);
         // Each entity once, with its last look (as when written one at a time), so that no
         // two threads are given the same tile.
         looks.reverse();
@@ -85,31 +126,32 @@ impl TileWriter<'_, '_> {
         }
     }
 
-    /// Starts moving the tile at `tile` of `storage` to the look `look` (see
+    /// Starts moving the tile of `layer` at map tile `tile` to the look `look` (see
     /// [`FogFade`](crate::fog::FogFade)); a tile that has nothing to fade (no `TileVisible` or
-    /// `TileColor`, or hidden and staying hidden) takes it at once.
+    /// `TileColor`, or hidden and staying hidden) takes it at once. The layer's fades are kept
+    /// by its own tiles.
     pub(super) fn fade(
         &mut self,
-        storage: &TileStorage,
+        layer: LayerTiles,
         tile: TilePos,
         look: TileLook,
         fades: &mut FadingTiles,
         start: FadeStart,
     ) {
-        let Some(entity) = storage.checked_get(&tile) else {
+        let (Some(local), Some(entity)) = (layer.local(tile), layer.entity(tile)) else {
             return;
         };
         let Ok((Some(mut visible), Some(color))) = self.tiles.get_mut(entity) else {
-            fades.stop(tile);
-            return self.write(storage, tile, look);
+            fades.stop(local);
+            return self.write(layer, tile, look);
         };
-        match fades.start(tile, visible.0, color.0, look, start) {
+        match fades.start(local, visible.0, color.0, look, start) {
             Some(show) => {
                 if show {
                     visible.set_if_neq(TileVisible(true));
                 }
             }
-            None => self.write(storage, tile, look),
+            None => self.write(layer, tile, look),
         }
     }
 }
@@ -121,26 +163,27 @@ fn parts(pool: &ComputeTaskPool) -> usize {
     4 * pool.thread_num()
 }
 
-/// The entities of the tiles `to_write` of `storage` and their looks, in the tiles' order,
+/// The entities of the tiles `to_write` of `layer` and their looks, in the tiles' order,
 /// each task looking up a band of rows (each a cache miss in the tile storage).
 fn looks_of(
     pool: &ComputeTaskPool,
-    storage: &TileStorage,
+    layer: LayerTiles,
     to_write: &TilesToWrite,
     look: &(impl Fn(TilePos) -> TileLook + Sync),
 ) -> Vec<(Entity, TileLook)> {
-    let rows = to_write.rows();
-    let band = rows.div_ceil(parts(pool) as u32).max(1);
+    let window = layer.window();
+    let band = window.height.div_ceil(parts(pool) as u32).max(1);
     let bands = pool.scope(|scope| {
-        for first in (0..rows).step_by(band as usize) {
+        for first in (0..window.height).step_by(band as usize) {
+            let rows = Window {
+                y: window.y + first,
+                height: band.min(window.height - first),
+                ..window
+            };
             scope.spawn(async move {
                 let mut looks = Vec::new();
-                to_write.for_each_in(first..first + band, |tile| {
-                    looks.extend(
-                        storage
-                            .checked_get(&tile)
-                            .map(|entity| (entity, look(tile))),
-                    );
+                to_write.for_each_in(rows, |tile| {
+                    looks.extend(layer.entity(tile).map(|entity| (entity, look(tile))));
                 });
                 looks
             });

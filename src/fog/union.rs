@@ -9,12 +9,11 @@ use std::ops::DerefMut;
 
 use bevy::prelude::*;
 use bevy::utils::Parallel;
-use bevy_ecs_tilemap::map::TilemapSize;
 
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::viewshed::Viewshed;
 use viewshed_core::bits::BitRows;
-use viewshed_core::visible::VisibleSet;
+use viewshed_core::visible::{VisibleSet, Window};
 
 /// Every thread's copies of the team views it gathered; emptied before each gathering.
 #[derive(Resource, Default)]
@@ -60,8 +59,9 @@ impl TeamUnion {
 }
 
 impl TeamShares {
-    /// Adds `view`, on `map` of `size`, to this thread's copy of the view of `team` there.
-    fn add(&mut self, map: Entity, team: Team, size: TilemapSize, view: &VisibleSet) {
+    /// Adds `view`, on `map` whose tiles are `area`, to this thread's copy of the view of
+    /// `team` there.
+    fn add(&mut self, map: Entity, team: Team, area: Window, view: &VisibleSet) {
         let key = (map, team);
         let share = match self.0.iter().position(|(k, _)| *k == key) {
             Some(i) => &mut self.0[i].1,
@@ -70,11 +70,11 @@ impl TeamShares {
                 &mut self.0.last_mut().expect("just pushed").1
             }
         };
-        if !is_sized(&share.rows, size) {
-            share.rows.reset(size.y, size.x);
+        if !is_sized(&share.rows, area) {
+            share.rows.reset(area.height, area.width);
         }
         share.used = true;
-        view.or_into(&mut share.rows);
+        view.or_into_at(&mut share.rows, (area.x, area.y));
     }
 
     /// The copies of the teams' views on `map`.
@@ -90,7 +90,7 @@ impl TeamShares {
 /// thread into its own copies).
 pub(super) fn gather_members(
     map: Entity,
-    size: TilemapSize,
+    area: Window,
     members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
     union: &TeamUnion,
 ) {
@@ -99,13 +99,13 @@ pub(super) fn gather_members(
         |shares, (viewshed, team)| {
             if viewshed.map() == Some(map) {
                 let team = team.copied().unwrap_or_default();
-                shares.add(map, team, size, &viewshed.visible);
+                shares.add(map, team, area, &viewshed.visible);
             }
         },
     );
 }
 
-/// Whether `rows` holds a map of `size`.
-fn is_sized(rows: &BitRows, size: TilemapSize) -> bool {
-    (rows.rows(), rows.bits_per_row()) == (size.y, size.x)
+/// Whether `rows` holds a map whose tiles are `area`.
+fn is_sized(rows: &BitRows, area: Window) -> bool {
+    (rows.rows(), rows.bits_per_row()) == (area.height, area.width)
 }

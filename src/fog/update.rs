@@ -6,7 +6,6 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use bevy_ecs_tilemap::map::TilemapType;
 
 use crate::fog::layers::{FogLayers, Frame};
 use crate::fog::model::TilesToWrite;
@@ -14,6 +13,7 @@ use crate::fog::neighbours::Neighbourhood;
 use crate::fog::shown::FogShown;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, RevealsFog, Team};
+use crate::maps::map_opacity::MapOpacity;
 use crate::viewshed::{Viewshed, ViewshedUpdated};
 
 /// The maps whose fog the last update changed, and for each the tiles whose look (state or
@@ -42,7 +42,7 @@ pub(super) struct FogMap {
     entity: Entity,
     fog: &'static mut FogOfWar,
     shown: &'static mut FogShown,
-    map_type: Option<Ref<'static, TilemapType>>,
+    opacity: Ref<'static, MapOpacity>,
     drawn: Option<&'static DrawnTeamOverride>,
 }
 
@@ -90,7 +90,7 @@ impl TeamViews<'_, '_> {
         if !self.dirty.take(map) {
             return false;
         }
-        gather_members(map, fog.size(), &self.members, &self.union);
+        gather_members(map, fog.area(), &self.members, &self.union);
         self.union.merge_into(map, fog);
         true
     }
@@ -128,8 +128,10 @@ fn update_map(
     let written_by_game = map.fog.is_changed();
     let rebuilt = teams.rebuild(map.entity, map.fog.bypass_change_detection());
     let (mut restyled, soft) = layers.look_of(map.entity, frame);
-    // A new grid is a new neighbourhood: every edge is worked out again.
-    restyled |= map.map_type.as_ref().is_some_and(DetectChanges::is_changed);
+    // A new grid is a new neighbourhood: every edge is worked out again (a map's opacity is
+    // new when its type changes, and changes in every frame its walls do: compare the types).
+    restyled |= map.shown.map_type != Some(map.opacity.map_type());
+    map.shown.map_type = Some(map.opacity.map_type());
     let team = map.drawn.map_or(drawn, |drawn| drawn.0);
     let switched = map.fog.drawn_team != team;
     if !rebuilt && !written_by_game && !restyled && !switched {
@@ -142,7 +144,7 @@ fn update_map(
         team.explore_visible();
     }
     if soft {
-        let around = Neighbourhood::of(map.map_type.as_deref(), fog.size());
+        let around = Neighbourhood::of(map.opacity.map_type(), fog.area());
         map.shown.update_edges(fog, restyled, &around);
     }
     let changed = map.shown.tiles_to_write(fog, false);

@@ -10,8 +10,8 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::light::lighting::Lighting;
-use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
+use crate::maps::map_opacity::MapOpacity;
 use crate::viewshed::ViewshedUpdated;
 use crate::viewshed::state::ViewState;
 use crate::viewshed::{ViewKey, Viewshed};
@@ -160,7 +160,7 @@ pub(super) fn filter_by_light(
         };
         let viewer_parts = (
             viewer.viewshed.bypass_change_detection(),
-            viewer.state.key(),
+            viewer.state.key().copied(),
             viewer.needs.bypass_change_detection(),
             filter,
         );
@@ -334,7 +334,7 @@ impl LightRule<'_> {
     /// `wanted`: read from the map's grid, whose cells are its tiles but on a staggered map.
     fn opaque_bits(&self, y: u32, x: u32, wanted: u64) -> u64 {
         match self.key.grid {
-            Grid::Square | Grid::Hex(_) => self.opacity.grid().row_bits(y, x),
+            Grid::Square | Grid::Hex(_) => self.opacity.row_bits(y, x),
             Grid::Staggered => {
                 let mut opaque = 0;
                 for_each_one(wanted, |i| {
@@ -388,7 +388,7 @@ impl LightRule<'_> {
                     .with_radius(Radius::Limited(self.dark_vision)),
                 ..self.key
             }
-            .reaches(cell),
+            .reaches_tile(cell),
         }
     }
 }
@@ -413,11 +413,15 @@ fn spread(row: &[u64], word: usize) -> u64 {
 /// clone of the entity does not copy).
 pub(super) fn on_light_rule_inserted<C: Component>(
     event: On<Insert, C>,
-    mut viewers: Query<&mut ViewState<Viewshed>, (With<NeedsLight>, Allow<Disabled>)>,
+    mut viewers: Query<
+        (&mut ViewState<Viewshed>, &mut Viewshed),
+        (With<NeedsLight>, Allow<Disabled>),
+    >,
     mut commands: Commands,
 ) {
-    if let Ok(mut state) = viewers.get_mut(event.entity) {
-        state.compute_afresh();
+    if let Ok((mut state, mut viewshed)) = viewers.get_mut(event.entity) {
+        state.bypass_change_detection().compute_afresh();
+        viewshed.set_changed();
         commands
             .entity(event.entity)
             .try_insert(LightFilter::default());
@@ -428,11 +432,12 @@ pub(super) fn on_light_rule_inserted<C: Component>(
 /// unfiltered, and its [`LightFilter`] goes.
 pub(super) fn on_needs_light_removed(
     event: On<Remove, NeedsLight>,
-    mut viewers: Query<&mut ViewState<Viewshed>, Allow<Disabled>>,
+    mut viewers: Query<(&mut ViewState<Viewshed>, &mut Viewshed), Allow<Disabled>>,
     mut commands: Commands,
 ) {
-    if let Ok(mut state) = viewers.get_mut(event.entity) {
-        state.compute_afresh();
+    if let Ok((mut state, mut viewshed)) = viewers.get_mut(event.entity) {
+        state.bypass_change_detection().compute_afresh();
+        viewshed.set_changed();
     }
     commands.entity(event.entity).try_remove::<LightFilter>();
 }

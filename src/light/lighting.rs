@@ -10,13 +10,13 @@ use bevy::tasks::ComputeTaskPool;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::changes::ChangeLog;
-use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
+use crate::maps::map_opacity::MapOpacity;
 use crate::staggered;
 use crate::viewshed::ViewKey;
 use viewshed_core::bits::{WORD_BITS, low_bits, words_for};
 use viewshed_core::hex::hex_distance;
-use viewshed_core::visible::VisibleSet;
+use viewshed_core::visible::{VisibleSet, Window};
 
 /// Fixed-point scale of the summed light: integers add and take away exactly, so a light
 /// that goes out leaves no rounding behind.
@@ -52,6 +52,9 @@ const MOST: f32 = (1 << 20) as f32;
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
 pub struct Lighting {
+    /// The map's tiles (map coordinates): tile `(area.x + x, area.y + y)` is index
+    /// `y * width + x` below.
+    area: Window,
     width: u32,
     height: u32,
     /// How many lights light each tile, row by row (empty until a light is added).
@@ -74,17 +77,21 @@ pub struct Lighting {
 }
 
 impl Lighting {
-    fn new(width: u32, height: u32) -> Self {
+    fn new(area: Window) -> Self {
         Self {
-            width,
-            height,
+            area,
+            width: area.width,
+            height: area.height,
             ..default()
         }
     }
 
     /// The index of a tile, if it is on the map.
     fn index(&self, (x, y): (u32, u32)) -> Option<usize> {
-        (x < self.width && y < self.height).then(|| y as usize * self.width as usize + x as usize)
+        self.area.contains(x, y).then(|| {
+            let (x, y) = (x - self.area.x, y - self.area.y);
+            y as usize * self.width as usize + x as usize
+        })
     }
 
     /// Whether at least one light lights `tile` (tiles off the map are dark).
@@ -117,10 +124,25 @@ impl Lighting {
         light.red.max(light.green).max(light.blue)
     }
 
-    /// Up to 64 tiles of row `y` from column `x`, as bits (bit `i` is tile `(x + i, y)`,
-    /// set when lit); tiles off the map are dark.
+    /// Up to 64 tiles of row `y` from column `x` (map coordinates), as bits (bit `i` is tile
+    /// `(x + i, y)`, set when lit); tiles off the map are dark.
     #[inline]
     pub(crate) fn lit_bits(&self, y: u32, x: u32) -> u64 {
+        let area = self.area;
+        if !(area.y..area.y.saturating_add(area.height)).contains(&y) {
+            return 0;
+        }
+        match x.checked_sub(area.x) {
+            Some(x) => self.local_lit_bits(y - area.y, x),
+            // The run starts left of the map: its first tiles are off it.
+            None if area.x - x < u64::BITS => self.local_lit_bits(y - area.y, 0) << (area.x - x),
+            None => 0,
+        }
+    }
+
+    /// [`lit_bits`](Self::lit_bits) in the lighting's own rows and columns.
+    #[inline]
+    fn local_lit_bits(&self, y: u32, x: u32) -> u64 {
         if x >= self.width || y >= self.height || self.lit.is_empty() {
             return 0;
         }
@@ -135,13 +157,13 @@ impl Lighting {
 
     /// The lit tiles, row by row.
     pub fn lit_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
-        let width = self.width.max(1);
+        let (width, area) = (self.width.max(1), self.area);
         (0u32..)
             .zip(&self.counts)
             .filter(|(_, count)| **count > 0)
             .map(move |(i, _)| TilePos {
-                x: i % width,
-                y: i / width,
+                x: area.x + i % width,
+                y: area.y + i / width,
             })
     }
 
@@ -152,12 +174,14 @@ impl Lighting {
 
     /// Whether a tile for which `in_reach` holds became lit or dark after version `since`.
     pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
+        // The light's changes are single tiles.
+        let in_reach = |area: Window| area.cells().any(&in_reach);
         self.changes.changed_within(since, in_reach)
     }
 
-    /// Its width and height in tiles.
-    pub(super) fn size(&self) -> (u32, u32) {
-        (self.width, self.height)
+    /// The map's tiles it covers.
+    pub(super) fn area(&self) -> Window {
+        self.area
     }
 
     /// Whether `light` added something to this lighting (and has not taken it away).
@@ -177,14 +201,21 @@ impl Lighting {
             .is_some_and(|applied| applied.same_look(wanted) && applied.lit == *lit)
     }
 
-    /// Clears everything for a map of a new size (what the lights added goes with it; they
-    /// are recomputed, as the opacity they were computed from is gone too, and added again).
-    fn resize(&mut self, width: u32, height: u32) {
+    /// Lays the lighting out anew over `area` (a map resized, a world whose chunks came or
+    /// went): every light's contribution in the ledger is added again where it falls in the
+    /// new area, and every tile counts as changed.
+    fn resize(&mut self, area: Window) {
+        let applied = std::mem::take(&mut self.applied);
         *self = Self {
             changes: std::mem::take(&mut self.changes),
-            ..Self::new(width, height)
+            ..Self::new(area)
         };
         self.changes.reset();
+        let again = applied.into_iter().map(|(light, contribution)| {
+            let lit = contribution.lit.clone();
+            (light, contribution.over(&lit, area))
+        });
+        self.apply(&[], again.collect());
     }
 
     /// Takes `light` out of the ledger, without taking its light away from the tiles: the
@@ -243,8 +274,8 @@ impl Lighting {
                 .flat_map(|mut band| band.apply(taken, &adds))
                 .collect(),
         };
-        for cell in flipped {
-            self.changes.note_change(cell);
+        for (x, y) in flipped {
+            self.changes.note_change((self.area.x + x, self.area.y + y));
         }
         self.applied.extend(added);
     }
@@ -336,8 +367,9 @@ impl Band<'_> {
     ) {
         let rows = (self.counts.len() / self.width) as u32;
         let window = contribution.lit.window();
+        let top = contribution.first_row;
         // Most lights are in another band: told by their window, without reading their tiles.
-        if window.y >= self.first + rows || window.y.saturating_add(window.height) <= self.first {
+        if top >= self.first + rows || top.saturating_add(window.height) <= self.first {
             return;
         }
         // The tiles are in the order of their index: those of the band are one run of them
@@ -345,7 +377,7 @@ impl Band<'_> {
         let first = self.first as usize * self.width;
         let end = first + self.counts.len();
         let mut amounts = &contribution.amounts[..];
-        if window.y < self.first || window.y + window.height > self.first + rows {
+        if top < self.first || top.saturating_add(window.height) > self.first + rows {
             let start = amounts.partition_point(|&(i, _)| i < first);
             let stop = start + amounts[start..].partition_point(|&(i, _)| i < end);
             amounts = &amounts[start..stop];
@@ -385,8 +417,10 @@ pub(crate) struct Contribution {
     lit: VisibleSet,
     /// The index on the map of each tile of `lit` (row by row, those on the map), with what
     /// it adds there: worked out once, when it is made ready to add ([`over`](Self::over)),
-    /// and taken away as it was added (a map resized drops its ledger).
+    /// and taken away as it was added (a map resized works them out again).
     amounts: Vec<(usize, [u32; 3])>,
+    /// The map's row (counted from its area's first) of `lit`'s first row.
+    first_row: u32,
 }
 
 impl Contribution {
@@ -402,15 +436,18 @@ impl Contribution {
             base: [red, green, blue].map(|c| sanitize(sanitize(c) * intensity)),
             lit: VisibleSet::new(),
             amounts: Vec::new(),
+            first_row: 0,
         }
     }
 
     /// The same contribution over the tiles `lit`, with what it adds at each tile on a map
-    /// of `size` (width, height): ready to be added there ([`Lighting::apply`]).
-    pub(crate) fn over(mut self, lit: &VisibleSet, (width, height): (u32, u32)) -> Self {
+    /// whose tiles are `area`: ready to be added there ([`Lighting::apply`]).
+    pub(crate) fn over(mut self, lit: &VisibleSet, area: Window) -> Self {
         self.lit.clone_from(lit);
-        let on_map = lit.iter().filter(|&(x, y)| x < width && y < height);
-        let index = |(x, y): (u32, u32)| y as usize * width as usize + x as usize;
+        let on_map = lit.iter().filter(|&(x, y)| area.contains(x, y));
+        let width = area.width as usize;
+        let index = |(x, y): (u32, u32)| (y - area.y) as usize * width + (x - area.x) as usize;
+        self.first_row = lit.window().y.saturating_sub(area.y);
         // What a light adds at a tile depends on the tile's offset from it alone (but on a
         // hexagonal map): worked out once per offset, in a table of one quadrant of offsets.
         let side = (self.radius as usize).saturating_add(1);
@@ -525,13 +562,11 @@ pub(super) fn track_lighting(
     stale: Query<Entity, (With<Lighting>, Without<MapOpacity>)>,
 ) {
     for (map, opacity) in &new_maps {
-        let size = opacity.size();
-        commands.entity(map).insert(Lighting::new(size.x, size.y));
+        commands.entity(map).insert(Lighting::new(opacity.area()));
     }
     for (opacity, mut lighting) in &mut maps {
-        let size = opacity.size();
-        if (lighting.width, lighting.height) != (size.x, size.y) {
-            lighting.resize(size.x, size.y);
+        if lighting.area != opacity.area() {
+            lighting.resize(opacity.area());
         }
     }
     for map in &stale {

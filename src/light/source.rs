@@ -15,7 +15,7 @@ use crate::viewshed::kept::KeptView;
 use crate::viewshed::recompute::{ViewScan, Views};
 use crate::viewshed::state::ViewState;
 use viewshed_core::options::FovOptions;
-use viewshed_core::visible::VisibleSet;
+use viewshed_core::visible::{VisibleSet, Window};
 
 /// Lights the tiles in its own field of view: a torch on a wall, a lamp carried by the player.
 ///
@@ -76,7 +76,7 @@ impl LightSource {
     /// What this light should add to its map now, its lit set computed from `state`'s key
     /// (nothing while it lights nothing).
     fn contribution(&self, state: &ViewState<LightSource>) -> Option<Contribution> {
-        let key = state.key()?;
+        let key = *state.key()?;
         let look = (self.color, self.intensity);
         Some(Contribution::new(key, self.radius, look))
     }
@@ -191,8 +191,8 @@ pub(super) fn apply_lights(
             return;
         }
         // A light on an entity that is no map is added nowhere.
-        let size = lighting.map_or((0, 0), |(_, lighting)| lighting.size());
-        let ready = contribution.map(|contribution| contribution.over(&light.lit, size));
+        let area = lighting.map_or_else(Window::default, |(_, lighting)| lighting.area());
+        let ready = contribution.map(|contribution| contribution.over(&light.lit, area));
         wanted.borrow_local_mut().push((entity, ready));
     });
     // What each map takes away and adds, by map (a game has few).

@@ -10,17 +10,16 @@
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
-use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapSize, TilemapType};
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
-use crate::changes::ChangeLog;
 use crate::maps::layers::{LayerEpoch, LayerOf};
+use crate::maps::map_opacity::MapOpacity;
+use crate::maps::map_opacity::grid_of;
 use crate::maps::placed::{Placed, PlacedMoves};
-use crate::maps::placement::{Grid, PlaceProblem, grid_of};
-use crate::staggered;
-use viewshed_core::grid::OpacityGrid;
+use crate::maps::placement::PlaceProblem;
+use crate::maps::worlds::{ChunkOf, WorldMap};
 
 /// Blocks sight at its tile: a wall tile, a closed door, a boulder.
 ///
@@ -54,172 +53,6 @@ use viewshed_core::grid::OpacityGrid;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Opaque;
 
-/// The opacity of one map, kept on its root tilemap entity by the plugin.
-///
-/// ```
-/// # use bevy::prelude::*;
-/// # use bevy_ecs_tilemap::prelude::*;
-/// # use bevy_viewshed::prelude::*;
-/// fn is_wall(maps: Query<&MapOpacity>, map: Single<Entity, With<TileStorage>>) {
-///     let opacity = maps.get(*map).unwrap();
-///     let _ = opacity.is_opaque(TilePos { x: 3, y: 4 });
-/// }
-/// ```
-///
-/// It is `Reflect` as an opaque value (an inspector shows its `Debug` form); the plugin keeps
-/// it, so read it through its methods.
-#[derive(Component, Reflect, Clone, Debug, Default)]
-#[reflect(opaque)]
-#[reflect(Component, Default, Debug)]
-pub struct MapOpacity {
-    grid: OpacityGrid,
-    /// How many opaque entities stand on each cell, plus one where the game's
-    /// `OpaqueCells` paint it, also cells outside the current size (so that shrinking and
-    /// growing a map back loses nothing).
-    counts: HashMap<(u32, u32), u32>,
-    /// The cells the game's `OpaqueCells` paint opaque, each counted once in `counts`.
-    painted: HashSet<(u32, u32)>,
-    /// Versions and the latest changed cells (tile coordinates).
-    changes: ChangeLog,
-    /// Which field of view the map's grid gets (from its `TilemapType`).
-    kind: Grid,
-    /// The map's size in tiles (a staggered map's grid is larger: see [`staggered`]).
-    size: TilemapSize,
-}
-
-impl MapOpacity {
-    fn new(size: TilemapSize, kind: Grid) -> Self {
-        let mut opacity = Self { kind, ..default() };
-        opacity.rebuild(size);
-        opacity
-    }
-
-    /// Makes the grid anew for `size` and the map's kind from the opaque entities counted.
-    fn rebuild(&mut self, size: TilemapSize) {
-        self.size = size;
-        self.grid = match self.kind {
-            Grid::Staggered => staggered::diamond_grid(size),
-            Grid::Square | Grid::Hex(_) => OpacityGrid::new(size.x, size.y),
-        };
-        let cells: Vec<(u32, u32)> = self.counts.keys().filter_map(|&c| self.cell(c)).collect();
-        for (x, y) in cells {
-            self.grid.set_opaque(x, y, true);
-        }
-        self.changes.reset();
-    }
-
-    /// The grid cell of a tile: the tile itself, or its diamond cell on a staggered map
-    /// (none for a tile off a staggered map, whose grid has no room for it).
-    fn cell(&self, (x, y): (u32, u32)) -> Option<(u32, u32)> {
-        match self.kind {
-            Grid::Staggered => {
-                (x < self.size.x && y < self.size.y).then(|| staggered::to_diamond((x, y)))
-            }
-            Grid::Square | Grid::Hex(_) => Some((x, y)),
-        }
-    }
-
-    /// Follows a change of the map's `TilemapType`.
-    pub(super) fn set_kind(&mut self, kind: Grid) {
-        if kind != self.kind {
-            self.kind = kind;
-            self.rebuild(self.size);
-        }
-    }
-
-    /// The map's size in tiles.
-    pub(crate) fn size(&self) -> TilemapSize {
-        self.size
-    }
-
-    /// Which field of view the map's grid gets.
-    pub(crate) fn kind(&self) -> Grid {
-        self.kind
-    }
-
-    /// The bit-packed grid the FOV is computed on: cell `(x, y)` is tile `(x, y)`, except on a
-    /// staggered isometric map, whose tile `(x, y)` is cell `(x, x + y)` of a diamond grid
-    /// (use [`is_opaque`](Self::is_opaque) to ask about a tile on any map).
-    pub fn grid(&self) -> &OpacityGrid {
-        &self.grid
-    }
-
-    /// Whether `tile` blocks sight (tiles outside the map do).
-    pub fn is_opaque(&self, tile: TilePos) -> bool {
-        self.cell((tile.x, tile.y))
-            .is_none_or(|(x, y)| self.grid.is_opaque(x, y))
-    }
-
-    /// How many [`Opaque`] entities stand on `tile`.
-    pub fn opaque_entities_at(&self, tile: TilePos) -> u32 {
-        let cell = (tile.x, tile.y);
-        let counted = self.counts.get(&cell).copied().unwrap_or(0);
-        counted - u32::from(self.painted.contains(&cell))
-    }
-
-    /// The version of the grid: it grows with every change.
-    pub fn version(&self) -> u64 {
-        self.changes.version()
-    }
-
-    /// Whether opacity changed after version `since` on a tile for which `in_reach` holds
-    /// (tiles beyond a view's reach cannot change what is seen inside it).
-    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
-        self.changes.changed_within(since, in_reach)
-    }
-
-    /// The tiles whose opacity changed after version `since` (`None`: not all known any
-    /// more, see [`ChangeLog::changes_since`](crate::changes::ChangeLog::changes_since)).
-    pub(crate) fn changes_since(&self, since: u64) -> Option<impl Iterator<Item = (u32, u32)>> {
-        self.changes.changes_since(since)
-    }
-
-    fn resize(&mut self, size: TilemapSize) {
-        if size != self.size {
-            self.rebuild(size);
-        }
-    }
-
-    /// Paints `cells` opaque, and no longer the cells painted before and not now.
-    pub(super) fn paint(&mut self, cells: HashSet<(u32, u32)>) {
-        let gone: Vec<(u32, u32)> = self.painted.difference(&cells).copied().collect();
-        let new: Vec<(u32, u32)> = cells.difference(&self.painted).copied().collect();
-        for cell in gone {
-            self.remove(cell);
-        }
-        for cell in new {
-            self.add(cell);
-        }
-        self.painted = cells;
-    }
-
-    fn add(&mut self, cell: (u32, u32)) {
-        let count = self.counts.entry(cell).or_insert(0);
-        *count += 1;
-        if *count == 1
-            && let Some((x, y)) = self.cell(cell)
-            && self.grid.set_opaque(x, y, true)
-        {
-            self.changes.note_change(cell);
-        }
-    }
-
-    fn remove(&mut self, cell: (u32, u32)) {
-        let Some(count) = self.counts.get_mut(&cell) else {
-            return;
-        };
-        *count -= 1;
-        if *count == 0 {
-            self.counts.remove(&cell);
-            if let Some((x, y)) = self.cell(cell)
-                && self.grid.set_opaque(x, y, false)
-            {
-                self.changes.note_change(cell);
-            }
-        }
-    }
-}
-
 /// Where each registered [`Opaque`] entity counts: its map (root tilemap) and cell.
 #[derive(Resource, Debug, Default)]
 pub(super) struct OpaqueIndex {
@@ -234,27 +67,41 @@ pub(super) struct OpaqueIndex {
     relink: bool,
 }
 
-/// Gives every root tilemap a [`MapOpacity`] and keeps it sized like the tilemap; takes it
-/// from tilemaps that became layers or stopped being tilemaps.
+/// Gives every root tilemap (neither a layer nor a chunk of a world) a [`MapOpacity`] and
+/// keeps it sized like the tilemap; takes it from tilemaps that became layers or chunks or
+/// stopped being tilemaps. This is where the plugin decides which entities are maps: the
+/// other domains follow `MapOpacity` (a world gets its own from [`worlds`](super::worlds)).
 pub(super) fn track_maps(
     mut commands: Commands,
     new_maps: Query<
         (Entity, &TilemapSize, Option<&TilemapType>),
-        (Without<MapOpacity>, Without<LayerOf>, With<TileStorage>),
+        (
+            Without<MapOpacity>,
+            Without<LayerOf>,
+            Without<ChunkOf>,
+            With<TileStorage>,
+        ),
     >,
     mut resized: Query<(&TilemapSize, &mut MapOpacity), Changed<TilemapSize>>,
     stale: Query<
         Entity,
         (
             With<MapOpacity>,
-            Or<(With<LayerOf>, Without<TilemapSize>, Without<TileStorage>)>,
+            Without<WorldMap>,
+            Or<(
+                With<LayerOf>,
+                With<ChunkOf>,
+                Without<TilemapSize>,
+                Without<TileStorage>,
+            )>,
         ),
     >,
     mut index: ResMut<OpaqueIndex>,
 ) {
     for (map, size, map_type) in &new_maps {
-        let kind = map_type.map(grid_of).unwrap_or_default();
-        commands.entity(map).insert(MapOpacity::new(*size, kind));
+        let map_type = map_type.copied().unwrap_or_default();
+        let opacity = MapOpacity::new(*size, map_type, grid_of(&map_type));
+        commands.entity(map).insert(opacity);
         // Opaque entities may have been placed on this tilemap before it was one.
         index.relink = true;
     }
@@ -262,22 +109,27 @@ pub(super) fn track_maps(
         opacity.resize(*size);
     }
     for map in &stale {
-        // A root tilemap became a layer (its opacity now belongs to its root) or is no
-        // longer a tilemap.
+        // A root tilemap became a layer or a chunk (its opacity now belongs to its root) or
+        // is no longer a tilemap.
         commands.entity(map).remove::<MapOpacity>();
         index.relink = true;
     }
 }
 
-/// Keeps each map's field of view in step with its `TilemapType` (square, hexagonal or
+/// Keeps each tilemap's field of view in step with its `TilemapType` (square, hexagonal or
 /// staggered isometric), read when it becomes a map and when its type changes.
 pub(super) fn follow_map_types(
-    mut maps: Query<(&TilemapType, &mut MapOpacity), Or<(Changed<TilemapType>, Added<MapOpacity>)>>,
+    mut maps: Query<
+        (&TilemapType, &mut MapOpacity),
+        (
+            Without<WorldMap>,
+            Or<(Changed<TilemapType>, Added<MapOpacity>)>,
+        ),
+    >,
 ) {
     for (map_type, mut opacity) in &mut maps {
-        let kind = grid_of(map_type);
-        if opacity.kind != kind {
-            opacity.set_kind(kind);
+        if opacity.map_type() != *map_type {
+            opacity.set_type(*map_type, grid_of(map_type));
         }
     }
 }

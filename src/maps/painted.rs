@@ -1,17 +1,19 @@
 //! Opacity given in bulk from a game's own grid: [`OpaqueCells`] on a map, painted into its
 //! [`MapOpacity`] beside the [`Opaque`](crate::Opaque) entities.
 
+use bevy::ecs::entity::EntityHashMap;
 use bevy::platform::collections::HashSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 use viewshed_core::grid::OpacityGrid;
 
-use super::opacity::MapOpacity;
+use super::map_opacity::MapOpacity;
+use super::worlds::ChunkPlacement;
 
 /// The opaque tiles of a map, given all at once from the game's own grid or a closure,
 /// instead of an [`Opaque`](crate::Opaque) entity per wall. Put it on the map's root tilemap
-/// (the one that gets the [`MapOpacity`]); cell `(x, y)` is tile `(x, y)` on every kind of
-/// map, and cells beyond the map are ignored.
+/// (the one that gets the [`MapOpacity`]), or on a chunk of a world; cell `(x, y)` is tile
+/// `(x, y)` of that tilemap on every kind of map, and cells beyond it are ignored.
 ///
 /// How the two combine: a tile blocks sight when its cell here is opaque **or** an `Opaque`
 /// entity stands on it. Change the cells ([`set`](Self::set), or write a new grid) and the
@@ -71,19 +73,56 @@ impl OpaqueCells {
     }
 }
 
-/// Paints each map's [`OpaqueCells`] into its [`MapOpacity`] when they changed, or the map got
-/// its opacity anew; takes them away when the component is removed.
+/// The map each source of [`OpaqueCells`] is painted on.
+#[derive(Resource, Default)]
+pub(super) struct PaintedOn(EntityHashMap<Entity>);
+
+/// A tilemap with [`OpaqueCells`], and where it lies if it is a chunk of a world.
+type Source<'a> = (
+    Entity,
+    Ref<'a, OpaqueCells>,
+    Option<Ref<'a, ChunkPlacement>>,
+);
+
+/// Paints each tilemap's [`OpaqueCells`] into its map's [`MapOpacity`] (its own, or its
+/// world's at the chunk's place) when they changed, the map got its opacity anew or the chunk
+/// moved; takes them away when the component is removed or the tilemap left its world.
 pub(super) fn paint_cells(
-    mut maps: Query<(&OpaqueCells, &mut MapOpacity), Or<(Changed<OpaqueCells>, Added<MapOpacity>)>>,
+    sources: Query<Source>,
+    mut maps: Query<&mut MapOpacity>,
     mut removed: RemovedComponents<OpaqueCells>,
-    mut unpainted: Query<&mut MapOpacity, Without<OpaqueCells>>,
+    mut painted: ResMut<PaintedOn>,
 ) {
-    for (cells, mut opacity) in &mut maps {
-        opacity.paint(cells.cells());
+    for source in removed.read() {
+        unpaint(source, &mut painted, &mut maps);
     }
-    for map in removed.read() {
-        if let Ok(mut opacity) = unpainted.get_mut(map) {
-            opacity.paint(HashSet::default());
+    for (source, cells, chunk) in &sources {
+        let (map, first) = match &chunk {
+            Some(chunk) => (chunk.world(), chunk.first()),
+            None => (source, TilePos::new(0, 0)),
+        };
+        let moved = chunk.as_ref().is_some_and(DetectChanges::is_changed);
+        let elsewhere = painted.0.get(&source) != Some(&map);
+        let new_map = maps.get_mut(map).is_ok_and(|opacity| opacity.is_added());
+        if !(cells.is_changed() || moved || elsewhere || new_map) {
+            continue;
         }
+        if elsewhere {
+            unpaint(source, &mut painted, &mut maps);
+        }
+        if let Ok(mut opacity) = maps.get_mut(map) {
+            let at = |(x, y): (u32, u32)| (first.x + x, first.y + y);
+            opacity.paint(source, cells.cells().into_iter().map(at).collect());
+            painted.0.insert(source, map);
+        }
+    }
+}
+
+/// Takes what `source` painted away from the map it is painted on.
+fn unpaint(source: Entity, painted: &mut PaintedOn, maps: &mut Query<&mut MapOpacity>) {
+    if let Some(map) = painted.0.remove(&source)
+        && let Ok(mut opacity) = maps.get_mut(map)
+    {
+        opacity.paint(source, HashSet::default());
     }
 }

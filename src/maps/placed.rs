@@ -363,14 +363,37 @@ pub(super) fn on_placed_discarded(
 
 impl PlacedIndex {
     /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
-    /// `tiles` (some may stand on a tile whose bit is clear: callers check). The bits are
-    /// read a bucket row at a time (its rows' words ORed together, a bucket being one byte of
-    /// a word), so only the buckets that hold a set bit are looked up.
-    pub(crate) fn touched_by(&self, map: Entity, tiles: &BitRows) -> Vec<Entity> {
+    /// `tiles`, whose row 0 bit 0 is tile `origin` (some may stand on a tile whose bit is
+    /// clear: callers check). The bits are read a bucket row at a time (its rows' words ORed
+    /// together, a bucket being one byte of a word), so only the buckets that hold a set bit
+    /// are looked up.
+    pub(crate) fn touched_by(
+        &self,
+        map: Entity,
+        tiles: &BitRows,
+        origin: (u32, u32),
+    ) -> Vec<Entity> {
         let mut found = Vec::new();
         if self.buckets.is_empty() || tiles.rows() == 0 {
             return found;
         }
+        let mut add = |(bx, by)| {
+            if let Some(entities) = self.buckets.get(&(map, bx, by)) {
+                found.extend(entities.iter().map(|&(entity, _)| entity));
+            }
+        };
+        if !origin.0.is_multiple_of(BUCKET) || !origin.1.is_multiple_of(BUCKET) {
+            // Buckets across the rows' words (a world's area need not start on a bucket).
+            let mut buckets: Vec<(u32, u32)> = tiles
+                .iter_ones()
+                .map(|(y, x)| ((origin.0 + x) / BUCKET, (origin.1 + y) / BUCKET))
+                .collect();
+            buckets.sort_unstable();
+            buckets.dedup();
+            buckets.into_iter().for_each(add);
+            return found;
+        }
+        let (bx0, by0) = (origin.0 / BUCKET, origin.1 / BUCKET);
         let mut band = vec![0u64; tiles.row(0).len()];
         for by in 0..tiles.rows().div_ceil(BUCKET) {
             band.fill(0);
@@ -385,10 +408,7 @@ impl PlacedIndex {
                     // A bucket lies within one word of each row (BUCKET divides 64).
                     let bucket = word.trailing_zeros() / BUCKET;
                     word &= !(low_bits(BUCKET) << (bucket * BUCKET));
-                    let bx = i * (64 / BUCKET) + bucket;
-                    if let Some(entities) = self.buckets.get(&(map, bx, by)) {
-                        found.extend(entities.iter().map(|&(entity, _)| entity));
-                    }
+                    add((bx0 + i * (64 / BUCKET) + bucket, by0 + by));
                 }
             }
         }
@@ -434,9 +454,9 @@ mod tests {
         index.for_each_near(other, window(0, 0, 64, 64), |_, _| panic!("another map"));
         let mut tiles = BitRows::new(64, 64);
         tiles.set(2, 47);
-        assert_eq!(index.touched_by(map, &tiles), vec![b]);
+        assert_eq!(index.touched_by(map, &tiles, (0, 0)), vec![b]);
         tiles.set(7, 7);
-        let mut touched = index.touched_by(map, &tiles);
+        let mut touched = index.touched_by(map, &tiles, (0, 0));
         touched.sort();
         assert_eq!(touched, both);
         // A move within a bucket, then out of it, then onto another map, then nowhere.

@@ -8,13 +8,13 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{
-    HexCoordSystem, IsoCoordSystem, TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize,
-    TilemapType,
+    TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize, TilemapType,
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::maps::layers::{LayerOf, LayerProblem, root_of};
-use viewshed_core::hex::HexCoords;
+use crate::maps::map_opacity::MapOpacity;
+use crate::maps::worlds::{ChunkPlacement, WORLD_ORIGIN, WorldGrid, grid_position};
 
 /// What a tilemap needs to turn a world position into a tile.
 #[derive(QueryData)]
@@ -77,8 +77,21 @@ impl PlaceProblem {
     }
 }
 
-/// A tilemap's root map and that map's size, or why it has none.
-pub(super) type MapOf = Result<(Entity, Option<TilemapSize>), PlaceProblem>;
+/// Where a tilemap's tiles lie on its map: the map (its root tilemap, or the world of a
+/// chunk), the map tile of the tilemap's tile `(0, 0)`, and the size of the tilemap's root (a
+/// tile beyond it stands nowhere), or why it lies on no map.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MapPlace {
+    map: Entity,
+    first: TilePos,
+    size: Option<TilemapSize>,
+    /// The tilemap is a chunk of a world: a tile placed by `Transform` may lie beyond it, on
+    /// another chunk.
+    chunk: bool,
+}
+
+/// A tilemap's place on its map, or why it has none.
+pub(super) type MapOf = Result<MapPlace, PlaceProblem>;
 
 /// Finds the root map and tile of entities.
 #[derive(SystemParam)]
@@ -86,36 +99,17 @@ pub(crate) struct Placement<'w, 's> {
     layers: Query<'w, 's, &'static LayerOf>,
     sizes: Query<'w, 's, &'static TilemapSize>,
     geometry: Query<'w, 's, Geometry>,
-}
-
-/// Which field of view a map's grid gets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Grid {
-    /// Square maps, and diamond isometric maps (a square grid drawn turned).
-    #[default]
-    Square,
-    /// Hexagonal maps, in one of bevy_ecs_tilemap's six coordinate systems.
-    Hex(HexCoords),
-    /// Staggered isometric maps: a square grid in other coordinates (see
-    /// [`staggered`](crate::staggered)).
-    Staggered,
-}
-
-/// The field of view of a tilemap of this type.
-pub(super) fn grid_of(map_type: &TilemapType) -> Grid {
-    let hex = |system: &HexCoordSystem| match system {
-        HexCoordSystem::Row => HexCoords::Row,
-        HexCoordSystem::Column => HexCoords::Column,
-        HexCoordSystem::RowEven => HexCoords::RowEven,
-        HexCoordSystem::RowOdd => HexCoords::RowOdd,
-        HexCoordSystem::ColumnEven => HexCoords::ColumnEven,
-        HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
-    };
-    match map_type {
-        TilemapType::Square | TilemapType::Isometric(IsoCoordSystem::Diamond) => Grid::Square,
-        TilemapType::Hexagon(system) => Grid::Hex(hex(system)),
-        TilemapType::Isometric(IsoCoordSystem::Staggered) => Grid::Staggered,
-    }
+    chunks: Query<'w, 's, &'static ChunkPlacement>,
+    worlds: Query<
+        'w,
+        's,
+        (
+            &'static WorldGrid,
+            &'static MapOpacity,
+            Option<&'static GlobalTransform>,
+        ),
+    >,
+    opacities: Query<'w, 's, &'static MapOpacity>,
 }
 
 impl Placement<'_, '_> {
@@ -124,15 +118,38 @@ impl Placement<'_, '_> {
         root_of(tilemap, &self.layers).map_err(|problem| PlaceProblem::Layers(tilemap, problem))
     }
 
-    /// The root map of `tilemap` and that map's size (if it has one).
+    /// Where `tilemap`'s tiles lie on its map.
     pub(super) fn root_and_size(&self, tilemap: Entity) -> MapOf {
+        if self.worlds.contains(tilemap) {
+            let first = TilePos::new(WORLD_ORIGIN, WORLD_ORIGIN);
+            return Ok(MapPlace {
+                map: tilemap,
+                first,
+                size: None,
+                chunk: true,
+            });
+        }
         let root = self.root(tilemap)?;
-        Ok((root, self.sizes.get(root).ok().copied()))
+        let size = self.sizes.get(root).ok().copied();
+        Ok(match self.chunks.get(root) {
+            Ok(chunk) => MapPlace {
+                map: chunk.world(),
+                first: chunk.first(),
+                size,
+                chunk: true,
+            },
+            Err(_) => MapPlace {
+                map: root,
+                first: TilePos::new(0, 0),
+                size,
+                chunk: false,
+            },
+        })
     }
 
-    /// The root map and tile of an entity with these components, if that tile lies on the
-    /// root map, with the tilemap's root and its size found by `map_of` (which may remember
-    /// its last answer, [`root_and_size`](Self::root_and_size)).
+    /// The map and tile of an entity with these components, if that tile lies on the map,
+    /// with the tilemap's place found by `map_of` (which may remember its last answer,
+    /// [`root_and_size`](Self::root_and_size)).
     pub(super) fn locate_in(
         &self,
         tile: Option<&TilePos>,
@@ -140,47 +157,57 @@ impl Placement<'_, '_> {
         transform: Option<&GlobalTransform>,
         map_of: impl FnOnce(Entity) -> MapOf,
     ) -> Result<(Entity, TilePos), PlaceProblem> {
-        let mut size = None;
-        let root = |tilemap| {
-            let (root, map_size) = map_of(tilemap)?;
-            size = map_size;
-            Ok(root)
-        };
-        let (root, at) = self.locate_via(tile, tilemap, transform, root)?;
-        // A tile beyond its root map (one that shrank, or a bad position) stands nowhere.
-        if size.is_some_and(|size| at.x < size.x && at.y < size.y) {
-            Ok((root, at))
-        } else {
-            Err(PlaceProblem::OffMap(root))
-        }
-    }
-
-    /// The root map and tile of an entity, the tile maybe beyond the map.
-    fn locate_via(
-        &self,
-        tile: Option<&TilePos>,
-        tilemap: Option<&TilemapId>,
-        transform: Option<&GlobalTransform>,
-        root: impl FnOnce(Entity) -> Result<Entity, PlaceProblem>,
-    ) -> Result<(Entity, TilePos), PlaceProblem> {
         let Some(&TilemapId(tilemap)) = tilemap else {
             return Err(PlaceProblem::NotPlaced);
         };
-        let root = root(tilemap)?;
-        match (tile, transform) {
-            (Some(&tile), _) => Ok((root, tile)),
-            (None, Some(transform)) => Ok((root, self.tile_at(tilemap, root, transform)?)),
-            (None, None) => Err(PlaceProblem::NotPlaced),
+        let place = map_of(tilemap)?;
+        let off = PlaceProblem::OffMap(place.map);
+        // On a world itself (not one of its chunks), a `TilePos` is a world tile.
+        let world_itself = place.chunk && place.size.is_none();
+        let at = match (tile, transform) {
+            (Some(&tile), _) if world_itself => tile,
+            // A tile beyond its tilemap (one that shrank, a bad position) stands nowhere.
+            (Some(&tile), _) => match place.size {
+                Some(size) if tile.x < size.x && tile.y < size.y => {
+                    TilePos::new(place.first.x + tile.x, place.first.y + tile.y)
+                }
+                _ => return Err(off),
+            },
+            // On a chunk, a tile found from a `Transform` may lie on the next chunk.
+            (None, Some(transform)) => {
+                let g = self.tile_at(tilemap, place, transform)?;
+                TilePos::new(
+                    place.first.x.wrapping_add_signed(g.x),
+                    place.first.y.wrapping_add_signed(g.y),
+                )
+            }
+            (None, None) => return Err(PlaceProblem::NotPlaced),
+        };
+        let covered = !place.chunk
+            || self
+                .opacities
+                .get(place.map)
+                .is_ok_and(|opacity| opacity.covers((at.x, at.y)));
+        if covered {
+            Ok((place.map, at))
+        } else {
+            Err(off)
         }
     }
 
-    /// The tile of `tilemap` under a world position.
+    /// The tile of `tilemap` under a world position, counted from its tile `(0, 0)` (beyond
+    /// the tilemap only on a chunk or a world).
     fn tile_at(
         &self,
         tilemap: Entity,
-        root: Entity,
+        place: MapPlace,
         transform: &GlobalTransform,
-    ) -> Result<TilePos, PlaceProblem> {
+    ) -> Result<IVec2, PlaceProblem> {
+        if let Ok((shared, _, frame)) = self.worlds.get(tilemap) {
+            let frame = frame.copied().unwrap_or_default();
+            let local = to_local(&frame, transform, tilemap)?;
+            return Ok(grid_position(local, &shared.grid, &shared.map_type));
+        }
         let Ok(geometry) = self.geometry.get(tilemap) else {
             return Err(if self.sizes.contains(tilemap) {
                 PlaceProblem::NoMapTransform(tilemap)
@@ -188,14 +215,29 @@ impl Placement<'_, '_> {
                 PlaceProblem::NotATilemap(tilemap)
             });
         };
-        let inverse = geometry.transform.affine().inverse();
-        let local = inverse.transform_point3(transform.translation()).truncate();
-        if !inverse.is_finite() || !local.is_finite() {
-            return Err(PlaceProblem::SingularMapTransform(tilemap));
-        }
+        let local = to_local(geometry.transform, transform, tilemap)?;
         let anchor = geometry.anchor.copied().unwrap_or_default();
         let g = &geometry;
+        if place.chunk {
+            let start = anchor.as_offset(g.size, g.grid, g.tile_size, g.map_type);
+            return Ok(grid_position(local - start, g.grid, g.map_type));
+        }
         TilePos::from_world_pos(&local, g.size, g.grid, g.tile_size, g.map_type, &anchor)
-            .ok_or(PlaceProblem::OffMap(root))
+            .map(|tile| IVec2::new(tile.x as i32, tile.y as i32))
+            .ok_or(PlaceProblem::OffMap(place.map))
     }
+}
+
+/// A world position in the frame of the tilemap (or world) whose transform is `frame`.
+fn to_local(
+    frame: &GlobalTransform,
+    transform: &GlobalTransform,
+    tilemap: Entity,
+) -> Result<Vec2, PlaceProblem> {
+    let inverse = frame.affine().inverse();
+    let local = inverse.transform_point3(transform.translation()).truncate();
+    if !inverse.is_finite() || !local.is_finite() {
+        return Err(PlaceProblem::SingularMapTransform(tilemap));
+    }
+    Ok(local)
 }

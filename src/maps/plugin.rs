@@ -13,14 +13,18 @@ use super::layer_groups::{
     on_grouped_layer_changed, on_reparented,
 };
 use super::layers::{LayerEpoch, LayerOf, LayerWarnings, Layers, check_layers, on_layers_changed};
+use super::map_opacity::MapOpacity;
 use super::opacity::{
-    MapOpacity, Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement,
-    sync_opaque, track_maps,
+    Opaque, OpaqueIndex, follow_map_types, on_opaque_gone, queue_placement, sync_opaque, track_maps,
 };
-use super::painted::{OpaqueCells, paint_cells};
+use super::painted::{OpaqueCells, PaintedOn, paint_cells};
 use super::placed::{
     Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
     on_placed_discarded, place_again, place_entities,
+};
+use super::worlds::{
+    ChunkOf, ChunkPos, ChunkWarnings, WorldChunks, WorldMap, WorldsDirty, join_chunks,
+    on_chunk_left, place_chunks,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
@@ -37,11 +41,16 @@ impl Plugin for LayersPlugin {
             .init_resource::<GroupsDirty>()
             .register_type::<LayerOf>()
             .register_type::<Layers>()
-            .register_type::<LayerGroup>();
+            .register_type::<LayerGroup>()
+            .register_type::<WorldMap>()
+            .register_type::<ChunkOf>()
+            .register_type::<WorldChunks>()
+            .register_type::<ChunkPos>();
         app.add_systems(
             ViewshedSchedule,
             (
                 group_layers.run_if(groups_dirty),
+                join_chunks.run_if(any_with_component::<WorldMap>),
                 check_layers.run_if(
                     any_match_filter::<(
                         With<LayerOf>,
@@ -69,6 +78,9 @@ impl Plugin for MapsPlugin {
     fn build(&self, app: &mut App) {
         add_tilemap_plugin(app);
         app.init_resource::<OpaqueIndex>()
+            .init_resource::<WorldsDirty>()
+            .init_resource::<ChunkWarnings>()
+            .init_resource::<PaintedOn>()
             .init_resource::<PlacedIndex>()
             .init_resource::<PlaceAgain>()
             .init_resource::<PlacedMoves>()
@@ -79,6 +91,7 @@ impl Plugin for MapsPlugin {
         app.add_systems(
             ViewshedSchedule,
             (
+                place_chunks.run_if(any_with_component::<WorldMap>),
                 place_entities,
                 track_maps,
                 follow_map_types.run_if(
@@ -139,6 +152,8 @@ fn add_layer_observers(app: &mut App) {
 }
 
 fn add_map_observers(app: &mut App) {
+    // Worlds: a chunk that leaves its world.
+    app.add_observer(on_chunk_left);
     // Opacity: an opaque entity stops counting, or is placed again (enabled, made opaque).
     app.add_observer(on_opaque_gone::<Remove, Opaque>)
         .add_observer(on_opaque_gone::<Remove, TilePos>)

@@ -46,9 +46,12 @@ pub(crate) struct ViewerIndex {
 const MOST_BUCKETS: usize = 1 << 20;
 
 /// The slots of one map's views whose window overlaps each bucket, in a grid that grows to
-/// the windows filed, and those of views whose window spans more than [`WIDE`] buckets.
+/// the windows filed (in every direction: a world's tiles start far from `(0, 0)`), and those
+/// of views whose window spans more than [`WIDE`] buckets.
 #[derive(Default)]
 struct MapBuckets {
+    /// The bucket of the grid's first list.
+    first: (u32, u32),
     columns: u32,
     rows: u32,
     lists: Vec<Vec<u32>>,
@@ -56,27 +59,57 @@ struct MapBuckets {
 }
 
 impl MapBuckets {
-    /// The list of bucket `(bx, by)`, if the grid holds it.
-    fn list(&self, bx: u32, by: u32) -> Option<&Vec<u32>> {
-        (bx < self.columns && by < self.rows)
-            .then(|| &self.lists[(by * self.columns + bx) as usize])
+    /// The index of bucket `(bx, by)` in the grid, if the grid holds it.
+    fn index(&self, bx: u32, by: u32) -> Option<usize> {
+        let (x, y) = (bx.checked_sub(self.first.0)?, by.checked_sub(self.first.1)?);
+        (x < self.columns && y < self.rows).then(|| (y * self.columns + x) as usize)
     }
 
-    /// Grows the grid to hold bucket `(bx, by)`; false if it would grow past [`MOST_BUCKETS`].
-    fn reach(&mut self, bx: u32, by: u32) -> bool {
-        if bx < self.columns && by < self.rows {
+    /// The list of bucket `(bx, by)`, if the grid holds it.
+    fn list(&self, bx: u32, by: u32) -> Option<&Vec<u32>> {
+        self.index(bx, by).map(|i| &self.lists[i])
+    }
+
+    /// The list of bucket `(bx, by)`, which the grid holds.
+    fn list_mut(&mut self, bx: u32, by: u32) -> &mut Vec<u32> {
+        let i = self.index(bx, by).expect("a bucket the grid reached");
+        &mut self.lists[i]
+    }
+
+    /// Grows the grid to hold buckets `(x0, y0)` to `(x1, y1)`; false if it would grow past
+    /// [`MOST_BUCKETS`].
+    fn reach(&mut self, (x0, y0, x1, y1): (u32, u32, u32, u32)) -> bool {
+        if self.index(x0, y0).is_some() && self.index(x1, y1).is_some() {
             return true;
         }
-        let (columns, rows) = (self.columns.max(bx + 1), self.rows.max(by + 1));
+        let (old_x, old_y) = self.first;
+        let empty = self.lists.is_empty();
+        let first = if empty {
+            (x0, y0)
+        } else {
+            (old_x.min(x0), old_y.min(y0))
+        };
+        let end = |old: u32, len: u32, new: u32| {
+            if empty {
+                new + 1
+            } else {
+                (old + len).max(new + 1)
+            }
+        };
+        let (columns, rows) = (
+            end(old_x, self.columns, x1) - first.0,
+            end(old_y, self.rows, y1) - first.1,
+        );
         if columns as usize * rows as usize > MOST_BUCKETS {
             return false;
         }
         let mut lists = vec![Vec::new(); (columns * rows) as usize];
         for (i, list) in std::mem::take(&mut self.lists).into_iter().enumerate() {
-            let (x, y) = (i as u32 % self.columns, i as u32 / self.columns);
+            let x = old_x + i as u32 % self.columns - first.0;
+            let y = old_y + i as u32 / self.columns - first.1;
             lists[(y * columns + x) as usize] = list;
         }
-        (self.columns, self.rows, self.lists) = (columns, rows, lists);
+        (self.first, self.columns, self.rows, self.lists) = (first, columns, rows, lists);
         true
     }
 }
@@ -165,12 +198,12 @@ impl ViewerIndex {
             return;
         };
         let buckets = self.maps.entry(map).or_default();
-        if (x1 - x0 + 1) * (y1 - y0 + 1) > WIDE || !buckets.reach(x1, y1) {
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > WIDE || !buckets.reach((x0, y0, x1, y1)) {
             return f(&mut buckets.wide);
         }
         for by in y0..=y1 {
             for bx in x0..=x1 {
-                f(&mut buckets.lists[(by * buckets.columns + bx) as usize]);
+                f(buckets.list_mut(bx, by));
             }
         }
     }

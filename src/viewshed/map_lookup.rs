@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 
-use crate::maps::opacity::MapOpacity;
+use crate::maps::map_opacity::MapOpacity;
 
 /// One task's lookups of the maps its viewers stand on, remembering the last answer.
 pub(super) struct MapLookup<'a, 'w, 's> {

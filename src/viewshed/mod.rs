@@ -15,10 +15,10 @@ pub(crate) mod state;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
 use crate::staggered;
 use viewshed_core::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
-use viewshed_core::visible::VisibleSet;
+use viewshed_core::visible::{VisibleSet, Window};
 
 pub use plugin::ViewsPlugin;
 pub use recompute::ViewshedUpdated;
@@ -91,20 +91,39 @@ pub(crate) struct ViewKey {
 }
 
 impl ViewKey {
-    /// Whether a change of opacity at tile `cell` can change this view: whether the cell is
-    /// within the radius, measured on the grid the view is computed on (a hexagonal map's
-    /// disk lies in the square of tile positions around the viewer; a staggered map's tiles
-    /// are measured as the diamond cells they are).
-    pub fn reaches(&self, cell: (u32, u32)) -> bool {
+    /// Whether a change of opacity in `area` (map coordinates) can change this view: whether a
+    /// cell of it is within the radius, measured on the grid the view is computed on (a
+    /// hexagonal map's disk lies in the square of tile positions around the viewer; a
+    /// staggered map's tiles are measured as the diamond cells they are). The cell of the
+    /// area nearest to the viewer on both axes is the nearest in every distance shape.
+    pub fn reaches(&self, area: Window) -> bool {
+        if area.is_empty() {
+            return false;
+        }
+        match self.grid {
+            // The cell of the area nearest to the viewer on both axes.
+            Grid::Square | Grid::Hex(_) => {
+                self.reaches_tile(area.nearest(self.origin.0, self.origin.1))
+            }
+            // A staggered map's areas are single tiles or whole tilemaps: each tile is
+            // measured on the diamond grid.
+            Grid::Staggered => area.cells().any(|cell| self.reaches_tile(cell)),
+        }
+    }
+
+    /// Whether a change of opacity at `tile` can change this view ([`reaches`](Self::reaches)
+    /// for one tile).
+    #[inline]
+    pub fn reaches_tile(&self, tile: (u32, u32)) -> bool {
         let Radius::Limited(r) = self.options.radius else {
             return true;
         };
         let (shape, (x, y), (ox, oy)) = match self.grid {
-            Grid::Square => (self.options.shape, cell, self.origin),
-            Grid::Hex(_) => (DistanceShape::Chebyshev, cell, self.origin),
+            Grid::Square => (self.options.shape, tile, self.origin),
+            Grid::Hex(_) => (DistanceShape::Chebyshev, tile, self.origin),
             Grid::Staggered => (
                 self.options.shape,
-                staggered::to_diamond(cell),
+                staggered::to_diamond(tile),
                 staggered::to_diamond(self.origin),
             ),
         };

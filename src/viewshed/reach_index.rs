@@ -16,13 +16,18 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
+use crate::maps::map_opacity::MapOpacity;
 use crate::viewshed::ViewKey;
 use viewshed_core::options::Radius;
+use viewshed_core::visible::Window;
 
 /// The side of a bucket, in tiles.
 const BUCKET: u32 = 16;
+
+/// The most buckets a view is filed under (a reach of 1,024 tiles each way); a larger one is
+/// filed as reaching everywhere on its map.
+const MOST_FILED: u64 = 128 * 128;
 
 /// The views of every map, by bucket.
 #[derive(Default)]
@@ -91,11 +96,12 @@ pub(super) struct Filed {
 }
 
 impl Filed {
-    /// Where a view computed from `key`, on a map of `size` tiles, is filed.
-    pub(crate) fn new(key: &ViewKey, size: (u32, u32)) -> Self {
+    /// Where a view computed from `key` is filed, its reach cut to `map_area` (`None`: a
+    /// world, whose area grows as chunks come: the reach is filed whole).
+    pub(crate) fn new(key: &ViewKey, map_area: Option<Window>) -> Self {
         Filed {
             map: key.map,
-            area: Area::of(key, size),
+            area: Area::of(key, map_area),
         }
     }
 }
@@ -114,8 +120,9 @@ enum Area {
 
 impl Area {
     /// The buckets a view computed from `key` can be changed from (a square of tiles that
-    /// holds its reach on every grid, cut to the map's `size` in tiles).
-    fn of(key: &ViewKey, (width, height): (u32, u32)) -> Self {
+    /// holds its reach on every grid, cut to the map's area when it has a fixed one; a reach
+    /// over more than [`MOST_FILED`] buckets is filed as everywhere).
+    fn of(key: &ViewKey, map: Option<Window>) -> Self {
         let Radius::Limited(r) = key.options.radius else {
             return Area::Everywhere;
         };
@@ -126,14 +133,28 @@ impl Area {
             Grid::Square | Grid::Hex(_) => (r, r),
         };
         let (x, y) = key.origin;
-        let last =
-            |from: u32, half: u32, side: u32| from.saturating_add(half).min(side.saturating_sub(1));
-        Area::Buckets {
-            x0: x.saturating_sub(half_x) / BUCKET,
-            y0: y.saturating_sub(half_y) / BUCKET,
-            x1: last(x, half_x, width) / BUCKET,
-            y1: last(y, half_y, height) / BUCKET,
+        let map = map.unwrap_or(Window {
+            x: 0,
+            y: 0,
+            width: u32::MAX,
+            height: u32::MAX,
+        });
+        let last = |from: u32, half: u32, start: u32, side: u32| {
+            let end = start.saturating_add(side).saturating_sub(1);
+            from.saturating_add(half).min(end)
+        };
+        let (x0, y0) = (
+            x.saturating_sub(half_x).max(map.x) / BUCKET,
+            y.saturating_sub(half_y).max(map.y) / BUCKET,
+        );
+        let (x1, y1) = (
+            last(x, half_x, map.x, map.width) / BUCKET,
+            last(y, half_y, map.y, map.height) / BUCKET,
+        );
+        if u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1) > MOST_FILED {
+            return Area::Everywhere;
         }
+        Area::Buckets { x0, y0, x1, y1 }
     }
 
     /// Calls `f` with each bucket (or the everywhere bucket) of `map`.
@@ -201,14 +222,19 @@ impl ReachIndex {
             return false;
         };
         let since = std::mem::replace(&mut views.seen_version, version);
-        let Some(cells) = opacity.changes_since(since) else {
+        let Some(areas) = opacity.changes_since(since) else {
             return false;
         };
         let mut any = false;
-        for (x, y) in cells {
+        for area in areas.filter(|area| !area.is_empty()) {
             any = true;
-            if let Some(bucket) = views.buckets.get(&(x / BUCKET, y / BUCKET)) {
-                out.extend(bucket.current(&self.filed));
+            let last = |from: u32, side: u32| from.saturating_add(side - 1) / BUCKET;
+            for by in area.y / BUCKET..=last(area.y, area.height) {
+                for bx in area.x / BUCKET..=last(area.x, area.width) {
+                    if let Some(bucket) = views.buckets.get(&(bx, by)) {
+                        out.extend(bucket.current(&self.filed));
+                    }
+                }
             }
         }
         if any {
@@ -259,9 +285,17 @@ mod tests {
             Entity::from_raw_u32(3).unwrap(),
         );
         let mut index = ReachIndex::default();
-        let size = (200, 150);
+        let size = Window {
+            x: 0,
+            y: 0,
+            width: 200,
+            height: 150,
+        };
         let file = |index: &mut ReachIndex, view, origin, radius| {
-            index.file(view, Some(Filed::new(&key(map, origin, radius), size)));
+            index.file(
+                view,
+                Some(Filed::new(&key(map, origin, radius), Some(size))),
+            );
         };
         file(&mut index, a, (20, 20), Radius::Limited(8));
         file(&mut index, b, (100, 100), Radius::Unlimited);
@@ -298,7 +332,13 @@ mod tests {
         // One view stepping back and forth across a bucket edge a thousand times.
         for step in 0..1_000u32 {
             let origin = (15 + step % 2, 8);
-            let filed = Filed::new(&key(map, origin, Radius::Limited(0)), (64, 64));
+            let area = Window {
+                x: 0,
+                y: 0,
+                width: 64,
+                height: 64,
+            };
+            let filed = Filed::new(&key(map, origin, Radius::Limited(0)), Some(area));
             index.file(view, Some(filed));
         }
         let views = &index.maps[&map];

@@ -20,7 +20,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::maps::layers::LayerEpoch;
-use crate::maps::opacity::MapOpacity;
+use crate::maps::map_opacity::MapOpacity;
 use crate::maps::placed::{Placed, PlacedMoves};
 use crate::maps::placement::PlaceProblem;
 use crate::viewshed::kept::KeptView;
@@ -73,12 +73,13 @@ pub(crate) struct ViewItem<C: KeptView> {
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
 /// changed, by reading change ticks: new ones, those whose options changed, and those whose
 /// [`ViewState`] asks to be computed afresh (re-enabled, a viewer that started or stopped
-/// needing light). Those that moved are the maps step's [`PlacedMoves`].
+/// needing light: their `C` is marked changed then). Those that moved are the maps step's
+/// [`PlacedMoves`].
 pub(crate) struct ViewScan<C: KeptView>(pub(crate) ChangeScan<C>);
 
 impl<C: KeptView> FromWorld for ViewScan<C> {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![column::<C>(world), column::<ViewState<C>>(world)];
+        let columns = vec![column::<C>(world)];
         Self(ChangeScan::new(world, columns))
     }
 }
@@ -242,8 +243,8 @@ fn visit_item<C: KeptView>(
         updates.push((item.entity, before, after));
     }
     let filed = item.state.key().and_then(|key| {
-        let size = maps.opacity(key.map)?.size();
-        Some(Filed::new(&key, (size.x, size.y)))
+        let opacity = maps.opacity(key.map)?;
+        Some(Filed::new(key, opacity.fixed_area()))
     });
     if index.filed(item.entity) != filed.as_ref() {
         refile.borrow_local_mut().push((item.entity, filed));
@@ -309,7 +310,7 @@ fn catch_up<C: KeptView>(state: &mut Mut<ViewState<C>>, maps: &mut MapLookup) ->
     let Some(opacity) = maps.opacity(key.map) else {
         return false;
     };
-    if key.grid != opacity.kind() || opacity.changed_within(key.version, |cell| key.reaches(cell)) {
+    if key.grid != opacity.kind() || opacity.changed_within(key.version, |area| key.reaches(area)) {
         return false;
     }
     if key.version != opacity.version()
@@ -338,9 +339,9 @@ fn refresh<C: KeptView>(
         && state.key().is_some_and(|old| {
             ViewKey {
                 version: key.version,
-                ..old
+                ..*old
             } == key
-                && !opacity.changed_within(old.version, |cell| key.reaches(cell))
+                && !opacity.changed_within(old.version, |area| key.reaches(area))
         });
     *state.key_mut() = Some(key);
     if up_to_date {
@@ -396,10 +397,10 @@ fn locate<'a>(
     let Some(opacity) = maps.opacity(map) else {
         return Err(PlaceProblem::NotATilemap(map));
     };
-    // Checked against the map's size, not its grid: a staggered map's diamond grid is taller
-    // than the map, and its extra cells are no tiles.
-    let size = opacity.size();
-    if tile.x >= size.x || tile.y >= size.y {
+    // Checked against the map's tiles, not its grid: a staggered map's diamond grid is taller
+    // than the map, and its extra cells are no tiles; a world's area has cells between its
+    // chunks.
+    if !opacity.covers((tile.x, tile.y)) {
         return Err(PlaceProblem::OffMap(map));
     }
     let key = ViewKey {

@@ -1,8 +1,8 @@
 //! The scratch space of one thread's field-of-view computations: the core's square and
 //! hexagonal scans, and a staggered map's diamond grid, each kept warm from view to view.
 
-use crate::maps::opacity::MapOpacity;
-use crate::maps::placement::Grid;
+use crate::maps::map_opacity::Grid;
+use crate::maps::map_opacity::MapOpacity;
 use crate::staggered;
 use crate::viewshed::ViewKey;
 use viewshed_core::FovError;
@@ -20,7 +20,8 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    /// Computes the view `key` describes on the map of `opacity`.
+    /// Computes the view `key` describes on the map of `opacity` (in map coordinates, the
+    /// cells off the map taken out).
     pub(crate) fn compute(
         &mut self,
         key: &ViewKey,
@@ -28,19 +29,25 @@ impl Scratch {
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
         let grid = opacity.grid();
+        // The grid's cell (0, 0) is the map's tile (x0, y0): (0, 0) but in a world.
+        let (x0, y0) = opacity.grid_origin();
+        let origin = (key.origin.0 - x0, key.origin.1 - y0);
         match key.grid {
-            Grid::Square => self.square.compute(grid, key.origin, key.options, visible),
+            Grid::Square => self.square.compute(grid, origin, key.options, visible)?,
             Grid::Hex(coords) => self
                 .hex
-                .compute(grid, coords, key.origin, key.options, visible),
+                .compute(grid, coords, origin, key.options, visible)?,
             Grid::Staggered => {
-                let origin = staggered::to_diamond(key.origin);
-                let computed = self
-                    .square
-                    .compute(grid, origin, key.options, &mut self.diamond);
+                let diamond = staggered::to_diamond(origin);
+                self.square
+                    .compute(grid, diamond, key.options, &mut self.diamond)?;
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
-                computed
             }
         }
+        if (x0, y0) != (0, 0) {
+            visible.shift(x0, y0);
+            opacity.clip(visible);
+        }
+        Ok(())
     }
 }

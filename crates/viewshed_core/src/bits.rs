@@ -117,6 +117,36 @@ impl BitRows {
         self.words.resize(rows as usize * self.stride, 0);
     }
 
+    /// Rows made from their words, as [`words`](Self::words) gives them (`words_for(bits)`
+    /// words a row); `None` when there are not `rows` rows of them. Bits past a row's end are
+    /// cleared.
+    ///
+    /// ```
+    /// use viewshed_core::bits::BitRows;
+    ///
+    /// let rows = BitRows::from_words(2, 3, vec![0b101, u64::MAX]).unwrap();
+    /// assert!(rows.get(0, 2) && !rows.get(0, 1));
+    /// assert_eq!(rows.count_ones(), 5, "row 1 keeps its 3 bits");
+    /// assert!(BitRows::from_words(2, 3, vec![0]).is_none());
+    /// ```
+    pub fn from_words(rows: u32, bits: u32, mut words: Vec<u64>) -> Option<Self> {
+        let stride = words_for(bits);
+        if words.len() != (rows as usize).checked_mul(stride)? {
+            return None;
+        }
+        if !bits.is_multiple_of(u64::BITS) {
+            for row in words.chunks_mut(stride) {
+                row[stride - 1] &= low_bits(bits % u64::BITS);
+            }
+        }
+        Some(Self {
+            words,
+            stride,
+            rows,
+            bits,
+        })
+    }
+
     /// Number of rows.
     pub fn rows(&self) -> u32 {
         self.rows
@@ -266,6 +296,100 @@ impl BitRows {
             if !bits.is_multiple_of(u64::BITS) {
                 self.words[to + words - 1] &= low_bits(bits % u64::BITS);
             }
+        }
+    }
+
+    /// The 64 bits of `row` from `bit` (bit 0 of the result is `bit`); bits past the row are
+    /// clear.
+    ///
+    /// ```
+    /// use viewshed_core::bits::BitRows;
+    ///
+    /// let mut rows = BitRows::new(1, 100);
+    /// rows.set(0, 70);
+    /// assert_eq!(rows.get_run(0, 60), 1 << 10);
+    /// assert_eq!(rows.get_run(0, 100), 0);
+    /// ```
+    pub fn get_run(&self, row: u32, bit: u32) -> u64 {
+        if row >= self.rows || bit >= self.bits {
+            return 0;
+        }
+        let base = row as usize * self.stride;
+        let (i, shift) = (bit as usize / WORD_BITS, bit % u64::BITS);
+        let low = self.words[base + i] >> shift;
+        let high = match self.words.get(base + i + 1) {
+            Some(&next) if shift != 0 && i + 1 < self.stride => next << (u64::BITS - shift),
+            _ => 0,
+        };
+        (low | high) & low_bits(self.bits - bit)
+    }
+
+    /// Copies the bits of `other` whose cells lie in both grids, when `self`'s row 0 bit 0 is
+    /// cell `at` and `other`'s is cell `other_at` (cells in any shared coordinates): how a
+    /// memory is kept when a map's area moves. Bits of `self` outside `other` are left as
+    /// they are.
+    pub fn copy_from_at(&mut self, at: (u32, u32), other: &BitRows, other_at: (u32, u32)) {
+        let span = |start: u32, len: u32| (u64::from(start), u64::from(start) + u64::from(len));
+        let (x0, x1) = {
+            let (a, b) = (span(at.0, self.bits), span(other_at.0, other.bits));
+            (a.0.max(b.0), a.1.min(b.1))
+        };
+        let (y0, y1) = {
+            let (a, b) = (span(at.1, self.rows), span(other_at.1, other.rows));
+            (a.0.max(b.0), a.1.min(b.1))
+        };
+        for y in y0..y1 {
+            let (to_row, from_row) = (
+                (y - u64::from(at.1)) as u32,
+                (y - u64::from(other_at.1)) as u32,
+            );
+            for x in (x0..x1).step_by(WORD_BITS) {
+                let mask = low_bits((x1 - x).min(64) as u32);
+                let run = other.get_run(from_row, (x - u64::from(other_at.0)) as u32) & mask;
+                let bit = (x - u64::from(at.0)) as u32;
+                self.clear_run(to_row, bit, mask);
+                self.set_run(to_row, bit, run);
+            }
+        }
+    }
+
+    /// Sets (`on`) or clears the `len` bits of `row` from `bit` (those inside the rows).
+    ///
+    /// ```
+    /// use viewshed_core::bits::BitRows;
+    ///
+    /// let mut rows = BitRows::new(2, 100);
+    /// rows.fill_span(1, 60, 30, true);
+    /// assert_eq!(rows.count_ones(), 30);
+    /// rows.fill_span(1, 70, 100, false);
+    /// assert_eq!(rows.count_ones(), 10);
+    /// ```
+    pub fn fill_span(&mut self, row: u32, bit: u32, len: u32, on: bool) {
+        let end = u64::from(bit) + u64::from(len);
+        let end = end.min(u64::from(self.bits)) as u32;
+        let mut at = bit;
+        while at < end {
+            let run = low_bits((end - at).min(u64::BITS));
+            if on {
+                self.set_run(row, at, run);
+            } else {
+                self.clear_run(row, at, run);
+            }
+            at += u64::BITS;
+        }
+    }
+
+    /// Clears the bits `bit .. bit + 64` of `row` that are set in `run`.
+    fn clear_run(&mut self, row: u32, bit: u32, run: u64) {
+        if row >= self.rows || bit >= self.bits {
+            return;
+        }
+        let run = run & low_bits(self.bits - bit);
+        let index = row as usize * self.stride + bit as usize / WORD_BITS;
+        let shift = bit % u64::BITS;
+        self.words[index] &= !(run << shift);
+        if shift != 0 && run >> (u64::BITS - shift) != 0 {
+            self.words[index + 1] &= !(run >> (u64::BITS - shift));
         }
     }
 }

@@ -55,6 +55,56 @@ impl Window {
     pub fn contains(&self, x: u32, y: u32) -> bool {
         x.wrapping_sub(self.x) < self.width && y.wrapping_sub(self.y) < self.height
     }
+
+    /// Whether the window holds no cell.
+    pub fn is_empty(&self) -> bool {
+        self.width == 0 || self.height == 0
+    }
+
+    /// The cells both windows hold (`None` when they hold none in common).
+    ///
+    /// ```
+    /// use viewshed_core::visible::Window;
+    ///
+    /// let a = Window { x: 0, y: 0, width: 4, height: 4 };
+    /// let b = Window { x: 2, y: 3, width: 5, height: 5 };
+    /// assert_eq!(a.intersection(&b), Some(Window { x: 2, y: 3, width: 2, height: 1 }));
+    /// assert_eq!(a.intersection(&Window { x: 4, y: 0, width: 1, height: 1 }), None);
+    /// ```
+    pub fn intersection(&self, other: &Window) -> Option<Window> {
+        let x = self.x.max(other.x);
+        let y = self.y.max(other.y);
+        let end_x = self.end_x().min(other.end_x());
+        let end_y = self.end_y().min(other.end_y());
+        let (x64, y64) = (u64::from(x), u64::from(y));
+        (x64 < end_x && y64 < end_y).then(|| Window {
+            x,
+            y,
+            width: (end_x - x64) as u32,
+            height: (end_y - y64) as u32,
+        })
+    }
+
+    /// The cell of a non-empty window nearest to `(x, y)` (each coordinate clamped to the
+    /// window): no cell of it is nearer in any distance that grows with `|dx|` and `|dy|`.
+    pub fn nearest(&self, x: u32, y: u32) -> (u32, u32) {
+        let clamp = |v: u32, from: u32, len: u32| v.clamp(from, from + len.max(1) - 1);
+        (clamp(x, self.x, self.width), clamp(y, self.y, self.height))
+    }
+
+    /// The cells of the window, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        (self.y..self.y + self.height)
+            .flat_map(move |y| (self.x..self.x + self.width).map(move |x| (x, y)))
+    }
+
+    fn end_x(&self) -> u64 {
+        u64::from(self.x) + u64::from(self.width)
+    }
+
+    fn end_y(&self) -> u64 {
+        u64::from(self.y) + u64::from(self.height)
+    }
 }
 
 impl VisibleSet {
@@ -86,19 +136,61 @@ impl VisibleSet {
             .map(move |(y, x)| (self.x0 + x, self.y0 + y))
     }
 
+    /// Moves the set by `(dx, dy)` cells: a view computed on a part of a larger map (a grid
+    /// whose cell `(0, 0)` is the larger map's cell `(dx, dy)`), brought to the larger map's
+    /// coordinates.
+    ///
+    /// ```
+    /// use viewshed_core::{Fov, FovOptions, OpacityGrid, VisibleSet};
+    ///
+    /// let mut visible = VisibleSet::new();
+    /// Fov::default().compute(&OpacityGrid::new(5, 5), (2, 2), FovOptions::radius(1), &mut visible)?;
+    /// visible.shift(100, 200);
+    /// assert!(visible.contains(102, 202) && !visible.contains(2, 2));
+    /// # Ok::<(), viewshed_core::FovError>(())
+    /// ```
+    pub fn shift(&mut self, dx: u32, dy: u32) {
+        self.x0 += dx;
+        self.y0 += dy;
+    }
+
+    /// Adds the visible cells to `rows`, whose row `y` bit `x` stands for map cell
+    /// `(origin.0 + x, origin.1 + y)` (a team's view of a map whose grid starts at `origin`).
+    /// Cells outside `rows` are dropped.
+    #[inline]
+    pub fn or_into_at(&self, rows: &mut BitRows, (ox, oy): (u32, u32)) {
+        if self.x0 >= ox && self.y0 >= oy {
+            let mut moved = self.window();
+            (moved.x, moved.y) = (self.x0 - ox, self.y0 - oy);
+            return self.or_window_into(moved, rows);
+        }
+        // The window starts before the rows (a view of a map whose grid has since moved):
+        // cell by cell, dropping what falls outside.
+        for (x, y) in self.iter() {
+            if x >= ox && y >= oy {
+                rows.set_run(y - oy, x - ox, 1);
+            }
+        }
+    }
+
     /// Adds the visible cells to `rows`, whose row `y` bit `x` stands for map cell `(x, y)`
     /// (a map-sized grid such as a team's view). Cells outside `rows` are dropped, so a view
     /// larger than the grid never writes out of bounds.
     pub fn or_into(&self, rows: &mut BitRows) {
+        self.or_window_into(self.window(), rows);
+    }
+
+    /// [`or_into`](Self::or_into) with the window placed at `at` in `rows`.
+    fn or_window_into(&self, at: Window, rows: &mut BitRows) {
         if self.rows.stride() == 1 {
-            self.or_narrow_into(rows);
+            self.or_narrow_into(at, rows);
             return;
         }
         // Row by row of words, not of the window's height: a window 0 cells wide has no
         // words however tall it is.
         for (y, row) in self.word_rows() {
             for (i, &word) in row.iter().enumerate() {
-                rows.set_run(self.y0 + y, self.x0 + (i * WORD_BITS) as u32, word);
+                rows.set_run(at.y + y, at.x + (i * WORD_BITS) as u32, word);
             }
         }
     }
@@ -106,8 +198,8 @@ impl VisibleSet {
     /// [`or_into`](Self::or_into) for a window at most 64 cells wide (a radius up to 31):
     /// one word per row, each shifted into at most two words of `rows`, the clipping to
     /// `rows` worked out once.
-    fn or_narrow_into(&self, rows: &mut BitRows) {
-        let (x0, y0) = (self.x0, self.y0);
+    fn or_narrow_into(&self, at: Window, rows: &mut BitRows) {
+        let (x0, y0) = (at.x, at.y);
         if x0 >= rows.bits_per_row() || y0 >= rows.rows() {
             return;
         }
@@ -175,7 +267,7 @@ impl VisibleSet {
     }
 
     /// Keeps only the visible cells `(x, y)` (map coordinates) for which `keep` is true.
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
         let stride = self.rows.stride();
         let (x0, y0) = (self.x0, self.y0);
         for (index, word) in self.rows.words_mut().iter_mut().enumerate() {
