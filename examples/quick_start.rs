@@ -6,6 +6,7 @@
 //! cargo run --example quick_start
 //! ```
 
+use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
@@ -20,13 +21,29 @@ fn main() {
     App::new()
         .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
         .add_plugins(ViewshedPlugins::default()) // adds bevy_ecs_tilemap's TilemapPlugin too
+        .insert_resource(ClearColor(Color::BLACK)) // what shows where tiles are hidden
         .add_systems(Startup, setup)
         .add_systems(Update, walk)
         .run();
 }
 
+/// Where a tile's centre is (the room is centred on the origin), just above the map.
+fn center(tile: TilePos) -> Vec3 {
+    Vec3::new(tile.x as f32 - 15.5, tile.y as f32 - 8.5, 0.1) * 16.0
+}
+
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
-    commands.spawn(Camera2d);
+    // The room, 32x18 tiles of 16 pixels, fills the window.
+    let room = ScalingMode::AutoMin {
+        min_width: 512.0,
+        min_height: 288.0,
+    };
+    let projection = OrthographicProjection {
+        scaling_mode: room,
+        ..OrthographicProjection::default_2d()
+    };
+    commands.spawn((Camera2d, Projection::Orthographic(projection)));
+    let tiles: Handle<Image> = assets.load("tiles.png");
     let map = commands.spawn_empty().id();
     let mut storage = TileStorage::empty(SIZE);
     for x in 0..SIZE.x {
@@ -52,23 +69,36 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             grid_size: tile_size.into(),
             size: SIZE,
             storage,
-            texture: TilemapTexture::Single(assets.load("tiles.png")),
+            texture: TilemapTexture::Single(tiles.clone()),
             tile_size,
             anchor: TilemapAnchor::Center,
             ..default()
         },
         FogStyle::default(), // seen: as drawn; remembered: dimmed; never seen: hidden
     ));
-    // The player sees 8 tiles around it and lifts the fog of war.
+    // The player sees 8 tiles around it and lifts the fog of war; it is drawn with tile 4
+    // of the tileset.
+    let start = TilePos { x: 2, y: 2 };
+    let figure = Rect::new(64.0, 0.0, 80.0, 16.0);
     commands.spawn((
         Viewshed::new(8),
         RevealsFog,
-        TilePos { x: 2, y: 2 },
+        start,
         TilemapId(map),
+        Sprite {
+            image: tiles,
+            rect: Some(figure),
+            ..default()
+        },
+        Transform::from_translation(center(start)),
     ));
 }
 
-fn walk(keys: Res<ButtonInput<KeyCode>>, mut player: Single<&mut TilePos, With<RevealsFog>>) {
+fn walk(
+    keys: Res<ButtonInput<KeyCode>>,
+    player: Single<(&mut TilePos, &mut Transform), With<RevealsFog>>,
+) {
+    let (mut tile, mut transform) = player.into_inner();
     let (dx, dy) = match keys.get_just_pressed().next() {
         Some(KeyCode::ArrowLeft) => (-1, 0),
         Some(KeyCode::ArrowRight) => (1, 0),
@@ -77,10 +107,11 @@ fn walk(keys: Res<ButtonInput<KeyCode>>, mut player: Single<&mut TilePos, With<R
         _ => return,
     };
     let (x, y) = (
-        player.x.saturating_add_signed(dx),
-        player.y.saturating_add_signed(dy),
+        tile.x.saturating_add_signed(dx),
+        tile.y.saturating_add_signed(dy),
     );
     if !is_wall(x, y) {
-        **player = TilePos { x, y }; // the view and the fog follow in this frame
+        *tile = TilePos { x, y }; // the view and the fog follow in this frame
+        transform.translation = center(*tile);
     }
 }

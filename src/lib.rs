@@ -100,10 +100,12 @@ pub mod viewshed;
 
 #[allow(deprecated)]
 pub use fog::FogTeam;
+#[cfg(feature = "render")]
+pub use fog::SmoothFog;
 pub use fog::{
-    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogOfWar, FogOverlay, FogOverlayLayer,
-    FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost, MemoryError, RevealsFog,
-    SoftEdge, Team, TeamFog, TileLook, WorldMemory,
+    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogMinimap, FogOfWar, FogOverlay,
+    FogOverlayLayer, FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost,
+    MemoryError, RevealsFog, SoftEdge, Team, TeamFog, TerrainMemory, TileLook, WorldMemory,
 };
 pub use light::{LightSource, Lighting, NeedsLight};
 pub use maps::density::{Density, DensityCells};
@@ -133,15 +135,18 @@ pub use viewshed_core::{
 /// `HexCoords`, ...) stay out of it: import them from the crate root, e.g.
 /// `use bevy_viewshed::Team;`.
 pub mod prelude {
+    #[cfg(feature = "render")]
+    pub use crate::SmoothFog;
     #[allow(deprecated)]
     pub use crate::ViewshedPlugin;
     pub use crate::{
         CanBeSpotted, ChunkOf, ChunkPlacement, ChunkPos, Density, DensityCells, DistanceShape,
-        DrawnTeam, DrawnTeamOverride, FogFade, FogOfWar, FogOverlay, FogState, FogStyle, FovMode,
-        FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf, LeavesGhost, LightSource,
-        LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells, RevealsFog, SoftEdge, Spotted,
-        SpottedTargets, TileLook, Viewshed, ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems,
-        ViewshedSystems, ViewshedUpdated, VisionCone, WorldMap,
+        DrawnTeam, DrawnTeamOverride, FogFade, FogMinimap, FogOfWar, FogOverlay, FogState,
+        FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf,
+        LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells,
+        RevealsFog, SoftEdge, Spotted, SpottedTargets, TerrainMemory, TileLook, Viewshed,
+        ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems, ViewshedSystems, ViewshedUpdated,
+        VisionCone, WorldMap,
     };
 }
 

@@ -1,6 +1,7 @@
 //! The format version every save of this crate carries (feature `serde`): a saved
 //! [`Viewshed`](crate::Viewshed), [`ExploredMemory`](crate::ExploredMemory) (and so a
-//! [`FogOfWar`](crate::FogOfWar)) and [`LastSeen`](crate::LastSeen) are written with
+//! [`FogOfWar`](crate::FogOfWar)), [`LastSeen`](crate::LastSeen) and
+//! [`TerrainMemory`](crate::TerrainMemory) are written with
 //! `"format": SAVE_FORMAT`. A save without the field is read as this format; a save of another
 //! format is an error that says which format it is and which this version reads, never a
 //! silently wrong load.

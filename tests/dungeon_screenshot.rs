@@ -23,7 +23,19 @@ struct Game {
 /// Runs a scripted game and returns its screenshot and report.
 fn play_radius(binary: &Path, radius: u32, out: &Path) -> Game {
     let radius = radius.to_string();
-    let args = ["--seed", "7", "--autoplay", "45", "--radius", &radius];
+    // The fog in tile colours and the whole map on screen: the tiles are counted one by one.
+    let args = [
+        "--seed",
+        "7",
+        "--autoplay",
+        "45",
+        "--radius",
+        &radius,
+        "--fog",
+        "tiles",
+        "--zoom",
+        "1",
+    ];
     let (image, line) = play(binary, &args, out);
     Game {
         image,

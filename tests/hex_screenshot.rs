@@ -35,7 +35,9 @@ fn hex_mean(image: &image::RgbaImage, (cx, cy): (f64, f64)) -> f64 {
 fn hex_screenshot_shows_fog_of_war() {
     let binary = build_example("hex_skirmish");
     let path = common_screenshot::screenshot_dir().join("hex_skirmish.png");
-    let (image, line) = play(&binary, &["--seed", "7", "--autoplay", "40"], &path);
+    // The fog in tile colours: the hexagons are counted one by one.
+    let args = ["--seed", "7", "--autoplay", "40", "--fog", "tiles"];
+    let (image, line) = play(&binary, &args, &path);
     assert_eq!(image.dimensions(), (1280, 720));
     // The centre of hexagon (0, 0) in the window, in pixels.
     let origin: (f64, f64) = pixel(&line);

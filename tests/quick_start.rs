@@ -52,7 +52,8 @@ fn the_quick_start_shows_exactly_what_its_player_sees() {
     assert!(
         EXAMPLE.contains("const SIZE: TilemapSize = TilemapSize { x: 32, y: 18 };")
             && EXAMPLE.contains("TilePos { x: 2, y: 2 }")
-            && EXAMPLE.contains("Viewshed::new(8)"),
+            && EXAMPLE.contains("Viewshed::new(8)")
+            && EXAMPLE.contains("min_width: 512.0"),
         "the room this test expects is the example's"
     );
     let binary = build_example("quick_start");
@@ -83,9 +84,10 @@ fn the_quick_start_shows_exactly_what_its_player_sees() {
     );
 }
 
-/// Which tiles of the room are drawn (their mean luminance differs from the background's),
-/// row after row. The map is centred in the 1280x720 window: tile (0, 0) is centred 15.5 and
-/// 8.5 tiles left of and below the window's centre, 16 pixels a tile.
+/// Which tiles of the room are drawn (their mean luminance differs from the background's, read
+/// on the top left tile, a wall never seen), row after row. The room fills the 1280x720
+/// window: tile (0, 0) is centred 15.5 and 8.5 tiles left of and below the window's centre,
+/// 40 pixels a tile (16 pixels drawn 2.5 times).
 fn shown_tiles(image: &image::RgbaImage) -> Vec<bool> {
     let mean = |cx: f64, cy: f64| {
         let (mut sum, mut n) = (0.0, 0.0);
@@ -102,8 +104,8 @@ fn shown_tiles(image: &image::RgbaImage) -> Vec<bool> {
     let mut shown = Vec::new();
     for y in 0..SIZE.1 {
         for x in 0..SIZE.0 {
-            let cx = 640.0 + (f64::from(x) - 15.5) * 16.0;
-            let cy = 360.0 - (f64::from(y) - 8.5) * 16.0;
+            let cx = 640.0 + (f64::from(x) - 15.5) * 40.0;
+            let cy = 360.0 - (f64::from(y) - 8.5) * 40.0;
             shown.push((mean(cx, cy) - background).abs() > 10.0);
         }
     }

@@ -4,10 +4,12 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
+use crate::fog_mode::FogMode;
 use crate::shared_args::{Args, or_exit, seed_from_clock};
 
 const USAGE: &str = "usage: dungeon [--seed N] [--radius N] [--monster-views] \
-                     [--autoplay TURNS] [--screenshot PATH] [--record GIF] [--exit]";
+                     [--fog smooth|tiles] [--zoom Z] [--autoplay TURNS] [--screenshot PATH] \
+                     [--record GIF] [--exit]";
 
 /// What the command line asked for.
 #[derive(Resource, Clone, Debug)]
@@ -21,6 +23,11 @@ pub struct Options {
     pub radius: u32,
     /// Start with the monsters' views drawn (as `v` does).
     pub monster_views: bool,
+    /// How the fog is drawn at the start (`f` switches).
+    pub fog: FogMode,
+    /// How many pixels a pixel of the tileset takes: 1 shows the whole map with the camera
+    /// still, more follows the player.
+    pub zoom: f32,
 }
 
 impl Options {
@@ -39,6 +46,8 @@ impl Options {
             exit: false,
             radius: 10,
             monster_views: false,
+            fog: FogMode::Smooth,
+            zoom: 2.0,
         };
         while let Some(arg) = args.next_arg() {
             match arg.as_str() {
@@ -49,9 +58,14 @@ impl Options {
                 "--record" => options.record = Some(args.value("--record")?.into()),
                 "--exit" => options.exit = true,
                 "--monster-views" => options.monster_views = true,
+                "--fog" => options.fog = FogMode::parse(&args.value("--fog")?)?,
+                "--zoom" => options.zoom = args.number("--zoom")?,
                 "--help" | "-h" => args.help(),
                 other => return Err(args.unknown(other)),
             }
+        }
+        if !(options.zoom >= 1.0 && options.zoom <= 8.0) {
+            return Err(format!("--zoom {} is not from 1 to 8", options.zoom));
         }
         Ok(options)
     }

@@ -13,10 +13,10 @@ use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::looks::FADE;
 use crate::map::Cell;
-use crate::record::{FRAME_TIME, Recording, TURN_FRAMES};
+use crate::record::{FRAME_TIME, Recording, TURN_FRAMES, WARM_UP};
 use crate::screenshot::save_and_exit;
 use crate::sprites::{ActorSprites, tile_center};
-use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, TILE, Turn};
+use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, Turn};
 
 /// Frames to let the last turn render before the screenshot: the fades end (the longest,
 /// `FADE.fade_out`, on the scripted game's clock of `FRAME_TIME` per frame), and a few more.
@@ -48,14 +48,15 @@ pub fn play(
     let Some(turns) = options.autoplay else {
         return;
     };
-    // While filming, a turn every few frames, so that the fades can be seen.
+    // While filming, a turn every few frames, so that the fades can be seen, once the
+    // shaders are ready.
     *frame += 1;
-    let pace = if options.record.is_some() {
-        TURN_FRAMES
+    let (pace, start) = if options.record.is_some() {
+        (TURN_FRAMES, WARM_UP)
     } else {
-        1
+        (1, 0)
     };
-    if actions.turn() >= turns || !frame.is_multiple_of(pace) {
+    if actions.turn() >= turns || *frame <= start || !frame.is_multiple_of(pace) {
         return;
     }
     let Ok(fog) = fog.get(actions.level.terrain) else {
@@ -113,6 +114,7 @@ fn finish(
     assets: Res<AssetServer>,
     timing: Res<FovTiming>,
     player: Query<(&TilePos, &Viewshed), With<Player>>,
+    camera: Single<&Transform, With<Camera2d>>,
     recording: Option<ResMut<Recording>>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -145,7 +147,8 @@ fn finish(
     }
     finish.requested = true;
     if let Ok((tile, viewshed)) = player.single() {
-        report(turn.0, *tile, viewshed, &timing);
+        let camera = (camera.translation.truncate(), options.zoom);
+        report(turn.0, (*tile, camera), viewshed, &timing);
     }
     save_and_exit(
         &mut commands,
@@ -166,10 +169,18 @@ fn save_recording(recording: &mut Recording, path: Option<&std::path::Path>) {
 
 /// The line the screenshot test reads: where the player is, on which pixel, and how many tiles
 /// it sees.
-fn report(turn: u32, tile: TilePos, viewshed: &Viewshed, timing: &FovTiming) {
-    // The camera sits one tile above the map's centre, the window is 1280x720.
+fn report(
+    turn: u32,
+    (tile, (camera, zoom)): (TilePos, (Vec2, f32)),
+    viewshed: &Viewshed,
+    timing: &FovTiming,
+) {
+    // The window is 1280x720, the camera at `camera`, `zoom` pixels a world unit.
     let world = tile_center(tile);
-    let (px, py) = (640.0 + world.x, 360.0 - (world.y - TILE));
+    let (px, py) = (
+        640.0 + (world.x - camera.x) * zoom,
+        360.0 - (world.y - camera.y) * zoom,
+    );
     println!(
         "autoplay done: turn {turn} player at tile ({}, {}) pixel ({px:.0}, {py:.0}) radius {} sees {} tiles; FOV update {:.3} ms (median) for {} views",
         tile.x,

@@ -10,6 +10,7 @@ use crate::shared_hud::hud_text;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
+use crate::fog_mode::FogMode;
 use crate::looks::Looks;
 use crate::monsters::{MONSTER_TEAM, Monster};
 use crate::world::{Player, Turn};
@@ -95,6 +96,7 @@ fn update_text(
     timing: Res<FovTiming>,
     fog_team: Res<DrawnTeam>,
     looks: Res<Looks>,
+    fog_mode: Res<FogMode>,
     player: Single<&Viewshed, With<Player>>,
     monsters: Query<&Monster>,
     mut text: Single<&mut Text, With<HudText>>,
@@ -116,15 +118,16 @@ fn update_text(
     };
     let line = format!(
         "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms (median, {} views, {BUILD})  \
-         {chasing} monsters see you  fog: {fog}\n\
-         move: arrows/WASD/hjkl yubn/numpad  wait: .  doors: o  radius: + -  shape: c  \
-         permissive: p  monster views: v  their fog: t  beam: q e  fades: 1 {}  edges: 2 {}  \
-         ghosts: 3 {}  light: 4 {}",
+         {chasing} monsters see you  fog: {fog}, {}\n\
+         move arrows/wasd/hjkl yubn/numpad  wait .  doors o  radius + -  shape c  \
+         permissive p  monsters' views v, fog t  beam q e  fog look f  fades 1 {}  edges 2 {}  \
+         ghosts 3 {}  light 4 {}",
         options.seed,
         turn.0,
         player.radius(),
         timing.last.as_secs_f64() * 1000.0,
         timing.viewers,
+        fog_mode.name(),
         on_off(looks.fades),
         on_off(looks.soft_edges),
         on_off(looks.ghosts),

@@ -118,16 +118,8 @@ impl Actions<'_, '_> {
                     let Some(entity) = door_entity(&self.level, tile) else {
                         continue;
                     };
-                    if let Ok((entity, mut door, mut texture)) = self.doors.get_mut(entity) {
-                        door.open = !door.open;
-                        // Opening a door removes its Opaque: the view changes this very frame.
-                        if door.open {
-                            self.commands.entity(entity).remove::<Opaque>();
-                            texture.0 = tiles::DOOR_OPEN;
-                        } else {
-                            self.commands.entity(entity).insert(Opaque);
-                            texture.0 = tiles::DOOR_CLOSED;
-                        }
+                    if let Ok(door) = self.doors.get_mut(entity) {
+                        toggle_door(&mut self.commands, door);
                         toggled = true;
                     }
                 }
@@ -175,6 +167,29 @@ pub fn neighbours(tile: TilePos) -> impl Iterator<Item = TilePos> {
 
 fn door_entity(level: &Level, tile: TilePos) -> Option<Entity> {
     level.door_tiles.get(&(tile.x, tile.y)).copied()
+}
+
+/// Opens or closes a door: its state, its look, and whether it blocks sight (opening removes
+/// its `Opaque`: the view changes this very frame).
+pub fn toggle_door(
+    commands: &mut Commands,
+    (entity, mut door, mut texture): (Entity, Mut<Door>, Mut<TileTextureIndex>),
+) {
+    door.open = !door.open;
+    if door.open {
+        commands.entity(entity).remove::<Opaque>();
+        texture.0 = tiles::DOOR_OPEN;
+    } else {
+        commands.entity(entity).insert(Opaque);
+        texture.0 = tiles::DOOR_CLOSED;
+    }
+}
+
+/// A closed door next to `tile`, if there is one.
+pub fn closed_door_next_to(level: &Level, doors: &Doors, tile: TilePos) -> Option<Entity> {
+    neighbours(tile)
+        .filter_map(|next| door_entity(level, next))
+        .find(|&entity| doors.get(entity).is_ok_and(|(_, door, _)| !door.open))
 }
 
 /// Walls and closed doors block moves.

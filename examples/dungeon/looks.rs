@@ -1,11 +1,14 @@
 //! The looks the dungeon shows off, each on by default and toggled by a key: `1` fades, `2`
 //! soft edges, `3` ghosts of the monsters last seen, `4` light and darkness (torches on the
-//! room walls, a lantern in your hand, and you see only lit floors).
+//! room walls, a lantern in your hand, and you see only lit floors); the fog drawn smooth or in
+//! tile colours is `f` (`fog_mode.rs`).
 
 use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
+
+use crate::fog_mode::FogLooks;
 
 use crate::world::Level;
 
@@ -55,6 +58,25 @@ pub fn fog_style(looks: Looks) -> FogStyle {
     style
 }
 
+/// The smooth fog with the looks that are on: remembered tiles under a translucent cold
+/// blue, unexplored ones black, edges blurred over almost half a tile (`2` off: barely) and
+/// fades in the shader (`1`).
+pub fn smooth_fog(looks: Looks) -> SmoothFog {
+    SmoothFog::default()
+        .with_remembered(Color::srgba(0.04, 0.05, 0.2, 0.8))
+        .with_softness(if looks.soft_edges { 0.45 } else { 0.05 })
+        .with_fade(looks.fades.then_some(FADE))
+}
+
+/// The terrain's looks in both fog modes.
+pub fn fog_looks(looks: Looks) -> FogLooks {
+    FogLooks {
+        tiles: fog_style(looks),
+        // Under the actors and ghosts, over the glow and the monsters' views.
+        smooth: smooth_fog(looks).with_z_above(0.25),
+    }
+}
+
 /// `1`-`4` toggle the looks.
 pub fn toggle_looks(keys: Res<ButtonInput<KeyCode>>, mut looks: ResMut<Looks>) {
     let mut next = *looks;
@@ -70,12 +92,12 @@ pub fn toggle_looks(keys: Res<ButtonInput<KeyCode>>, mut looks: ResMut<Looks>) {
     looks.set_if_neq(next);
 }
 
-/// The terrain's fog style follows the looks.
-pub fn apply_fog_looks(looks: Res<Looks>, level: Res<Level>, mut styles: Query<&mut FogStyle>) {
+/// The terrain's fog looks follow the looks.
+pub fn apply_fog_looks(looks: Res<Looks>, level: Res<Level>, mut maps: Query<&mut FogLooks>) {
     if !looks.is_changed() {
         return;
     }
-    if let Ok(mut style) = styles.get_mut(level.terrain) {
-        style.set_if_neq(fog_style(*looks));
+    if let Ok(mut map) = maps.get_mut(level.terrain) {
+        map.set_if_neq(fog_looks(*looks));
     }
 }

@@ -15,20 +15,26 @@
 //! show what the monsters see (guards see through a cone), `t` to draw the monsters' fog of
 //! war instead of yours; `q` / `e` to turn your lantern's beam left / right (it also follows
 //! your steps); `1` fades, `2` soft edges, `3` ghosts of monsters last seen, `4` light and
-//! darkness, each on at the start. The grass patch in the second room thins sight: you see a
-//! little way into it, and three tiles of it hide what lies behind.
+//! darkness, each on at the start; `f` draws the fog smooth (on the GPU, the start) or in tile
+//! colours (`--fog tiles` starts so). `--zoom 1` shows the whole map. The grass patch in the
+//! second room thins sight: you see a little way into it, and three tiles of it hide what lies
+//! behind.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod args;
 mod autoplay;
+mod camera;
+#[path = "../shared/fog_mode.rs"]
+mod fog_mode;
 mod ghosts;
 mod hud;
 mod input;
 mod lighting;
 mod looks;
 mod map;
+mod minimap;
 mod monsters;
 mod record;
 mod rooms;
@@ -69,11 +75,12 @@ fn main() {
         .add_plugins(ViewshedPlugins::default())
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(monsters::ShowMonsterViews(options.monster_views))
+        .insert_resource(options.fog)
         .insert_resource(options)
         .init_resource::<Turn>()
         .init_resource::<looks::Looks>()
         .add_message::<PlayerActed>()
-        .add_systems(Startup, (setup::setup, hud::setup))
+        .add_systems(Startup, (setup::setup, hud::setup, minimap::spawn))
         .add_systems(
             Update,
             (
@@ -87,19 +94,27 @@ fn main() {
                     monsters::toggle_views,
                     monsters::toggle_fog_team,
                     looks::toggle_looks,
+                    fog_mode::toggle_fog_mode,
                 ),
                 (
                     looks::apply_fog_looks,
                     lighting::apply_light_looks,
                     lighting::aim_beam,
                 ),
+                fog_mode::apply_fog_mode,
                 sprites::place_sprites,
+                camera::follow_player,
             )
                 .chain(),
         )
         .add_systems(
             PostUpdate,
-            (ghosts::draw_ghosts, lighting::draw_glow).after(ViewshedSystems),
+            (
+                ghosts::draw_ghosts,
+                lighting::draw_glow,
+                minimap::show_minimap,
+            )
+                .after(ViewshedSystems),
         )
         .add_plugins((
             hud::HudPlugin,

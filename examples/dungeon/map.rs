@@ -85,7 +85,7 @@ impl Dungeon {
     }
 
     /// Up to 12 rooms that keep a wall between each other, the kinds in turn so that every
-    /// dungeon shows each (the player starts in a plain hall).
+    /// dungeon shows each (the player starts in a pillared hall: shadows from the first step).
     fn place_rooms(&mut self, rng: &mut Rng) {
         const KINDS: [RoomKind; 4] = [
             RoomKind::Pillared,
@@ -98,7 +98,7 @@ impl Dungeon {
                 break;
             }
             let kind = match self.rooms.len() {
-                0 => RoomKind::Hall,
+                0 => RoomKind::Pillared,
                 n => KINDS[(n + attempt / 100) % KINDS.len()],
             };
             let (w, h) = Room::size(kind, rng);

@@ -9,7 +9,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 
-use crate::input::{Doors, blocked, neighbours};
+use crate::input::{Doors, blocked, closed_door_next_to, neighbours, toggle_door};
 use crate::map::{Dungeon, Rng};
 use crate::sprites::{ActorSprites, tiles};
 use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, PlayerActed, map_tiles};
@@ -93,13 +93,15 @@ pub fn spawn(
 }
 
 /// After each player action, every monster steps: towards the player if it sees it,
-/// otherwise to a random free neighbour.
+/// otherwise to a random free neighbour, or it opens a closed door next to it (a door the
+/// player saw closed stays drawn closed until the player sees it again: `TerrainMemory`).
 pub fn take_turns(
+    mut commands: Commands,
     mut acted: MessageReader<PlayerActed>,
     level: Res<Level>,
     player: Single<&TilePos, (With<Player>, Without<Monster>)>,
     mut monsters: Query<(Entity, &mut TilePos, &mut Viewshed, &Monster, Has<Guard>)>,
-    doors: Doors,
+    mut doors: Doors,
     mut rng: ResMut<MonsterRng>,
 ) {
     for _ in acted.read() {
@@ -108,6 +110,13 @@ pub fn take_turns(
         let mut occupied: Vec<TilePos> = taken.iter().map(|&(_, pos)| pos).collect();
         occupied.push(target);
         for (index, (_, mut pos, mut viewshed, monster, guard)) in monsters.iter_mut().enumerate() {
+            let door = closed_door_next_to(&level, &doors, *pos);
+            if let Some(door) = door.filter(|_| !monster.chasing && rng.0.below(4) == 0)
+                && let Ok(door) = doors.get_mut(door)
+            {
+                toggle_door(&mut commands, door);
+                continue;
+            }
             let free: Vec<TilePos> = neighbours(*pos)
                 .filter(|&tile| !blocked(&level, &doors, tile) && !occupied.contains(&tile))
                 .collect();

@@ -13,9 +13,8 @@ use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
-use image::codecs::gif::{GifEncoder, Repeat};
+use image::RgbaImage;
 use image::imageops::{FilterType, resize};
-use image::{Delay, Frame, RgbaImage};
 
 use crate::args::Options;
 
@@ -25,6 +24,10 @@ pub const FRAME_TIME: Duration = Duration::from_millis(25);
 const CAPTURE_EVERY: u32 = 4;
 /// While recording, the scripted player acts once in this many frames (150 ms of game time).
 pub const TURN_FRAMES: u32 = 6;
+/// While recording, nothing is captured and the scripted player waits for this many frames:
+/// the GPU compiles the shaders (the smooth fog's among them) while the first frames are
+/// drawn.
+pub const WARM_UP: u32 = 40;
 
 /// The captured frames, by frame number (captures arrive a few frames late).
 #[derive(Resource, Default)]
@@ -53,7 +56,7 @@ impl Plugin for RecordPlugin {
 fn capture(mut commands: Commands, mut recording: ResMut<Recording>) {
     recording.frame += 1;
     let frame = recording.frame;
-    if !frame.is_multiple_of(CAPTURE_EVERY) {
+    if frame <= WARM_UP || !frame.is_multiple_of(CAPTURE_EVERY) {
         return;
     }
     recording.pending += 1;
@@ -84,21 +87,72 @@ impl Recording {
         self.pending == 0
     }
 
-    /// Writes the frames captured so far to `path` as a looping GIF.
+    /// Writes the frames captured so far to `path` as a looping GIF: each frame but the first
+    /// only where it differs from the one before (the rest of it transparent, so the one before
+    /// shows), a frame the same as the one before lengthening that one.
     pub fn save(&mut self, path: &Path) -> Result<usize, String> {
         self.frames.sort_by_key(|(frame, _)| *frame);
+        let Some((_, first)) = self.frames.first() else {
+            return Err("no frame was captured".into());
+        };
+        let (width, height) = (first.width() as u16, first.height() as u16);
         let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut encoder = GifEncoder::new_with_speed(BufWriter::new(file), 20);
-        encoder
-            .set_repeat(Repeat::Infinite)
+        let mut encoder = gif::Encoder::new(BufWriter::new(file), width, height, &[])
             .map_err(|e| e.to_string())?;
-        let delay = Delay::from_saturating_duration(FRAME_TIME * CAPTURE_EVERY);
-        let count = self.frames.len();
-        let frames = self
-            .frames
-            .drain(..)
-            .map(|(_, image)| Frame::from_parts(image, 0, 0, delay));
-        encoder.encode_frames(frames).map_err(|e| e.to_string())?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(|e| e.to_string())?;
+        let step = (FRAME_TIME * CAPTURE_EVERY).as_millis() as u16 / 10;
+        let mut previous: Option<&RgbaImage> = None;
+        let mut pending: Option<gif::Frame> = None;
+        let mut count = 0;
+        for (_, image) in &self.frames {
+            match changed_part(previous, image) {
+                None => pending.iter_mut().for_each(|frame| frame.delay += step),
+                Some(mut frame) => {
+                    if let Some(done) = pending.replace({
+                        frame.delay = step;
+                        frame
+                    }) {
+                        encoder.write_frame(&done).map_err(|e| e.to_string())?;
+                    }
+                    count += 1;
+                }
+            }
+            previous = Some(image);
+        }
+        if let Some(done) = pending {
+            encoder.write_frame(&done).map_err(|e| e.to_string())?;
+        }
+        self.frames.clear();
         Ok(count)
     }
+}
+
+/// The part of `image` that differs from `previous` (all of it without one), its pixels that
+/// do not differ transparent, as a GIF frame drawn over the one before; `None` when nothing
+/// differs.
+fn changed_part(previous: Option<&RgbaImage>, image: &RgbaImage) -> Option<gif::Frame<'static>> {
+    let same = |x, y| previous.is_some_and(|p| p.get_pixel(x, y) == image.get_pixel(x, y));
+    let (mut min, mut max) = ((u32::MAX, u32::MAX), (0, 0));
+    for (x, y, _) in image.enumerate_pixels() {
+        if !same(x, y) {
+            min = (min.0.min(x), min.1.min(y));
+            max = (max.0.max(x), max.1.max(y));
+        }
+    }
+    if min.0 > max.0 {
+        return None;
+    }
+    let (w, h) = (max.0 - min.0 + 1, max.1 - min.1 + 1);
+    let mut part = image::imageops::crop_imm(image, min.0, min.1, w, h).to_image();
+    for (x, y, pixel) in part.enumerate_pixels_mut() {
+        if same(x + min.0, y + min.1) {
+            *pixel = image::Rgba([0, 0, 0, 0]);
+        }
+    }
+    let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut part, 10);
+    (frame.left, frame.top) = (min.0 as u16, min.1 as u16);
+    frame.dispose = gif::DisposalMethod::Keep;
+    Some(frame)
 }

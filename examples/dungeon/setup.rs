@@ -9,12 +9,14 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
+use crate::camera;
 use crate::lighting;
 use crate::looks::{self, Looks};
 use crate::map::{Cell, Dungeon};
+use crate::minimap;
 use crate::monsters;
 use crate::sprites::{self, ActorSprites, MAP_SIZE, TILESET, tilemap, tiles};
-use crate::world::{Door, Level, MAP_HEIGHT, MAP_WIDTH, Player, TILE, map_tiles};
+use crate::world::{Door, Level, MAP_HEIGHT, MAP_WIDTH, Player, map_tiles};
 
 pub fn setup(
     mut commands: Commands,
@@ -23,9 +25,14 @@ pub fn setup(
     options: Res<Options>,
     array_texture_loader: Res<ArrayTextureLoader>,
 ) {
-    spawn_camera(&mut commands);
     let texture: Handle<Image> = assets.load(TILESET);
     let dungeon = Dungeon::generate(MAP_WIDTH, MAP_HEIGHT, options.seed);
+    let start = dungeon.center(0);
+    let start = TilePos {
+        x: start.0,
+        y: start.1,
+    };
+    camera::spawn_camera(&mut commands, options.zoom, sprites::tile_center(start));
     let (terrain, door_tiles) = spawn_terrain(&mut commands, &dungeon, &texture);
     let overlay = spawn_overlay(&mut commands, &texture, terrain);
     let glow = spawn_layer(
@@ -52,11 +59,6 @@ pub fn setup(
     });
 }
 
-/// The camera sits one tile above the map's centre, leaving the top rows to the HUD.
-fn spawn_camera(commands: &mut Commands) {
-    commands.spawn((Camera2d, Transform::from_xyz(0.0, TILE, 0.0)));
-}
-
 /// The terrain: walls and closed doors block sight. Returns the tilemap and its door tiles by
 /// position.
 fn spawn_terrain(
@@ -65,10 +67,14 @@ fn spawn_terrain(
     texture: &Handle<Image>,
 ) -> (Entity, HashMap<(u32, u32), Entity>) {
     let mut door_tiles = HashMap::new();
-    // Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones
-    // hidden (the black clear colour shows through), with the looks that are on.
-    let fog_style = looks::fog_style(Looks::default());
-    let terrain = spawn_layer(commands, texture, 0.0, fog_style, |commands, bundle| {
+    // The fog in both modes (`fog_mode.rs` puts on the current one): in tile colours,
+    // visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones
+    // hidden (the black clear colour shows through); smooth, a blurred field over the map.
+    let fog_looks = looks::fog_looks(Looks::default());
+    // Doors the player saw closed stay drawn closed until seen again; the minimap in the
+    // corner.
+    let extra = (fog_looks, TerrainMemory::default(), minimap::fog_minimap());
+    let terrain = spawn_layer(commands, texture, 0.0, extra, |commands, bundle| {
         let position = bundle.position;
         let cell = dungeon.cell(position.x, position.y);
         let texture_index = match cell {

@@ -1,4 +1,4 @@
-//! The HUD line: seed, turn, and how many red units the blue team sees.
+//! The HUD line: seed, turn, how many red units the blue team sees, and how the fog is drawn.
 
 use bevy::prelude::*;
 
@@ -6,6 +6,7 @@ use crate::shared_hud::hud_text;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
+use crate::fog_mode::FogMode;
 use crate::script::Options;
 use crate::turns::{Turns, Unit, Units};
 
@@ -38,18 +39,21 @@ fn update_text(
     units_map: Option<Res<Units>>,
     fog: Query<&FogOfWar>,
     units: Query<(&Unit, &TilePos)>,
+    fog_mode: Res<FogMode>,
     mut text: Single<&mut Text, With<HudText>>,
 ) {
     let Some(fog) = units_map.and_then(|u| fog.get(u.terrain).ok()) else {
         return;
     };
     let line = format!(
-        "seed {}   turn {}   blue units see {} red units   hexes seen now {}, explored {}",
+        "seed {}   turn {}   blue units see {} red units   hexes seen now {}, explored {}   \
+         fog: {} (f)",
         options.seed,
         turns.count,
         enemies_seen(fog, &units),
         fog.visible_tiles().count(),
         fog.explored_tiles().count(),
+        fog_mode.name(),
     );
     if text.0 != line {
         text.0 = line;

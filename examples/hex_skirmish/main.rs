@@ -10,12 +10,16 @@
 //! ```
 //!
 //! Each turn every unit steps to a neighbouring hexagon: blue units walk towards the nearest
-//! hexagon their team has not explored, red units wander.
+//! hexagon their team has not explored, red units wander. The fog is drawn smooth on the GPU,
+//! in the grid's own coordinates (`SmoothFog`), or hexagon by hexagon in tile colours
+//! (`FogStyle`): `f` switches, `--fog smooth|tiles` chooses at the start.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod finish;
+#[path = "../shared/fog_mode.rs"]
+mod fog_mode;
 mod hud;
 mod map;
 #[path = "../shared/screenshot.rs"]
@@ -34,10 +38,18 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_viewshed::prelude::*;
 
+use fog_mode::FogMode;
 use script::Options;
 
 fn main() {
-    let options = Options::from_args("hex_skirmish");
+    let mut fog = FogMode::Smooth;
+    let options = Options::from_args_with("hex_skirmish", " [--fog smooth|tiles]", |arg, args| {
+        if arg != "--fog" {
+            return Ok(false);
+        }
+        fog = FogMode::parse(&args.value("--fog")?)?;
+        Ok(true)
+    });
     println!("hex_skirmish seed {}", options.seed);
     App::new()
         .add_plugins(
@@ -57,8 +69,18 @@ fn main() {
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(turns::Turns::new(&options))
         .insert_resource(options)
+        .insert_resource(fog)
         .add_systems(Startup, (setup::setup, hud::setup))
-        .add_systems(Update, (turns::take_turn, sprites::place_sprites).chain())
+        .add_systems(
+            Update,
+            (
+                turns::take_turn,
+                sprites::place_sprites,
+                fog_mode::toggle_fog_mode,
+                fog_mode::apply_fog_mode,
+            )
+                .chain(),
+        )
         .add_plugins((hud::HudPlugin, finish::FinishPlugin))
         .run();
 }

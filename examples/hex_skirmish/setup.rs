@@ -5,6 +5,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 
+use crate::fog_mode::FogLooks;
 use crate::map::{HexMap, MAP_SIZE, Terrain, tiles};
 use crate::script::Options;
 use crate::sprites::{self, TILESET, UnitSprites, tilemap};
@@ -56,15 +57,20 @@ fn spawn_terrain(commands: &mut Commands, map: &HexMap, texture: &Handle<Image>)
         }
         storage.set(&position, tile.id());
     }
-    // Visible hexagons as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones
-    // hidden (the black clear colour shows through).
-    let fog_style = FogStyle {
-        remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
-        ..default()
+    // In tile colours: visible hexagons as drawn, remembered ones dimmed to a cold grey-blue,
+    // unexplored ones hidden (the black clear colour shows through). Smooth: a blurred field
+    // over the map, remembered hexagons under a translucent blue (`fog_mode.rs` puts on the
+    // look of the current mode).
+    let looks = FogLooks {
+        tiles: FogStyle {
+            remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
+            ..default()
+        },
+        smooth: SmoothFog::default().with_remembered(Color::srgba(0.04, 0.05, 0.2, 0.78)),
     };
     commands
         .entity(layer)
-        .insert((tilemap(storage, texture), fog_style));
+        .insert((tilemap(storage, texture), looks));
     layer
 }
 

@@ -22,13 +22,28 @@ pub struct Options {
 impl Options {
     /// The options of `program`'s run; exits with the usage on `--help`, and with status 2 and
     /// the error on a bad argument.
+    #[allow(dead_code)]
     pub fn from_args(program: &str) -> Self {
-        let usage =
-            format!("usage: {program} [--seed N] [--autoplay STEPS] [--screenshot PATH] [--exit]");
-        or_exit(program, Self::parse(&mut Args::new(usage)))
+        Self::from_args_with(program, "", |_, _| Ok(false))
     }
 
-    fn parse(args: &mut Args) -> Result<Self, String> {
+    /// The same, with options of the example's own: `more` is their usage, `option(arg, args)`
+    /// reads one (taking its value from `args`) and says whether it knew it.
+    pub fn from_args_with(
+        program: &str,
+        more: &str,
+        option: impl FnMut(&str, &mut Args) -> Result<bool, String>,
+    ) -> Self {
+        let usage = format!(
+            "usage: {program} [--seed N] [--autoplay STEPS] [--screenshot PATH] [--exit]{more}"
+        );
+        or_exit(program, Self::parse(&mut Args::new(usage), option))
+    }
+
+    fn parse(
+        args: &mut Args,
+        mut option: impl FnMut(&str, &mut Args) -> Result<bool, String>,
+    ) -> Result<Self, String> {
         let mut options = Self {
             seed: seed_from_clock(),
             autoplay: None,
@@ -42,6 +57,7 @@ impl Options {
                 "--screenshot" => options.screenshot = Some(args.value("--screenshot")?.into()),
                 "--exit" => options.exit = true,
                 "--help" | "-h" => args.help(),
+                other if option(other, args)? => {}
                 other => return Err(args.unknown(other)),
             }
         }

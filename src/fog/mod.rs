@@ -14,10 +14,13 @@
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | `shown` | what the fog layers show now (the fog's bookkeeping beside `FogOfWar`) |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
+//! | [`terrain`] | tiles drawn as each team last saw them: [`TerrainMemory`] |
+//! | [`minimap`] | one pixel per tile of a team's fog: [`FogMinimap`] |
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`], [`FogFade`] |
 //! | `edge` | which tiles border the view, for [`SoftEdge`] looks |
 //! | `neighbours` | the neighbours of a tile on each kind of map |
 //! | [`overlay`] | a fog overlay layer in one component: [`FogOverlay`] |
+//! | `smooth` | (feature `render`) the fog drawn on the GPU, smooth and blurred: `SmoothFog` |
 //! | `fade` | tiles moving between looks over time, as a [`FogFade`] says |
 //! | `tiles` | writing looks into tiles: a tile at a time, or many on all threads |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
@@ -35,13 +38,17 @@ pub mod hide;
 mod layers;
 mod maps;
 pub mod memory;
+pub mod minimap;
 pub mod model;
 mod neighbours;
 pub mod overlay;
 mod plugin;
 mod shown;
+#[cfg(feature = "render")]
+pub mod smooth;
 pub mod style;
 pub mod team;
+pub mod terrain;
 pub(crate) mod tiles;
 mod union;
 pub(crate) mod update;
@@ -53,13 +60,17 @@ use bevy::prelude::*;
 pub use ghosts::{Ghost, LastSeen, LeavesGhost};
 pub use hide::HidesOutsideView;
 pub use memory::{ExploredMemory, MemoryError};
+pub use minimap::FogMinimap;
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use overlay::{FogOverlay, FogOverlayLayer};
 pub use plugin::FogPlugin;
+#[cfg(feature = "render")]
+pub use smooth::SmoothFog;
 pub use style::{FogFade, FogStyle, SoftEdge, TileLook};
 #[allow(deprecated)]
 pub use team::FogTeam;
 pub use team::{DrawnTeam, DrawnTeamOverride, RevealsFog, Team};
+pub use terrain::TerrainMemory;
 pub use world_memory::WorldMemory;
 
 /// Maps whose team views (the unions of their [`RevealsFog`] viewers' views) must be rebuilt:

@@ -149,18 +149,18 @@ pub struct FogOverlayLayer;
 #[component(clone_behavior = Ignore)]
 pub(super) struct OverlayTexture(Handle<Image>, UVec2);
 
-/// What an overlay copies from its map.
+/// What an overlay copies from its map (and where the smooth fog finds its tiles).
 #[derive(QueryData)]
 #[query_data(derive(Clone, Copy))]
 pub(super) struct MapGeometry {
-    size: &'static TilemapSize,
-    grid: Option<&'static TilemapGridSize>,
-    tile_size: Option<&'static TilemapTileSize>,
-    map_type: Option<&'static TilemapType>,
+    pub(super) size: &'static TilemapSize,
+    pub(super) grid: Option<&'static TilemapGridSize>,
+    pub(super) tile_size: Option<&'static TilemapTileSize>,
+    pub(super) map_type: Option<&'static TilemapType>,
     spacing: Option<&'static TilemapSpacing>,
-    anchor: Option<&'static TilemapAnchor>,
+    pub(super) anchor: Option<&'static TilemapAnchor>,
     render_settings: Option<&'static TilemapRenderSettings>,
-    transform: Option<&'static GlobalTransform>,
+    pub(super) transform: Option<&'static GlobalTransform>,
 }
 
 /// A map with a [`FogOverlay`], as the overlay step reads it.
@@ -340,7 +340,7 @@ fn fill_tiles(
 }
 
 /// The highest world `z` of the tilemaps of `map`'s map, the overlay `layer` left out.
-fn highest_z(
+pub(super) fn highest_z(
     map: Entity,
     layer: Entity,
     (layers, below): (&Query<&LayerOf>, &Query<&Layers>),
@@ -360,7 +360,7 @@ fn highest_z(
 
 /// The overlay's `Transform` under its map (at world `z`) and its `GlobalTransform` until
 /// the next propagation, so its first frame is drawn in place.
-fn placement(map: Option<&GlobalTransform>, z: f32) -> (Transform, GlobalTransform) {
+pub(super) fn placement(map: Option<&GlobalTransform>, z: f32) -> (Transform, GlobalTransform) {
     let Some(map) = map else {
         let local = Transform::from_xyz(0.0, 0.0, z);
         return (local, GlobalTransform::from(local));

@@ -9,9 +9,11 @@ use super::ghosts::{DisabledRemembered, LastSeen, on_remembered_disabled, rememb
 use super::hide::hide_outside_view;
 use super::layers::style_new_tiles;
 use super::maps::{FogChunks, track_fog};
+use super::minimap::{FogMinimap, draw_minimaps};
 use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};
 use super::shown::FogShown;
 use super::team::rebuild_team_views;
+use super::terrain::{TerrainMemory, on_terrain_memory_removed, remember_terrain};
 use super::union::TeamUnion;
 use super::update::{FogChanges, update_fog};
 use super::{
@@ -23,8 +25,10 @@ use crate::viewshed::Viewshed;
 
 /// Fog of war: a [`FogOfWar`] on every map with each team's view and memory, written into the
 /// tile layers with a [`FogStyle`] (fades, soft edges) and the overlay layers of
-/// [`FogOverlay`] maps; [`HidesOutsideView`] entities shown or
-/// hidden; [`LeavesGhost`] ghosts in each map's `LastSeen`. Its systems run in
+/// [`FogOverlay`] maps (and drawn on the GPU over [`SmoothFog`](crate::SmoothFog) maps, feature
+/// `render`); [`TerrainMemory`] layers drawn as each team last saw them; [`FogMinimap`] images;
+/// [`HidesOutsideView`] entities shown or hidden; [`LeavesGhost`] ghosts in each map's
+/// `LastSeen`. Its systems run in
 /// [`ViewshedStepSystems::Fog`], from the views that [`ViewshedUpdated`](crate::ViewshedUpdated)
 /// names and what the maps step placed. A game without fog of war can leave it out of
 /// [`ViewshedPlugins`](crate::ViewshedPlugins); the replicon integration needs it.
@@ -52,6 +56,8 @@ impl Plugin for FogPlugin {
             .register_type::<FogOverlay>()
             .register_type::<FogOverlayLayer>()
             .register_type::<TileLook>()
+            .register_type::<TerrainMemory>()
+            .register_type::<FogMinimap>()
             .register_type::<FogState>();
         // Every fog layer keeps its tiles in transition; every map's fog, its ghosts.
         app.register_required_components::<FogStyle, FadingTiles>()
@@ -65,21 +71,27 @@ impl Plugin for FogPlugin {
                 keep_fog_overlays.run_if(any_with_component::<FogOverlay>),
                 track_fog,
                 update_fog,
+                remember_terrain.run_if(any_with_component::<TerrainMemory>),
                 style_new_tiles,
                 advance_fades.run_if(any_with_component::<FadingTiles>),
                 hide_outside_view.run_if(any_with_component::<HidesOutsideView>),
                 remember_seen,
+                draw_minimaps.run_if(any_with_component::<FogMinimap>),
             )
                 .chain()
                 .in_set(ViewshedStepSystems::Fog),
         );
         add_fog_observers(app);
+        #[cfg(feature = "render")]
+        super::smooth::add_smooth_fog(app);
     }
 }
 
 fn add_fog_observers(app: &mut App) {
     // Overlays: a FogOverlay removed, or its map despawned, takes its layer with it.
     app.add_observer(on_fog_overlay_removed);
+    // Remembered terrain: a layer that loses its memory is drawn as it is.
+    app.add_observer(on_terrain_memory_removed);
     // Fades: a layer that loses its style stops fading.
     app.add_observer(on_fog_style_removed);
     // Ghosts: a remembered entity disabled vanishes.

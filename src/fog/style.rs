@@ -117,6 +117,25 @@ impl FogStyle {
         }
     }
 
+    /// For the tile layers under a [`SmoothFog`](crate::SmoothFog) (which darkens and blurs
+    /// them): tiles seen now or before drawn as they are, and so are the unexplored tiles
+    /// next to a tile seen now (the ring the blur spreads over); the other unexplored tiles
+    /// hidden, so that no part of the map shows before the fog's shader is ready (its first
+    /// frames, while the GPU compiles it) or where it cannot draw.
+    pub fn under_smooth_fog() -> Self {
+        let shown = TileLook::shown(Color::WHITE);
+        Self {
+            visible: shown,
+            remembered: shown,
+            unexplored: TileLook::HIDDEN,
+            soft_edge: Some(SoftEdge {
+                remembered: shown,
+                unexplored: shown,
+            }),
+            fade: None,
+        }
+    }
+
     /// This style, fading tiles between looks.
     pub fn with_fade(self, fade: FogFade) -> Self {
         Self {

@@ -18,7 +18,8 @@ use crate::viewshed::{Viewshed, ViewshedUpdated};
 
 /// The maps whose fog the last update changed, and for each the tiles whose look (state or
 /// edge, for the team drawn) changed: written by [`update_fog`] every frame, read by the later
-/// systems of the fog (hiding entities).
+/// systems of the fog (hiding entities, the smooth fog's textures, the minimaps, the remembered
+/// terrain).
 #[derive(Resource, Default)]
 pub(crate) struct FogChanges(EntityHashMap<TilesToWrite>);
 
@@ -26,6 +27,11 @@ impl FogChanges {
     /// Each changed map and its changed tiles.
     pub(crate) fn maps(&self) -> impl Iterator<Item = (&Entity, &TilesToWrite)> {
         self.0.iter()
+    }
+
+    /// The tiles of `map` whose look changed, if its fog changed.
+    pub(crate) fn of(&self, map: Entity) -> Option<&TilesToWrite> {
+        self.0.get(&map)
     }
 }
 
