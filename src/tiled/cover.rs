@@ -72,7 +72,7 @@ pub(super) fn cover_tiles(
         {
             continue;
         }
-        let old = cover.map(|cover| std::mem::take(&mut cover.entities));
+        let old = cover.map(|mut cover| std::mem::take(&mut cover.entities));
         for entity in old.into_iter().flatten() {
             commands.entity(entity).try_despawn();
         }

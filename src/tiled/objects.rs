@@ -90,7 +90,9 @@ fn vision_of(
 ) -> Option<ObjectVision> {
     let mut vision = config.for_class(source.class).unwrap_or_default();
     let names = &config.properties;
-    let name = |name: &Option<String>| name.as_deref();
+    fn name(name: &Option<String>) -> Option<&str> {
+        name.as_deref()
+    }
     if let Some(radius) = source.count(name(&names.sight_radius), warnings) {
         vision.radius = Some(radius);
     }

@@ -26,11 +26,11 @@ pub(super) struct PlacedByTiled;
 /// What an object's place is worked out from.
 #[derive(QueryData)]
 pub(super) struct ObjectShape {
-    entity: Entity,
-    object: &'static TiledObject,
+    pub(super) entity: Entity,
+    pub(super) object: &'static TiledObject,
     id: &'static TiledObjectId,
-    map: &'static TiledMapReference,
-    transform: &'static GlobalTransform,
+    pub(super) map: &'static TiledMapReference,
+    pub(super) transform: &'static GlobalTransform,
 }
 
 impl ObjectShapeItem<'_, '_> {

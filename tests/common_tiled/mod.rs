@@ -6,7 +6,9 @@
 //! bevy_ecs_tiled's `TiledPlugin` adds bevy_ecs_tilemap's `TilemapPlugin`, whose renderer needs
 //! a render sub-app while it is built (it puts one system there) and skips its GPU setup when
 //! the app has none by the time plugins finish: the app gets an empty stand-in render sub-app
-//! for the build, taken away before `finish`. The entities are those bevy_ecs_tiled spawns.
+//! for the build, taken away before `finish`, and bevy_render's `SyncWorldPlugin` (the list of
+//! entities to sync with a render world, which the renderer's hooks write to). The entities
+//! are those bevy_ecs_tiled spawns.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -15,6 +17,7 @@ use bevy::app::SubApp;
 use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin, TextureAtlasPlugin};
 use bevy::prelude::*;
 use bevy::render::RenderApp;
+use bevy::render::sync_world::SyncWorldPlugin;
 use bevy::shader::Shader;
 use bevy_ecs_tiled::prelude::*;
 use bevy_viewshed::prelude::*;
@@ -48,6 +51,9 @@ pub fn tiled_app(configure: impl FnOnce(&mut App)) -> App {
     // assets; headless, they are registered here.
     app.register_asset_loader(ImageLoader::new(CompressedImageFormats::empty()))
         .init_asset::<Shader>();
+    // bevy_ecs_tilemap's renderer notes each tilemap it would draw that goes in bevy_render's
+    // list of entities to sync, which `SyncWorldPlugin` keeps (nothing reads it headless).
+    app.add_plugins(SyncWorldPlugin);
     app.insert_sub_app(RenderApp, SubApp::new());
     app.add_plugins(TiledPlugin(TiledPluginConfig {
         tiled_types_export_file: None,
