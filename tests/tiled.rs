@@ -18,7 +18,11 @@ fn assert_player_sees(app: &mut App, map: Entity, file: &str, opened: &[TilePos]
     let data = MapData::read(file);
     let player = object(app, map, "Player");
     let at = data.tile_of("Player");
-    assert_eq!(app.world().get::<TilePos>(player), Some(&at), "{file}: the player's tile");
+    assert_eq!(
+        app.world().get::<TilePos>(player),
+        Some(&at),
+        "{file}: the player's tile"
+    );
     let root = root(app, map);
     let map_type = *app.world().get::<TilemapType>(root).unwrap();
     let mut grid = data.opacity();
@@ -119,10 +123,17 @@ fn objects_get_what_their_properties_and_custom_types_say() {
         if name == "Boulder" {
             // Its centre is a corner of four tiles: it stands on one of them.
             let covered = data.object_walls();
-            assert!(at.is_some_and(|at| covered.contains(&at)), "{name} at {at:?}");
+            assert!(
+                at.is_some_and(|at| covered.contains(&at)),
+                "{name} at {at:?}"
+            );
         } else {
             let expected = data.tile_of(name);
-            assert_eq!(at, Some(expected), "{name} stands on the tile under its centre");
+            assert_eq!(
+                at,
+                Some(expected),
+                "{name} stands on the tile under its centre"
+            );
         }
         assert_eq!(
             app.world().get::<TilemapId>(object),
@@ -134,24 +145,47 @@ fn objects_get_what_their_properties_and_custom_types_say() {
 #[test]
 fn views_equal_the_cores_on_every_orientation_bevy_ecs_tiled_loads() {
     let maps = [
-        ("isometric.tmx", TilemapType::Isometric(IsoCoordSystem::Diamond)),
-        ("hex_y_odd.tmx", TilemapType::Hexagon(HexCoordSystem::RowEven)),
-        ("hex_y_even.tmx", TilemapType::Hexagon(HexCoordSystem::RowOdd)),
-        ("hex_x_odd.tmx", TilemapType::Hexagon(HexCoordSystem::ColumnEven)),
-        ("hex_x_even.tmx", TilemapType::Hexagon(HexCoordSystem::ColumnOdd)),
+        (
+            "isometric.tmx",
+            TilemapType::Isometric(IsoCoordSystem::Diamond),
+        ),
+        (
+            "hex_y_odd.tmx",
+            TilemapType::Hexagon(HexCoordSystem::RowEven),
+        ),
+        (
+            "hex_y_even.tmx",
+            TilemapType::Hexagon(HexCoordSystem::RowOdd),
+        ),
+        (
+            "hex_x_odd.tmx",
+            TilemapType::Hexagon(HexCoordSystem::ColumnEven),
+        ),
+        (
+            "hex_x_even.tmx",
+            TilemapType::Hexagon(HexCoordSystem::ColumnOdd),
+        ),
         ("infinite.tmx", TilemapType::Square),
     ];
     for (file, map_type) in maps {
         let mut app = tiled_app(configure);
         let map = load_map(&mut app, file);
         let root = root(&app, map);
-        assert_eq!(app.world().get::<TilemapType>(root), Some(&map_type), "{file}");
+        assert_eq!(
+            app.world().get::<TilemapType>(root),
+            Some(&map_type),
+            "{file}"
+        );
         assert_player_sees(&mut app, map, file, &[]);
         // The guard stands on its tile too, and sees what the core says from there.
         let data = MapData::read(file);
         let guard = object(&mut app, map, "Guard");
         let at = data.tile_of("Guard");
-        assert_eq!(app.world().get::<TilePos>(guard), Some(&at), "{file}: the guard");
+        assert_eq!(
+            app.world().get::<TilePos>(guard),
+            Some(&at),
+            "{file}: the guard"
+        );
         let viewshed = app.world().get::<Viewshed>(guard).unwrap();
         let expected = expected_view(&data.opacity(), map_type, at, viewshed.options);
         assert_eq!(view_of(viewshed), expected, "{file}: the guard's view");
@@ -215,7 +249,11 @@ fn a_door_object_or_tile_opened_and_closed_by_the_game_is_followed() {
         .filter(|(_, pos)| **pos == east_door)
         .map(|(e, _)| e)
         .collect();
-    assert_eq!(door_tiles.len(), 1, "one opaque tile there (the walls layer's)");
+    assert_eq!(
+        door_tiles.len(),
+        1,
+        "one opaque tile there (the walls layer's)"
+    );
     set_door(&mut app, door_tiles[0], false);
     assert_player_sees(&mut app, map, "room.tmx", &[east_door]);
     set_door(&mut app, door_tiles[0], true);
@@ -236,12 +274,8 @@ fn a_boulder_blocks_every_tile_it_covers_while_it_is_opaque() {
         .filter(|&t| t != data.tile_of("Door"))
         .collect();
     assert_eq!(boulder_tiles.len(), 4, "a 2x2 boulder");
-    let opaque = |app: &App, tile: TilePos| {
-        app.world()
-            .get::<MapOpacity>(root)
-            .unwrap()
-            .is_opaque(tile)
-    };
+    let opaque =
+        |app: &App, tile: TilePos| app.world().get::<MapOpacity>(root).unwrap().is_opaque(tile);
     assert!(boulder_tiles.iter().all(|&t| opaque(&app, t)));
     set_door(&mut app, boulder, false);
     assert!(boulder_tiles.iter().all(|&t| !opaque(&app, t)));
@@ -292,7 +326,10 @@ fn the_fog_of_war_covers_every_tile_layer_and_follows_the_player() {
         .world_mut()
         .query_filtered::<(Entity, Has<FogStyle>), With<TiledTilemap>>();
     let styled: Vec<(Entity, bool)> = tilemaps.iter(app.world()).collect();
-    assert!(styled.iter().all(|(_, has)| *has), "every tilemap has a fog style");
+    assert!(
+        styled.iter().all(|(_, has)| *has),
+        "every tilemap has a fog style"
+    );
     let fog = app.world().get::<FogOfWar>(root).unwrap().clone();
     let viewshed = app.world().get::<Viewshed>(player).unwrap().clone();
     let size = *app.world().get::<TilemapSize>(root).unwrap();
@@ -323,7 +360,12 @@ fn a_reloaded_map_is_followed_and_keeps_what_the_player_explored() {
     let map = load_map(&mut app, "room.tmx");
     let old_root = root(&app, map);
     let player = object(&mut app, map, "Player");
-    let explored: Vec<TilePos> = app.world().get::<Viewshed>(player).unwrap().iter().collect();
+    let explored: Vec<TilePos> = app
+        .world()
+        .get::<Viewshed>(player)
+        .unwrap()
+        .iter()
+        .collect();
     // The player walks away east; what it saw first stays explored.
     app.world_mut()
         .get_mut::<Transform>(player)
@@ -339,7 +381,10 @@ fn a_reloaded_map_is_followed_and_keeps_what_the_player_explored() {
         "the reloaded map",
     );
     app.update();
-    assert!(app.world().get_entity(old_root).is_err(), "the old layers went");
+    assert!(
+        app.world().get_entity(old_root).is_err(),
+        "the old layers went"
+    );
     assert_player_sees(&mut app, map, "room.tmx", &[]);
     let fog = app.world().get::<FogOfWar>(root(&app, map)).unwrap();
     for tile in explored {
@@ -407,8 +452,15 @@ fn world_maps(app: &mut App) -> Vec<(String, Entity)> {
     let mut found: Vec<(String, Entity)> = maps
         .iter(app.world())
         .map(|(entity, map)| {
-            let path = server.get_path(map.0.id()).expect("a map loaded from a file");
-            let name = path.path().file_name().unwrap().to_string_lossy().into_owned();
+            let path = server
+                .get_path(map.0.id())
+                .expect("a map loaded from a file");
+            let name = path
+                .path()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             (name, entity)
         })
         .collect();
@@ -431,7 +483,10 @@ fn load_world(app: &mut App, chunking: TiledWorldChunking, count: usize) -> Enti
 /// How many maps have their root placed in a world.
 fn placed_maps(app: &mut App) -> usize {
     let mut groups = app.world_mut().query::<&LayerGroup>();
-    let roots: Vec<Entity> = groups.iter(app.world()).filter_map(LayerGroup::root).collect();
+    let roots: Vec<Entity> = groups
+        .iter(app.world())
+        .filter_map(LayerGroup::root)
+        .collect();
     roots
         .into_iter()
         .filter(|&root| app.world().get::<ChunkPlacement>(root).is_some())
@@ -478,7 +533,11 @@ fn a_tiled_world_is_one_map_whose_views_cross_from_one_map_to_the_next() {
     // Placed by their transforms where the .world file puts them.
     let sw = first(&app, "world_sw.tmx");
     for (file, (x0, y0)) in &quadrants {
-        assert_eq!(first(&app, file), TilePos::new(sw.x + x0, sw.y + y0), "{file}");
+        assert_eq!(
+            first(&app, file),
+            TilePos::new(sw.x + x0, sw.y + y0),
+            "{file}"
+        );
     }
     // The player on the north-west map and the guard on the north-east one see across the
     // border between them, exactly as on one map of the four.
@@ -520,9 +579,14 @@ fn maps_streamed_out_and_in_by_world_chunking_keep_what_the_teams_explored() {
     // bevy_ecs_tiled 0.13 keeps the maps around the cameras whose `Transform` changed in the
     // frame (and despawns the others): the camera is written every frame, as its examples'
     // camera controller does.
-    app.add_systems(Update, |mut cameras: Query<&mut Transform, With<Camera>>| {
-        cameras.iter_mut().for_each(|mut camera| camera.set_changed());
-    });
+    app.add_systems(
+        Update,
+        |mut cameras: Query<&mut Transform, With<Camera>>| {
+            cameras
+                .iter_mut()
+                .for_each(|mut camera| camera.set_changed());
+        },
+    );
     update_until(&mut app, |app| placed_maps(app) == 1, "the world");
     assert!(app.world().get::<WorldMemory>(world).is_some());
     let maps = world_maps(&mut app);
@@ -539,10 +603,19 @@ fn maps_streamed_out_and_in_by_world_chunking_keep_what_the_teams_explored() {
         app.update();
     };
     step(&mut app, -64.0);
-    let explored_there: Vec<TilePos> =
-        app.world().get::<Viewshed>(player).unwrap().iter().collect();
+    let explored_there: Vec<TilePos> = app
+        .world()
+        .get::<Viewshed>(player)
+        .unwrap()
+        .iter()
+        .collect();
     step(&mut app, 64.0);
-    let seen_now: Vec<TilePos> = app.world().get::<Viewshed>(player).unwrap().iter().collect();
+    let seen_now: Vec<TilePos> = app
+        .world()
+        .get::<Viewshed>(player)
+        .unwrap()
+        .iter()
+        .collect();
     let only_remembered: Vec<TilePos> = explored_there
         .into_iter()
         .filter(|t| !seen_now.contains(t))
@@ -569,9 +642,7 @@ fn maps_streamed_out_and_in_by_world_chunking_keep_what_the_teams_explored() {
         .translation = Vec3::new(96.0, 240.0, 0.0);
     update_until(
         &mut app,
-        |app| {
-            world_maps_named(app, "world_nw.tmx") && placed_maps(app) == 1
-        },
+        |app| world_maps_named(app, "world_nw.tmx") && placed_maps(app) == 1,
         "the north-west map again",
     );
     assert!(only_remembered.iter().all(|&t| fog(&app).is_explored(t)));

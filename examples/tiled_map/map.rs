@@ -50,7 +50,10 @@ impl Plugin for MapPlugin {
 fn vision() -> TiledVision {
     TiledVision::default()
         .class("Player", ObjectVision::viewer(8).reveals_fog())
-        .class("Guard", ObjectVision::none().spottable().hide_outside_view())
+        .class(
+            "Guard",
+            ObjectVision::none().spottable().hide_outside_view(),
+        )
 }
 
 /// Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones hidden

@@ -123,8 +123,17 @@ enum Move {
 }
 
 /// The walkers: the objects with a `Viewshed` (the player and the guards).
-type Walkers<'w, 's> =
-    Query<'w, 's, (Entity, &'static TiledName, &'static TilePos, &'static mut Transform), With<Viewshed>>;
+type Walkers<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static TiledName,
+        &'static TilePos,
+        &'static mut Transform,
+    ),
+    With<Viewshed>,
+>;
 
 /// Takes a step when one is due: the player's, then each guard's in the map's order.
 fn step(
@@ -176,7 +185,10 @@ fn step(
                     }
                 }
                 turns.doors_opened += 1;
-                println!("step {}: opened the door at ({}, {})", turns.count, at.x, at.y);
+                println!(
+                    "step {}: opened the door at ({}, {})",
+                    turns.count, at.x, at.y
+                );
             }
         }
     }

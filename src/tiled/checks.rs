@@ -3,6 +3,7 @@
 //! grid, and a map bevy_ecs_tiled cannot load (a staggered isometric map).
 
 use bevy::asset::{AssetEvent, AssetLoadFailedEvent};
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::{TiledMap, TiledMapAsset, TiledName, tiled};
 use bevy_ecs_tilemap::map::{TilemapGridSize, TilemapSize, TilemapType};
@@ -79,7 +80,7 @@ fn check_layers<'a>(
 pub(super) fn check_grids(
     maps: Query<&LayerGroup, (With<TiledMap>, Changed<LayerGroup>)>,
     layers: Query<&Layers>,
-    grids: Query<(&TilemapSize, &TilemapGridSize, &TilemapType, Option<&TiledName>)>,
+    grids: Query<TilemapGrid>,
     mut warnings: ResMut<TiledWarnings>,
 ) {
     for group in &maps {
@@ -93,15 +94,31 @@ pub(super) fn check_grids(
             let Ok(grid) = grids.get(layer) else {
                 continue;
             };
-            if grid.0 != root_grid.0 || grid.1 != root_grid.1 || grid.2 != root_grid.2 {
-                let name = grid.3.map_or("", |name| name.0.as_str());
+            let same = (grid.size, grid.grid, grid.map_type)
+                == (root_grid.size, root_grid.grid, root_grid.map_type);
+            if !same {
+                let name = grid.name.map_or("", |name| name.0.as_str());
                 warnings.once(format!(
                     "tilemap {layer} ({name}) of a Tiled map has another size or grid than the \
                      map's first tilemap {root} ({:?} {:?} {:?}, not {:?} {:?} {:?}); its tiles \
                      are counted on the first tilemap's grid",
-                    grid.0, grid.1, grid.2, root_grid.0, root_grid.1, root_grid.2
+                    grid.size,
+                    grid.grid,
+                    grid.map_type,
+                    root_grid.size,
+                    root_grid.grid,
+                    root_grid.map_type
                 ));
             }
         }
     }
+}
+
+/// What tilemaps of one map must share.
+#[derive(QueryData)]
+pub(super) struct TilemapGrid {
+    size: &'static TilemapSize,
+    grid: &'static TilemapGridSize,
+    map_type: &'static TilemapType,
+    name: Option<&'static TiledName>,
 }

@@ -4,15 +4,16 @@
 //! of its own, a child of the object, `Opaque` exactly while the object is. A point or a
 //! polyline covers no more than its own tile.
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
-use bevy_ecs_tiled::prelude::TiledObject;
+use bevy_ecs_tiled::prelude::{TiledMapAsset, TiledObject};
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::maps::opacity::Opaque;
 use crate::tiled::data::TiledData;
 use crate::tiled::grid::{MapGrid, MapGridItem};
-use crate::tiled::place::{ObjectShape, PlacedByTiled};
+use crate::tiled::place::{ObjectShape, ObjectShapeItem, PlacedByTiled};
 
 /// On an opaque Tiled object: the other tiles of its map it covers, and their entities.
 #[derive(Component, Clone, Debug, Default)]
@@ -38,61 +39,103 @@ type CoverChanged = Or<(
     Added<Opaque>,
 )>;
 
+/// An opaque object (or one that was) and what it covers now.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct CoveringObject {
+    shape: ObjectShape,
+    opaque: Has<Opaque>,
+    cover: Option<&'static mut Cover>,
+    /// The tile it stands on itself.
+    tile: &'static TilePos,
+}
+
 /// Works out the tiles the opaque objects that were placed, moved or made opaque cover, and
 /// spawns (or respawns) the entities that block them.
 pub(super) fn cover_tiles(
     mut objects: Query<
-        (ObjectShape, Has<Opaque>, Option<&mut Cover>, &TilePos),
-        (With<PlacedByTiled>, Or<(With<Opaque>, With<Cover>)>, CoverChanged),
+        CoveringObject,
+        (
+            With<PlacedByTiled>,
+            Or<(With<Opaque>, With<Cover>)>,
+            CoverChanged,
+        ),
     >,
     data: TiledData,
     grids: Query<MapGrid>,
     mut commands: Commands,
 ) {
-    for (object, opaque, cover, &own) in &mut objects {
-        let Some(asset) = data.asset(object.map.0) else {
+    for mut object in &mut objects {
+        let Some(asset) = data.asset(object.shape.map.0) else {
             continue;
         };
-        let Some(grid) = data.root(object.map.0).and_then(|root| grids.get(root).ok()) else {
+        let root = data.root(object.shape.map.0);
+        let Some(grid) = root.and_then(|root| grids.get(root).ok()) else {
             continue;
         };
-        let vertices: Vec<Vec2> = match object.object {
-            TiledObject::Point | TiledObject::Polyline { .. } => Vec::new(),
-            shape => asset
-                .object_vertices(shape, object.transform)
-                .into_iter()
-                .filter_map(|c| grid.local(Vec2::new(c.x, c.y)))
-                .collect(),
-        };
-        let mut tiles = covered(&grid, &vertices);
-        tiles.retain(|&tile| tile != own);
-        let root = Some(grid.entity);
-        if let Some(cover) = &cover
-            && (cover.root, &cover.tiles) == (root, &tiles)
-        {
+        let mut tiles = covered(&grid, &outline(&object.shape, asset, &grid));
+        tiles.retain(|tile| tile != object.tile);
+        let unchanged = object
+            .cover
+            .as_ref()
+            .is_some_and(|cover| (cover.root, &cover.tiles) == (root, &tiles));
+        if unchanged {
             continue;
         }
-        let old = cover.map(|mut cover| std::mem::take(&mut cover.entities));
+        let old = object
+            .cover
+            .as_mut()
+            .map(|cover| std::mem::take(&mut cover.entities));
         for entity in old.into_iter().flatten() {
             commands.entity(entity).try_despawn();
         }
-        let entities = tiles
-            .iter()
-            .map(|&tile| {
-                let mut cover = commands.spawn((CoverTile, ChildOf(object.entity), TilemapId(grid.entity), tile));
-                if opaque {
-                    cover.insert(Opaque);
-                }
-                cover.id()
-            })
-            .collect();
-        let cover = Cover {
-            root,
+        let cover = spawn_cover(
+            &mut commands,
+            object.shape.entity,
+            grid.entity,
             tiles,
-            entities,
-            opaque,
-        };
-        commands.entity(object.entity).try_insert(cover);
+            object.opaque,
+        );
+        commands.entity(object.shape.entity).try_insert(cover);
+    }
+}
+
+/// The outline of an object in its map's root tilemap's frame (none for a point or a
+/// polyline, which cover no area).
+fn outline(object: &ObjectShapeItem, asset: &TiledMapAsset, grid: &MapGridItem) -> Vec<Vec2> {
+    match object.object {
+        TiledObject::Point | TiledObject::Polyline { .. } => Vec::new(),
+        shape => asset
+            .object_vertices(shape, object.transform)
+            .into_iter()
+            .filter_map(|c| grid.local(Vec2::new(c.x, c.y)))
+            .collect(),
+    }
+}
+
+/// Spawns the entities of the `tiles` of `root` an object covers, opaque if it is.
+fn spawn_cover(
+    commands: &mut Commands,
+    object: Entity,
+    root: Entity,
+    tiles: Vec<TilePos>,
+    opaque: bool,
+) -> Cover {
+    let entities = tiles
+        .iter()
+        .map(|&tile| {
+            let mut cover = commands.spawn((CoverTile, ChildOf(object), TilemapId(root), tile));
+            if opaque {
+                cover.insert(Opaque);
+            }
+            cover.id()
+        })
+        .collect();
+    Cover {
+        root: Some(root),
+        tiles,
+        entities,
+        opaque,
     }
 }
 
@@ -124,8 +167,18 @@ fn covered(grid: &MapGridItem, vertices: &[Vec2]) -> Vec<TilePos> {
         return Vec::new();
     }
     let corners: Vec<IVec2> = vertices.iter().map(|&v| grid.tile_at(v)).collect();
-    let low = corners.iter().copied().reduce(IVec2::min).unwrap_or_default() - IVec2::ONE;
-    let high = corners.iter().copied().reduce(IVec2::max).unwrap_or_default() + IVec2::ONE;
+    let low = corners
+        .iter()
+        .copied()
+        .reduce(IVec2::min)
+        .unwrap_or_default()
+        - IVec2::ONE;
+    let high = corners
+        .iter()
+        .copied()
+        .reduce(IVec2::max)
+        .unwrap_or_default()
+        + IVec2::ONE;
     let mut tiles = Vec::new();
     for y in low.y..=high.y {
         for x in low.x..=high.x {
@@ -147,7 +200,8 @@ fn inside(point: Vec2, vertices: &[Vec2]) -> bool {
     for &vertex in vertices {
         let crosses = (vertex.y > point.y) != (previous.y > point.y);
         if crosses {
-            let x = (previous.x - vertex.x) * (point.y - vertex.y) / (previous.y - vertex.y) + vertex.x;
+            let x =
+                (previous.x - vertex.x) * (point.y - vertex.y) / (previous.y - vertex.y) + vertex.x;
             if point.x < x {
                 inside = !inside;
             }

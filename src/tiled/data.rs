@@ -21,7 +21,10 @@ pub(super) struct TiledData<'w, 's> {
 impl TiledData<'_, '_> {
     /// The map entity `entity` (a tilemap, layer or object) belongs to.
     pub(super) fn map_of(&self, entity: Entity) -> Option<Entity> {
-        self.references.get(entity).ok().map(|reference| reference.0)
+        self.references
+            .get(entity)
+            .ok()
+            .map(|reference| reference.0)
     }
 
     /// The loaded map of the map entity `map`.
@@ -37,7 +40,11 @@ impl TiledData<'_, '_> {
     }
 
     /// The object `id` of the map entity `map`, with the map it is on.
-    pub(super) fn object(&self, map: Entity, id: u32) -> Option<(&TiledMapAsset, tiled::Object<'_>)> {
+    pub(super) fn object(
+        &self,
+        map: Entity,
+        id: u32,
+    ) -> Option<(&TiledMapAsset, tiled::Object<'_>)> {
         let asset = self.asset(map)?;
         Some((asset, get_object_from_map(&asset.map, id)?))
     }
@@ -45,9 +52,8 @@ impl TiledData<'_, '_> {
 
 /// A map's file name, for warnings.
 pub(super) fn map_name(asset: &TiledMapAsset) -> String {
-    asset
-        .map
-        .source
-        .file_name()
-        .map_or_else(|| asset.map.source.display().to_string(), |name| name.to_string_lossy().into_owned())
+    asset.map.source.file_name().map_or_else(
+        || asset.map.source.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    )
 }

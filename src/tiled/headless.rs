@@ -3,10 +3,11 @@
 //! gives those only with the texture it draws), so nothing would be a map. They are given
 //! here, as bevy_ecs_tiled gives them to the tilemaps it draws.
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::{
-    TiledMap, TiledMapAsset, TiledMapReference, TiledTilemap, TiledTilesetId,
-    grid_size_from_map, tiled, tilemap_type_from_map,
+    TiledMap, TiledMapAsset, TiledMapReference, TiledTilemap, TiledTilesetId, grid_size_from_map,
+    tiled, tilemap_type_from_map,
 };
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{TilemapId, TilemapTileSize};
@@ -14,19 +15,31 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 
 use crate::tiled::data::TiledData;
 
+/// A tilemap bevy_ecs_tiled spawned, with its tiles.
+#[derive(QueryData)]
+pub(super) struct NewTilemap {
+    entity: Entity,
+    map: &'static TiledMapReference,
+    tileset: &'static TiledTilesetId,
+    children: Option<&'static Children>,
+}
+
 /// Gives the tilemaps bevy_ecs_tiled spawned without a `TileStorage` since the last update
 /// their size, grid, map type, anchor, tileset offset and storage of the tiles below them.
 pub(super) fn complete_tilemaps(
-    new: Query<
-        (Entity, &TiledMapReference, &TiledTilesetId, Option<&Children>),
-        (Added<TiledTilemap>, Without<TileStorage>),
-    >,
+    new: Query<NewTilemap, (Added<TiledTilemap>, Without<TileStorage>)>,
     tiles: Query<&TilePos, With<TilemapId>>,
     anchors: Query<&TilemapAnchor, With<TiledMap>>,
     data: TiledData,
     mut commands: Commands,
 ) {
-    for (tilemap, map, tileset, children) in &new {
+    for NewTilemapItem {
+        entity: tilemap,
+        map,
+        tileset,
+        children,
+    } in &new
+    {
         let Some(asset) = data.asset(map.0).filter(|asset| drawable(asset)) else {
             continue;
         };
@@ -57,6 +70,8 @@ pub(super) fn complete_tilemaps(
 fn drawable(asset: &TiledMapAsset) -> bool {
     matches!(
         asset.map.orientation,
-        tiled::Orientation::Orthogonal | tiled::Orientation::Isometric | tiled::Orientation::Hexagonal
+        tiled::Orientation::Orthogonal
+            | tiled::Orientation::Isometric
+            | tiled::Orientation::Hexagonal
     )
 }

@@ -3,6 +3,7 @@
 //! their tile's, for a tile object), read when their map is spawned; their opacity is read
 //! again when `TiledOpacity` changes. Where they stand is `place.rs`'s job.
 
+use bevy::ecs::query::QueryData;
 use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::{TiledMapReference, TiledObject, TiledObjectId, tiled};
@@ -20,37 +21,43 @@ use crate::viewshed::Viewshed;
 use viewshed_core::options::VisionCone;
 
 /// What an object's components are decided from.
-type ObjectItem = (
-    Entity,
-    &'static TiledObjectId,
-    &'static TiledMapReference,
-    Has<Opaque>,
-    Has<OpaqueFromTiled>,
-);
+#[derive(QueryData)]
+pub(super) struct ObjectOpacity {
+    entity: Entity,
+    id: &'static TiledObjectId,
+    map: &'static TiledMapReference,
+    opaque: Has<Opaque>,
+    ours: Has<OpaqueFromTiled>,
+}
 
 /// Gives the objects spawned since the last update what [`TiledOpacity`] and [`TiledVision`]
 /// say; when `TiledOpacity` changed, gives every object its opacity again.
 pub(super) fn read_objects(
     (opacity, vision): (Res<TiledOpacity>, Res<TiledVision>),
-    new: Query<ObjectItem, Added<TiledObject>>,
-    all: Query<ObjectItem, With<TiledObject>>,
+    new: Query<ObjectOpacity, Added<TiledObject>>,
+    all: Query<ObjectOpacity, With<TiledObject>>,
     data: TiledData,
     mut warnings: ResMut<TiledWarnings>,
     mut commands: Commands,
 ) {
-    let items: Vec<(ObjectItemRef, bool)> = if opacity.is_changed() {
-        all.iter().map(|item| (item, new.contains(item.0))).collect()
+    let items: Vec<(ObjectOpacityItem, bool)> = if opacity.is_changed() {
+        all.iter()
+            .map(|item| {
+                let is_new = new.contains(item.entity);
+                (item, is_new)
+            })
+            .collect()
     } else {
         new.iter().map(|item| (item, true)).collect()
     };
-    for ((object, id, map, opaque, ours), is_new) in items {
-        let Some((asset, tiled_object)) = data.object(map.0, id.0) else {
+    for (object, is_new) in items {
+        let Some((asset, tiled_object)) = data.object(object.map.0, object.id.0) else {
             continue;
         };
         let what = format!(
             "object {} (id {}) of map {}",
             tiled_object.name,
-            id.0,
+            object.id.0,
             map_name(asset)
         );
         let tile = tiled_object.get_tile();
@@ -63,15 +70,18 @@ pub(super) fn read_objects(
             what: &what,
         };
         let wanted = blocks(&opacity, &source, &mut warnings);
-        set_opaque(&mut commands, object, wanted, opaque, ours);
+        set_opaque(
+            &mut commands,
+            object.entity,
+            wanted,
+            object.opaque,
+            object.ours,
+        );
         if is_new && let Some(wanted) = vision_of(&vision, &source, &mut warnings) {
-            insert_vision(&mut commands.entity(object), wanted);
+            insert_vision(&mut commands.entity(object.entity), wanted);
         }
     }
 }
-
-/// An object's item, as the queries give it.
-type ObjectItemRef<'a> = (Entity, &'a TiledObjectId, &'a TiledMapReference, bool, bool);
 
 /// An object's class: its own, or else its tile's (a tile object).
 fn class_of(object: &tiled::Object, tile: Option<&tiled::Tile>) -> String {

@@ -38,7 +38,9 @@ impl ObjectShapeItem<'_, '_> {
     pub(super) fn centre(&self, asset: &TiledMapAsset) -> Vec2 {
         asset
             .object_center(self.object, self.transform)
-            .map_or(self.transform.translation().truncate(), |c| Vec2::new(c.x, c.y))
+            .map_or(self.transform.translation().truncate(), |c| {
+                Vec2::new(c.x, c.y)
+            })
     }
 
     /// The object, for warnings.
@@ -46,7 +48,11 @@ impl ObjectShapeItem<'_, '_> {
         let name = data
             .object(self.map.0, self.id.0)
             .map_or_else(String::new, |(_, object)| object.name.clone());
-        format!("object {name} (id {}) of map {}", self.id.0, map_name(asset))
+        format!(
+            "object {name} (id {}) of map {}",
+            self.id.0,
+            map_name(asset)
+        )
     }
 }
 
@@ -74,7 +80,10 @@ pub(super) fn place_objects(
         let Some(asset) = data.asset(object.map.0) else {
             continue;
         };
-        let Some(grid) = data.root(object.map.0).and_then(|root| grids.get(root).ok()) else {
+        let Some(grid) = data
+            .root(object.map.0)
+            .and_then(|root| grids.get(root).ok())
+        else {
             if !has_tile_layer(asset) {
                 warnings.once(format!(
                     "{} needs a tile (it sees, lights, blocks sight or is looked for) but its \
@@ -112,7 +121,10 @@ pub(super) fn follow_objects(
         let Some(asset) = data.asset(object.map.0) else {
             continue;
         };
-        let Some(grid) = data.root(object.map.0).and_then(|root| grids.get(root).ok()) else {
+        let Some(grid) = data
+            .root(object.map.0)
+            .and_then(|root| grids.get(root).ok())
+        else {
             continue;
         };
         let (now_on, now_at) = grid.stand(object.centre(asset));
@@ -126,7 +138,9 @@ pub(super) fn follow_objects(
 
 /// Whether the map has a tile layer (in a group layer or not).
 fn has_tile_layer(asset: &TiledMapAsset) -> bool {
-    fn any_tiles<'a>(mut layers: impl Iterator<Item = bevy_ecs_tiled::prelude::tiled::Layer<'a>>) -> bool {
+    fn any_tiles<'a>(
+        mut layers: impl Iterator<Item = bevy_ecs_tiled::prelude::tiled::Layer<'a>>,
+    ) -> bool {
         use bevy_ecs_tiled::prelude::tiled::LayerType;
         layers.any(|layer| match layer.layer_type() {
             LayerType::Tiles(_) => true,

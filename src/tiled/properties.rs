@@ -44,7 +44,12 @@ impl PropertySource<'_> {
         match self.get(name)? {
             PropertyValue::IntValue(value) => match u32::try_from(*value) {
                 Ok(value) => Some(value),
-                Err(_) => self.wrong(name, &PropertyValue::IntValue(*value), "an int of 0 or more", warnings),
+                Err(_) => self.wrong(
+                    name,
+                    &PropertyValue::IntValue(*value),
+                    "an int of 0 or more",
+                    warnings,
+                ),
             },
             other => self.wrong(name, other, "an int", warnings),
         }
@@ -134,7 +139,10 @@ mod tests {
     #[test]
     fn values_of_the_wrong_type_are_ignored_and_warned_about_once() {
         let mut own = Properties::new();
-        own.insert("sight_radius".into(), PropertyValue::StringValue("six".into()));
+        own.insert(
+            "sight_radius".into(),
+            PropertyValue::StringValue("six".into()),
+        );
         own.insert("team".into(), PropertyValue::IntValue(-1));
         own.insert("block_line_of_sight".into(), PropertyValue::IntValue(1));
         let source = source(&own);
@@ -142,7 +150,10 @@ mod tests {
         assert_eq!(source.count(Some("sight_radius"), &mut warnings), None);
         assert_eq!(source.count(Some("sight_radius"), &mut warnings), None);
         assert_eq!(source.count(Some("team"), &mut warnings), None);
-        assert_eq!(source.bool(Some("block_line_of_sight"), &mut warnings), None);
+        assert_eq!(
+            source.bool(Some("block_line_of_sight"), &mut warnings),
+            None
+        );
         assert_eq!(warnings.len(), 3, "one warning per property");
         assert!(!blocks(&TiledOpacity::default(), &source, &mut warnings));
     }
@@ -150,7 +161,10 @@ mod tests {
     #[test]
     fn a_tile_objects_own_properties_win_over_its_tiles() {
         let mut own = Properties::new();
-        own.insert("block_line_of_sight".into(), PropertyValue::BoolValue(false));
+        own.insert(
+            "block_line_of_sight".into(),
+            PropertyValue::BoolValue(false),
+        );
         let mut tile = Properties::new();
         tile.insert("block_line_of_sight".into(), PropertyValue::BoolValue(true));
         tile.insert("sight_radius".into(), PropertyValue::IntValue(4));
@@ -161,7 +175,10 @@ mod tests {
         let mut warnings = TiledWarnings::default();
         assert!(!blocks(&TiledOpacity::default(), &source, &mut warnings));
         assert_eq!(source.count(Some("sight_radius"), &mut warnings), Some(4));
-        assert_eq!(source.number(Some("sight_radius"), &mut warnings), Some(4.0));
+        assert_eq!(
+            source.number(Some("sight_radius"), &mut warnings),
+            Some(4.0)
+        );
         assert_eq!(warnings.len(), 0);
     }
 }

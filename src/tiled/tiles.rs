@@ -3,6 +3,7 @@
 //! every tile when the configuration changes. (A tileset tile with our reflected `Opaque` as a
 //! custom type gets it from bevy_ecs_tiled itself.)
 
+use bevy::ecs::query::QueryData;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::{TiledMapAsset, TiledTileId, TiledTilesetId};
@@ -20,44 +21,38 @@ use crate::tiled::properties::{PropertySource, blocks};
 pub(super) struct OpaqueFromTiled;
 
 /// What a tile's opacity is decided from.
-type TileItem = (
-    Entity,
-    &'static TiledTilesetId,
-    &'static TiledTileId,
-    &'static TilemapId,
-    Has<Opaque>,
-    Has<OpaqueFromTiled>,
-);
+#[derive(QueryData)]
+pub(super) struct TileOpacity {
+    entity: Entity,
+    tileset: &'static TiledTilesetId,
+    tile: &'static TiledTileId,
+    tilemap: &'static TilemapId,
+    opaque: Has<Opaque>,
+    ours: Has<OpaqueFromTiled>,
+}
 
 /// Puts `Opaque` on the tiles [`TiledOpacity`] makes opaque and takes it from those it no
 /// longer does: the tiles spawned since the last update, or all of them when the
 /// configuration changed. Each kind of tile of a map is decided once.
 pub(super) fn sync_tile_opacity(
     config: Res<TiledOpacity>,
-    new: Query<TileItem, Added<TiledTileId>>,
-    all: Query<TileItem>,
+    new: Query<TileOpacity, Added<TiledTileId>>,
+    all: Query<TileOpacity>,
     data: TiledData,
     mut warnings: ResMut<TiledWarnings>,
     mut commands: Commands,
 ) {
     let mut decided: HashMap<(Entity, u32, u32), bool> = HashMap::default();
-    let mut sync = |(tile, tileset, tile_id, tilemap, opaque, ours): (
-        Entity,
-        &TiledTilesetId,
-        &TiledTileId,
-        &TilemapId,
-        bool,
-        bool,
-    )| {
-        let Some(map) = data.map_of(tilemap.0) else {
+    let mut sync = |tile: TileOpacityItem| {
+        let Some(map) = data.map_of(tile.tilemap.0) else {
             return;
         };
-        let key = (map, tileset.0, tile_id.0);
+        let key = (map, tile.tileset.0, tile.tile.0);
         let wanted = *decided.entry(key).or_insert_with(|| {
             data.asset(map)
                 .is_some_and(|asset| tile_blocks(asset, key.1, key.2, &config, &mut warnings))
         });
-        set_opaque(&mut commands, tile, wanted, opaque, ours);
+        set_opaque(&mut commands, tile.entity, wanted, tile.opaque, tile.ours);
     };
     if config.is_changed() {
         all.iter().for_each(&mut sync);
@@ -77,7 +72,9 @@ pub(super) fn set_opaque(
 ) {
     match (wanted, opaque, ours) {
         (true, false, _) => {
-            commands.entity(entity).try_insert((Opaque, OpaqueFromTiled));
+            commands
+                .entity(entity)
+                .try_insert((Opaque, OpaqueFromTiled));
         }
         (false, _, true) => {
             commands

@@ -80,7 +80,10 @@ pub fn load_map(app: &mut App, file: &str) -> Entity {
 
 /// Whether `map`'s root tilemap has its opacity (its layers and objects are then placed).
 pub fn map_ready(app: &App, map: Entity) -> bool {
-    let root = app.world().get::<LayerGroup>(map).and_then(LayerGroup::root);
+    let root = app
+        .world()
+        .get::<LayerGroup>(map)
+        .and_then(LayerGroup::root);
     root.is_some_and(|root| app.world().get::<MapOpacity>(root).is_some())
 }
 
@@ -149,7 +152,10 @@ impl MapData {
             for layer in tile_layers(&map) {
                 if let tiled::TileLayer::Infinite(layer) = layer {
                     for ((cx, cy), _) in layer.chunks() {
-                        let (w, h) = (tiled::ChunkData::WIDTH as i32, tiled::ChunkData::HEIGHT as i32);
+                        let (w, h) = (
+                            tiled::ChunkData::WIDTH as i32,
+                            tiled::ChunkData::HEIGHT as i32,
+                        );
                         low = (low.0.min(cx * w), low.1.min(cy * h));
                         high = (high.0.max(cx * w + w - 1), high.1.max(cy * h + h - 1));
                     }
@@ -199,11 +205,16 @@ impl MapData {
             if !blocks {
                 continue;
             }
-            let top = if object.get_tile().is_some() { object.y - height } else { object.y };
+            let top = if object.get_tile().is_some() {
+                object.y - height
+            } else {
+                object.y
+            };
             for y in 0..self.map.height as i32 {
                 for x in 0..self.map.width as i32 {
                     let (cx, cy) = ((x as f32 + 0.5) * tw, (y as f32 + 0.5) * th);
-                    let inside = cx > object.x && cx < object.x + width && cy > top && cy < top + height;
+                    let inside =
+                        cx > object.x && cx < object.x + width && cy > top && cy < top + height;
                     if inside {
                         walls.push(self.tile_pos((x, y)));
                     }
@@ -248,7 +259,11 @@ impl MapData {
         let (mut x, mut y) = (object.x, object.y);
         if let tiled::ObjectShape::Rect { width, height } = object.shape {
             // A tile object's rectangle lies above its position, another's below.
-            let down = if object.get_tile().is_some() { -height } else { height };
+            let down = if object.get_tile().is_some() {
+                -height
+            } else {
+                height
+            };
             (x, y) = (x + width / 2.0, y + down / 2.0);
         }
         let tile = tiled_tile_at(&self.map, x, y);
@@ -269,7 +284,10 @@ fn blocking(properties: &tiled::Properties, class: &str) -> bool {
 
 /// Every tile layer of the map, in group layers or not.
 fn tile_layers(map: &tiled::Map) -> impl Iterator<Item = tiled::TileLayer<'_>> {
-    fn walk<'a>(layers: impl Iterator<Item = tiled::Layer<'a>>, out: &mut Vec<tiled::TileLayer<'a>>) {
+    fn walk<'a>(
+        layers: impl Iterator<Item = tiled::Layer<'a>>,
+        out: &mut Vec<tiled::TileLayer<'a>>,
+    ) {
         for layer in layers {
             match layer.layer_type() {
                 tiled::LayerType::Tiles(tiles) => out.push(tiles),
