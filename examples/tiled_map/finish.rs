@@ -44,6 +44,7 @@ fn finish(
     level: Option<Res<Level>>,
     fog: Query<&FogOfWar>,
     figures: Query<(&TiledName, &TilePos, &Visibility), With<Viewshed>>,
+    doors: Query<(&TiledName, &TilePos), (With<TiledObject>, Without<Opaque>)>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(limit) = options.autoplay else {
@@ -62,23 +63,31 @@ fn finish(
         .iter()
         .find(|(name, ..)| name.0 == "Player")
         .map_or(TilePos::new(0, 0), |(_, &at, _)| at);
-    let guards_shown = figures
+    let guards_shown: Vec<TilePos> = figures
         .iter()
         .filter(|(name, _, shown)| name.0 == "Guard" && **shown != Visibility::Hidden)
-        .count();
+        .map(|(_, &at, _)| at)
+        .collect();
+    let open: Vec<TilePos> = doors
+        .iter()
+        .filter(|(name, _)| name.0 == "Door")
+        .map(|(_, &at)| at)
+        .collect();
     let origin = level.tile_pixel(TilePos::new(0, 0));
     println!(
-        "autoplay done: step {} player at ({}, {}) sees {} tiles, explored {}, guards shown {}, doors opened {}; tile (0, 0) at pixel ({:.1}, {:.1}) size {}",
+        "autoplay done: step {} player at ({}, {}) sees {} tiles, explored {}, guards shown {}, doors opened {}; tile (0, 0) at pixel ({:.1}, {:.1}) size {}; guards at [{}]; open doors at [{}]",
         turns.count,
         player.x,
         player.y,
         fog.visible_tiles().count(),
         fog.explored_tiles().count(),
-        guards_shown,
+        guards_shown.len(),
         turns.doors_opened,
         origin.x,
         origin.y,
         GRID * ZOOM,
+        tiles(&guards_shown),
+        tiles(&open),
     );
     save_and_exit(
         &mut commands,
@@ -86,4 +95,13 @@ fn finish(
         options.exit,
         &mut exit,
     );
+}
+
+/// Tiles as `(x, y) (x, y)`, for the report.
+fn tiles(tiles: &[TilePos]) -> String {
+    let tiles: Vec<String> = tiles
+        .iter()
+        .map(|t| format!("({}, {})", t.x, t.y))
+        .collect();
+    tiles.join(" ")
 }

@@ -256,6 +256,11 @@ impl MapData {
             .into_iter()
             .find(|o| o.name == name)
             .unwrap_or_else(|| panic!("no object {name}"));
+        self.tile_of_object(&object)
+    }
+
+    /// The tile under the centre of `object`.
+    pub fn tile_of_object(&self, object: &tiled::Object) -> TilePos {
         let (mut x, mut y) = (object.x, object.y);
         if let tiled::ObjectShape::Rect { width, height } = object.shape {
             // A tile object's rectangle lies above its position, another's below.
