@@ -493,9 +493,12 @@ fn placed_maps(app: &mut App) -> usize {
         .count()
 }
 
+/// A map of the world and where its tile `(0, 0)` lies in the world's grid.
+type Quadrant = (&'static str, (u32, u32));
+
 /// The four maps' opacity as one 24x20 grid (the north maps on top), and where each map's
 /// tile `(0, 0)` lies in it.
-fn four_maps_grid() -> (OpacityGrid, Vec<(&'static str, (u32, u32))>) {
+fn four_maps_grid() -> (OpacityGrid, Vec<Quadrant>) {
     let quadrants = [
         ("world_nw.tmx", (0, 10)),
         ("world_ne.tmx", (12, 10)),
