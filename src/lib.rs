@@ -57,6 +57,7 @@
 //! | [`fog`] | fog of war per team, written into tile layers; hiding; ghosts | [`FogPlugin`](fog::FogPlugin) |
 //! | [`plugin`] | [`ViewshedPlugins`] and the group [`ViewshedPlugins`] | |
 //! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
+//! | `tiled` (feature `tiled`) | Tiled maps and worlds: a map's layers as one map, opacity from tile and object properties, viewers from objects, a world as one world |
 //! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
 //!
 //! | feature | default | what it does |
@@ -65,6 +66,7 @@
 //! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory, the ghosts ([`LastSeen`]) and the viewsheds |
 //! | `replicon` | no | server-side fog of war for bevy_replicon 0.44 (`replicon::ViewshedReplicationPlugin`) |
 //! | `ldtk` | no | [`ldtk`]: LDtk levels from bevy_ecs_ldtk 0.15 (layers as one map, opacity from IntGrid values and enum tags, viewers from entities) |
+//! | `tiled` | no | [`tiled`]: Tiled maps and worlds from bevy_ecs_tiled 0.13 (layers as one map, opacity from tile and object properties, viewers, lights and markers from objects, a `.world` as one world) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
@@ -96,6 +98,9 @@ pub mod save_format;
 pub mod schedule;
 pub mod sightings;
 mod staggered;
+#[cfg(feature = "tiled")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tiled")))]
+pub mod tiled;
 pub mod viewshed;
 
 #[allow(deprecated)]

@@ -24,6 +24,7 @@ const RANKS: &[(&str, u32)] = &[
     ("sightings", 4),
     ("fog", 5),
     ("ldtk", 6),
+    ("tiled", 6),
     ("replicon", 6),
     ("plugin", 7),
 ];

@@ -1,0 +1,67 @@
+//! A Tiled map with fog of war: `assets/tiled/tiled_map.tmx` (written by
+//! `assets/make_tiled_maps.py`) loaded by bevy_ecs_tiled, its tile layers made one map by
+//! `TiledViewshedPlugin`. Walls block sight because their tileset tile has the custom property
+//! `block_line_of_sight`, pillars because theirs has our `Opaque` as a custom type, doors
+//! because the door objects have `block_line_of_sight`. The player and the guards are tile
+//! objects that get their `Viewshed` from their class and their `sight_radius` property; guards
+//! are only drawn where the player sees them.
+//!
+//! ```text
+//! cargo run --example tiled_map --features tiled                # walks by itself, a step every 0.25 s
+//! cargo run --example tiled_map --features tiled -- --seed 7 --autoplay 28 --screenshot shot.png --exit
+//! ```
+//!
+//! The player walks towards the nearest tile it has not explored and opens the closed doors on
+//! its way: the example takes `Opaque` off the door object and shows the open door's tile, and
+//! the view goes through. Guards wander (the seed picks their steps).
+
+// Bevy systems take their data as parameters: many of them, with spelled-out query types.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+
+mod finish;
+mod map;
+#[path = "../shared/screenshot.rs"]
+mod screenshot;
+#[path = "../shared/script.rs"]
+mod script;
+#[path = "../shared/args.rs"]
+mod shared_args;
+mod walk;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_ecs_tiled::prelude::*;
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::tiled::TiledViewshedPlugin;
+
+use script::Options;
+
+fn main() {
+    let options = Options::from_args("tiled_map");
+    println!("tiled_map seed {}", options.seed);
+    App::new()
+        .add_plugins(
+            DefaultPlugins
+                .set(WindowPlugin {
+                    primary_window: Some(Window {
+                        title: "bevy_viewshed Tiled map".into(),
+                        resolution: WindowResolution::new(1280, 720),
+                        resizable: false,
+                        ..default()
+                    }),
+                    ..default()
+                })
+                .set(ImagePlugin::default_nearest()),
+        )
+        // No export of the app's types for Tiled's custom types editor on every run.
+        .add_plugins(TiledPlugin(TiledPluginConfig {
+            tiled_types_export_file: None,
+            ..default()
+        }))
+        .add_plugins((ViewshedPlugins::default(), TiledViewshedPlugin))
+        .insert_resource(ClearColor(Color::BLACK))
+        .insert_resource(walk::Turns::new(&options))
+        .insert_resource(options)
+        .add_plugins((map::MapPlugin, walk::WalkPlugin, finish::FinishPlugin))
+        .run();
+}

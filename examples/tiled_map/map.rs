@@ -1,0 +1,92 @@
+//! The map: the camera, the Tiled map and what the plugin is told about it (who sees, the
+//! fog's look), and the [`Level`] resource once bevy_ecs_tiled has spawned its layers.
+
+use bevy::camera::ScalingMode;
+use bevy::prelude::*;
+use bevy_ecs_tiled::prelude::*;
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::tiled::{ObjectVision, TiledFog, TiledVision};
+
+/// The map under assets/ (written by `assets/make_tiled_maps.py`).
+const MAP: &str = "tiled/tiled_map.tmx";
+/// The tileset's open door tile (see assets/make_tileset.py).
+pub const OPEN_DOOR_TILE: usize = 3;
+/// One tile in world units, and the zoom to window pixels.
+pub const GRID: f32 = 16.0;
+pub const ZOOM: f32 = 2.5;
+const WINDOW: Vec2 = Vec2::new(1280.0, 720.0);
+
+/// The spawned map: its root tilemap (where its opacity and fog live) and its size.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct Level {
+    pub root: Entity,
+    pub size: TilemapSize,
+}
+
+impl Level {
+    /// Where a tile's centre is in the window, in pixels from its top-left corner (the map is
+    /// centred on the camera).
+    pub fn tile_pixel(&self, tile: TilePos) -> Vec2 {
+        let centre = Vec2::new(self.size.x as f32, self.size.y as f32) / 2.0;
+        let offset = (Vec2::new(tile.x as f32, tile.y as f32) + 0.5 - centre) * GRID * ZOOM;
+        Vec2::new(WINDOW.x / 2.0 + offset.x, WINDOW.y / 2.0 - offset.y)
+    }
+}
+
+pub struct MapPlugin;
+
+impl Plugin for MapPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(vision())
+            .insert_resource(fog())
+            .add_systems(Startup, setup)
+            .add_systems(Update, find_level.run_if(not(resource_exists::<Level>)));
+    }
+}
+
+/// The player sees 8 tiles and lifts the fog; guards are spotted and drawn only where the
+/// player sees them. The rest comes from the map: the player's and guards' `sight_radius`,
+/// the guards' `team`.
+fn vision() -> TiledVision {
+    TiledVision::default()
+        .class("Player", ObjectVision::viewer(8).reveals_fog())
+        .class(
+            "Guard",
+            ObjectVision::none().spottable().hide_outside_view(),
+        )
+}
+
+/// Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones hidden
+/// (the black clear colour shows through), as in the dungeon example.
+fn fog() -> TiledFog {
+    TiledFog(Some(FogStyle {
+        remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
+        ..default()
+    }))
+}
+
+fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection {
+            scaling_mode: ScalingMode::WindowSize,
+            scale: 1.0 / ZOOM,
+            ..OrthographicProjection::default_2d()
+        }),
+    ));
+    commands.spawn((TiledMap(assets.load(MAP)), TilemapAnchor::Center));
+}
+
+/// Once the plugin has found the map's root tilemap: the [`Level`] resource.
+fn find_level(
+    mut commands: Commands,
+    maps: Query<&LayerGroup, With<TiledMap>>,
+    sizes: Query<&TilemapSize>,
+) {
+    let Some(root) = maps.iter().find_map(LayerGroup::root) else {
+        return;
+    };
+    if let Ok(&size) = sizes.get(root) {
+        commands.insert_resource(Level { root, size });
+    }
+}
