@@ -136,7 +136,7 @@ fn main() -> ExitCode {
     }
     if phases {
         let times = app.world().resource::<PhaseTimes>();
-        for (phase, total) in ViewshedSystems::STEPS.iter().zip(times.total) {
+        for (phase, total) in ViewshedStepSystems::ALL.iter().zip(times.total) {
             let per_frame = total * 1e3 / f64::from(count.max(1));
             eprintln!("frame_instructions: {phase:?} {per_frame:.3} ms per frame");
         }
@@ -149,23 +149,23 @@ fn main() -> ExitCode {
 #[derive(Resource, Default)]
 struct PhaseTimes {
     started: Option<Instant>,
-    total: [f64; ViewshedSystems::STEPS.len()],
+    total: [f64; ViewshedStepSystems::ALL.len()],
 }
 
 /// Stamps the time before the first step and after each, inside the plugin's schedule.
 fn time_phases(app: &mut App) {
     app.init_resource::<PhaseTimes>();
     let start = |mut times: ResMut<PhaseTimes>| times.started = Some(Instant::now());
-    let first = ViewshedSystems::STEPS[0];
+    let first = ViewshedStepSystems::ALL[0];
     app.add_systems(ViewshedSchedule, start.before(first));
-    for (i, phase) in ViewshedSystems::STEPS.into_iter().enumerate() {
+    for (i, phase) in ViewshedStepSystems::ALL.into_iter().enumerate() {
         let stamp = move |mut times: ResMut<PhaseTimes>| {
             let now = Instant::now();
             if let Some(started) = times.started.replace(now) {
                 times.total[i] += (now - started).as_secs_f64();
             }
         };
-        let next = ViewshedSystems::STEPS.get(i + 1).copied();
+        let next = ViewshedStepSystems::ALL.get(i + 1).copied();
         let system = stamp.after(phase);
         match next {
             Some(next) => app.add_systems(ViewshedSchedule, system.before(next)),
