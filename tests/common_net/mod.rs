@@ -19,6 +19,7 @@ use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampleBackendPlugins};
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::visible::Window;
 use bevy_viewshed::replicon::{
     ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
@@ -363,15 +364,15 @@ impl Net {
     fn assert_own_fog_only(&self, i: usize) {
         let world = self.server.world();
         let mut fogs = world.try_query::<&FogOfWar>().unwrap();
-        let mut expected: Vec<Vec<u8>> = match self.teams[i] {
+        let mut expected: Vec<Vec<u32>> = match self.teams[i] {
             Some(team) => fogs
                 .iter(world)
                 .filter_map(|fog| fog.team(team))
-                .map(|fog| states(fog.size(), |tile| fog.state(tile)))
+                .map(|fog| states(fog.area(), |tile| fog.state(tile)))
                 .collect(),
             None => Vec::new(),
         };
-        let mut got: Vec<Vec<u8>> = self
+        let mut got: Vec<Vec<u32>> = self
             .team_views(i)
             .iter()
             .inspect(|view| {
@@ -381,7 +382,7 @@ impl Net {
                     "client {i}: another team's fog"
                 )
             })
-            .map(|view| states(view.size(), |tile| view.state(tile)))
+            .map(|view| states(view.area(), |tile| view.state(tile)))
             .collect();
         expected.sort();
         got.sort();
@@ -417,12 +418,13 @@ impl Net {
     }
 }
 
-/// The fog states of a map, row after row, as numbers (a plain value to sort and compare).
-fn states(size: TilemapSize, state: impl Fn(TilePos) -> FogState) -> Vec<u8> {
-    let mut all = Vec::with_capacity((size.x * size.y) as usize + 2);
-    all.extend([size.x as u8, size.y as u8]);
-    for y in 0..size.y {
-        for x in 0..size.x {
+/// The fog states of a map's area, row after row, as numbers after the area (a plain value to
+/// sort and compare).
+pub fn states(area: Window, state: impl Fn(TilePos) -> FogState) -> Vec<u32> {
+    let mut all = Vec::with_capacity((area.width * area.height) as usize + 4);
+    all.extend([area.x, area.y, area.width, area.height]);
+    for y in area.y..area.y + area.height {
+        for x in area.x..area.x + area.width {
             all.push(match state(TilePos { x, y }) {
                 FogState::Unexplored => 0,
                 FogState::Remembered => 1,
