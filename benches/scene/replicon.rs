@@ -8,11 +8,11 @@
 
 use std::time::{Duration, Instant};
 
+use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy::ecs::entity::EntityHashMap;
 use bevy_replicon::shared::backend::channels::{ClientChannel, ServerChannel};
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{

@@ -80,7 +80,9 @@ impl TryFrom<TeamViewWire> for TeamView {
         };
         let tiles = u64::from(width) * u64::from(height);
         if tiles > MOST_TILES {
-            return Err(format!("a team view of {width}x{height} tiles is too large"));
+            return Err(format!(
+                "a team view of {width}x{height} tiles is too large"
+            ));
         }
         let mut found = Vec::new();
         let mut plane = |bytes: &[u8]| -> Result<BitRows, String> {

@@ -88,7 +88,11 @@ pub(super) fn encode(runs: &[u32], out: &mut Vec<u8>) {
     }
     let orders = [best_order(written, 0), best_order(written, 1)];
     out.push((orders[0] | orders[1] << 4) as u8);
-    let mut bits = BitWriter { out, acc: 0, filled: 0 };
+    let mut bits = BitWriter {
+        out,
+        acc: 0,
+        filled: 0,
+    };
     for (i, &run) in written.iter().enumerate() {
         bits.exp_golomb(coded(i, run), orders[i % 2]);
     }
@@ -367,9 +371,15 @@ mod tests {
         assert!(decode(&[9], 4, &mut read).is_err(), "more runs than tiles");
         assert!(decode(&[1], 4, &mut read).is_err(), "no orders");
         assert!(decode(&[1, 0x00], 4, &mut read).is_err(), "no codes");
-        assert!(decode(&[1, 0xff, 0xff], 4, &mut read).is_err(), "an order past 20");
+        assert!(
+            decode(&[1, 0xff, 0xff], 4, &mut read).is_err(),
+            "an order past 20"
+        );
         // One run of 4 (order 0: m = 5 = 0b101, two zeros, a one, then 0b01), none left.
-        assert!(decode(&[1, 0x00, 0b0_01_1_00], 4, &mut read).is_err(), "an empty last run");
+        assert!(
+            decode(&[1, 0x00, 0b0_01_1_00], 4, &mut read).is_err(),
+            "an empty last run"
+        );
         assert_eq!(decode(&[0], 4, &mut read).unwrap(), &[] as &[u8]);
         assert_eq!(read, vec![4], "no run written: all unset");
     }

@@ -292,7 +292,10 @@ mod tests {
             height: 150,
         };
         let file = |index: &mut ReachIndex, view, origin, radius| {
-            index.file(view, Some(Filed::new(&key(map, origin, radius), Some(size))));
+            index.file(
+                view,
+                Some(Filed::new(&key(map, origin, radius), Some(size))),
+            );
         };
         file(&mut index, a, (20, 20), Radius::Limited(8));
         file(&mut index, b, (100, 100), Radius::Unlimited);

@@ -5,7 +5,9 @@
 //! and the entities' own components, not from the plugin's index.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, BTreeSet};
+pub mod lossy;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
@@ -19,12 +21,13 @@ use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampleBackendPlugins};
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::visible::Window;
 use bevy_viewshed::replicon::{
     ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
+use bevy_viewshed::visible::Window;
 
 use crate::common_app::spawn_map;
+use lossy::{Lossy, MOST_DELAY};
 
 /// Spotted (true) / LostSight (false) as (viewer, target), on the server.
 #[derive(Resource, Default)]
@@ -38,6 +41,9 @@ pub enum Transport {
     Test,
     /// TCP on 127.0.0.1 through `bevy_replicon_example_backend`.
     Loopback,
+    /// replicon's test helpers to connect, and a link that loses and delays messages
+    /// ([`lossy::Lossy`], from this seed) to play.
+    Lossy(u64),
 }
 
 fn server_app(transport: Transport) -> App {
@@ -104,6 +110,12 @@ pub struct Net {
     /// The first map: 20x5 with a wall at x = 10, two rooms that cannot see each other.
     pub map: Entity,
     pub transport: Transport,
+    /// The lossy link, over [`Transport::Lossy`].
+    pub link: Option<Lossy>,
+    /// Over a lossy link: what each client may hold and its team, in the last frames (the
+    /// newest last), and every fog each team had on any map since the game began.
+    recent: VecDeque<[(BTreeSet<Entity>, Option<Team>); 2]>,
+    fogs_had: BTreeMap<Team, BTreeSet<Vec<u32>>>,
 }
 
 /// The first map's wall.
@@ -126,6 +138,12 @@ impl Net {
             teams: [Some(Team(0)), Some(Team(1))],
             map,
             transport,
+            link: match transport {
+                Transport::Lossy(seed) => Some(Lossy::new(seed)),
+                _ => None,
+            },
+            recent: VecDeque::new(),
+            fogs_had: BTreeMap::new(),
         };
         for i in 0..2 {
             net.connect(i);
@@ -136,7 +154,9 @@ impl Net {
     /// Connects client `i` and binds it to its team, as a game does at connection.
     pub fn connect(&mut self, i: usize) {
         match self.transport {
-            Transport::Test => self.server.connect_client(&mut self.clients[i]),
+            Transport::Test | Transport::Lossy(_) => {
+                self.server.connect_client(&mut self.clients[i])
+            }
             Transport::Loopback => self.connect_socket(i),
         }
         if let Some(team) = self.teams[i] {
@@ -145,6 +165,10 @@ impl Net {
                 .world_mut()
                 .entity_mut(client)
                 .insert(ClientTeam(team));
+        }
+        if self.link.is_some() {
+            // Connecting ran server frames.
+            self.note_frame();
         }
     }
 
@@ -163,6 +187,12 @@ impl Net {
     pub fn disconnect(&mut self, i: usize) {
         match self.transport {
             Transport::Test => self.server.disconnect_client(&mut self.clients[i]),
+            Transport::Lossy(_) => {
+                self.server.disconnect_client(&mut self.clients[i]);
+                if let Some(link) = &mut self.link {
+                    link.forget(i);
+                }
+            }
             Transport::Loopback => {
                 let client = self.client_entity(i);
                 self.clients[i]
@@ -179,7 +209,7 @@ impl Net {
     pub fn connected(&self, i: usize) -> bool {
         let world = self.clients[i].world();
         match self.transport {
-            Transport::Test => world.contains_resource::<TestClientEntity>(),
+            Transport::Test | Transport::Lossy(_) => world.contains_resource::<TestClientEntity>(),
             Transport::Loopback => world.contains_resource::<ExampleClient>(),
         }
     }
@@ -188,7 +218,9 @@ impl Net {
     pub fn client_entity(&self, i: usize) -> Option<Entity> {
         let world = self.clients[i].world();
         match self.transport {
-            Transport::Test => world.get_resource::<TestClientEntity>().map(|c| **c),
+            Transport::Test | Transport::Lossy(_) => {
+                world.get_resource::<TestClientEntity>().map(|c| **c)
+            }
             Transport::Loopback => {
                 let port = world
                     .get_resource::<ExampleClient>()?
@@ -271,6 +303,76 @@ impl Net {
                 }
             }
             Transport::Loopback => self.deliver_over_sockets(),
+            Transport::Lossy(_) => self.deliver_over_link(),
+        }
+    }
+
+    /// One frame of the lossy link, then one frame of each client.
+    fn deliver_over_link(&mut self) {
+        let mut link = self.link.take().expect("a lossy link");
+        link.next_frame();
+        for i in 0..2 {
+            if let Some(client) = self.client_entity(i) {
+                link.carry(&mut self.server, &mut self.clients[i], i, client);
+            }
+            self.clients[i].update();
+        }
+        self.link = Some(link);
+    }
+
+    /// Over a lossy link, after a frame: notes what each client may hold now and each team's
+    /// fog, keeping the frames a message may still be on its way from.
+    pub fn note_frame(&mut self) {
+        let now = [0, 1].map(|i| (self.may_hold(i), self.teams[i]));
+        self.recent.push_back(now);
+        while self.recent.len() as u64 > MOST_DELAY + 2 {
+            self.recent.pop_front();
+        }
+        let world = self.server.world();
+        let mut fogs = world.try_query::<&FogOfWar>().unwrap();
+        for fog in fogs.iter(world) {
+            for (team, team_fog) in fog.teams() {
+                let had = states(team_fog.area(), |tile| team_fog.state(tile));
+                self.fogs_had.entry(team).or_default().insert(had);
+            }
+        }
+    }
+
+    /// While messages are lost and late: each connected client holds only entities its team
+    /// saw in the frames a message may still be on its way from, and only fogs its team had
+    /// in those frames, each exactly as the team had it at some frame.
+    pub fn assert_clients_hold_what_they_may_have_held(&self) {
+        for i in 0..2 {
+            if !self.connected(i) {
+                continue;
+            }
+            let recent = self.recent.iter().map(|frames| &frames[i]);
+            let (mut allowed, mut teams) = (BTreeSet::new(), BTreeSet::new());
+            for (may_hold, team) in recent {
+                allowed.extend(may_hold.iter().copied());
+                teams.insert(*team);
+            }
+            let held = self.received(i);
+            assert!(
+                held.is_subset(&allowed),
+                "client {i} holds {:?}, which its team did not see lately",
+                held.difference(&allowed).collect::<Vec<_>>()
+            );
+            for view in self.team_views(i) {
+                assert!(
+                    teams.contains(&Some(view.team())),
+                    "client {i}: the fog of {:?}, not its team lately",
+                    view.team()
+                );
+                let had = states(view.area(), |tile| view.state(tile));
+                assert!(
+                    self.fogs_had
+                        .get(&view.team())
+                        .is_some_and(|all| all.contains(&had)),
+                    "client {i}: a fog of {:?} that the team never had",
+                    view.team()
+                );
+            }
         }
     }
 
