@@ -16,6 +16,7 @@ use bevy_replicon::test_app::TestClientEntity;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen};
+use common_app::spawn_map;
 use common_net::{Net, set};
 
 #[test]
@@ -391,5 +392,43 @@ fn a_client_that_leaves_its_team_as_a_map_goes_keeps_no_fog() {
     assert!(
         net.team_views(0).is_empty(),
         "client 0 keeps a fog it no longer may see"
+    );
+}
+
+/// One unit of a team takes one step on a 64x64 map where its team has other units: its
+/// team's client is sent the tiles that changed (a few dozen bytes), not the team's whole fog,
+/// and holds the team's fog exactly after it.
+#[test]
+fn one_step_of_one_viewer_costs_its_teams_client_under_200_bytes() {
+    let mut net = Net::new();
+    // Pillars every 6 tiles: views with holes, a fog of many runs.
+    let map = spawn_map(&mut net.server, 64, 64, |x, y| x % 6 == 3 && y % 6 == 3);
+    let unit = |net: &mut Net, x, y| {
+        let unit = (Viewshed::new(8), RevealsFog, Team(0), TilePos { x, y });
+        net.server.world_mut().spawn((unit, TilemapId(map))).id()
+    };
+    let walker = unit(&mut net, 10, 10);
+    for (x, y) in [(40, 12), (20, 45), (50, 50)] {
+        unit(&mut net, x, y);
+    }
+    net.server.update();
+    let whole = net.bytes_queued_for(0);
+    net.deliver();
+    // Nothing moves until the client has acknowledged everything.
+    for _ in 0..4 {
+        net.step();
+    }
+    net.move_to(walker, 11, 10);
+    net.server.update();
+    let step = net.bytes_queued_for(0);
+    net.deliver();
+    net.assert_clients_hold_what_they_may();
+    assert!(
+        step > 0 && step < 200,
+        "one step cost {step} bytes (the first whole copy {whole})"
+    );
+    assert!(
+        whole > 2 * step,
+        "the first copy ({whole} bytes) is the fog whole"
     );
 }

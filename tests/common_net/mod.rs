@@ -494,6 +494,18 @@ impl Net {
         );
     }
 
+    /// The bytes the server's last frame queued for client `i` (over replicon's test helpers,
+    /// before [`deliver`](Self::deliver) hands them over).
+    pub fn bytes_queued_for(&self, i: usize) -> usize {
+        let client = self.client_entity(i);
+        let messages = self.server.world().resource::<ServerMessages>();
+        messages
+            .iter_sent()
+            .filter(|&(to, ..)| Some(to) == client)
+            .map(|(.., message)| message.len())
+            .sum()
+    }
+
     /// The server's sightings since the last call.
     pub fn sightings(&mut self) -> BTreeSet<(bool, Entity, Entity)> {
         let log = &mut self.server.world_mut().resource_mut::<Sightings>().0;
