@@ -22,10 +22,10 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::ReplicatesWhenSeen;
+use bevy_viewshed::replicon::{ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
 use common_app::{spawn_layer, spawn_map, tile_entity};
 use common_net::lossy::MOST_DELAY;
-use common_net::{Net, Transport};
+use common_net::{Net, Stamp, Transport};
 use proptest::prelude::*;
 
 /// Which map an entity is put on.
@@ -46,6 +46,8 @@ enum Kind {
     Monster,
     /// A monster placed by `Transform` (at the centre of the tile).
     Ghost,
+    /// A monster placed by `TilePos` that leaves ghosts on the clients (`ReplicatesGhost`).
+    Haunt,
     /// A unit of a team: a viewer that reveals its team's fog.
     Unit {
         team: u32,
@@ -94,7 +96,13 @@ fn kind() -> impl Strategy<Value = Kind> {
             light_walls: walls,
         }
     });
-    prop_oneof![3 => Just(Kind::Monster), 2 => Just(Kind::Ghost), 3 => unit, 1 => Just(Kind::Stray)]
+    prop_oneof![
+        3 => Just(Kind::Monster),
+        2 => Just(Kind::Ghost),
+        2 => Just(Kind::Haunt),
+        3 => unit,
+        1 => Just(Kind::Stray),
+    ]
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -183,8 +191,11 @@ impl Game {
     /// The replicated entities (team views aside), in a stable order.
     fn replicated(&mut self) -> Vec<Entity> {
         let world = self.net.server.world_mut();
-        let mut query =
-            world.query_filtered::<Entity, (With<Replicated>, Without<bevy_viewshed::replicon::TeamView>)>();
+        let mut query = world.query_filtered::<Entity, (
+            With<Replicated>,
+            Without<TeamView>,
+            Without<ReplicatedGhost>,
+        )>();
         let mut entities: Vec<Entity> = query.iter(world).collect();
         entities.sort();
         entities
@@ -198,6 +209,10 @@ impl Game {
         match kind {
             Kind::Monster => {
                 entity.insert((TilePos { x, y }, CanBeSpotted));
+            }
+            Kind::Haunt => {
+                let stamp = Stamp { of: 0, frame: 0 };
+                entity.insert((TilePos { x, y }, ReplicatesGhost, stamp));
             }
             Kind::Ghost => {
                 entity.insert((
@@ -318,6 +333,8 @@ impl Game {
         game.spawn(unit(1), On::Second, 2, 2);
         game.spawn(Kind::Monster, On::First, 13, 2);
         game.spawn(Kind::Ghost, On::Second, 4, 3);
+        game.spawn(Kind::Haunt, On::First, 5, 3);
+        game.spawn(Kind::Haunt, On::First, 14, 1);
         game.frame();
         for ops in frames {
             for op in ops {

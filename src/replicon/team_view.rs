@@ -228,7 +228,8 @@ pub struct TeamViewProtocolPlugin;
 
 impl Plugin for TeamViewProtocolPlugin {
     fn build(&self, app: &mut App) {
-        app.replicate_diff::<TeamView>();
+        app.replicate_diff::<TeamView>()
+            .replicate::<super::ReplicatedGhost>();
     }
 }
 

@@ -377,7 +377,7 @@ mod tests {
         );
         // One run of 4 (order 0: m = 5 = 0b101, two zeros, a one, then 0b01), none left.
         assert!(
-            decode(&[1, 0x00, 0b0_01_1_00], 4, &mut read).is_err(),
+            decode(&[1, 0x00, 0b0000_1100], 4, &mut read).is_err(),
             "an empty last run"
         );
         assert_eq!(decode(&[0], 4, &mut read).unwrap(), &[] as &[u8]);

@@ -22,7 +22,8 @@ use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampl
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
+    ClientTeam, GhostAppExt, ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView,
+    TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
 use bevy_viewshed::visible::Window;
 
@@ -32,6 +33,54 @@ use lossy::{Lossy, MOST_DELAY};
 /// Spotted (true) / LostSight (false) as (viewer, target), on the server.
 #[derive(Resource, Default)]
 pub struct Sightings(pub Vec<(bool, Entity, Entity)>);
+
+/// On the server, stamped each frame on every [`ReplicatesGhost`] entity: the entity and the
+/// frame. A ghost's stand-in copies it (`ghost_keeps`), so a client's ghost tells which frame's
+/// state it holds, to be checked against the frames its team saw the entity.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    pub of: u64,
+    pub frame: u32,
+}
+
+/// The server's frame count, and every (team, entity, frame) in which a team saw a
+/// [`ReplicatesGhost`] entity by the model's rule ([`team_sees`]).
+#[derive(Resource, Default)]
+pub struct Saw {
+    pub frame: u32,
+    pub seen: BTreeSet<(Team, Entity, u32)>,
+}
+
+/// The teams the model plays.
+const TEAMS: [Team; 3] = [Team(0), Team(1), Team(2)];
+
+/// Before the frame: the next frame's stamp on every ghost-leaving entity.
+fn stamp(mut saw: ResMut<Saw>, mut marked: Query<(Entity, &mut Stamp), With<ReplicatesGhost>>) {
+    saw.frame += 1;
+    for (entity, mut stamp) in &mut marked {
+        *stamp = Stamp {
+            of: entity.to_bits(),
+            frame: saw.frame,
+        };
+    }
+}
+
+/// After the clients' sight: which ghost-leaving entities each team saw in this frame.
+fn note_seen(world: &mut World) {
+    let mut marked = world.query_filtered::<Entity, With<ReplicatesGhost>>();
+    let marked: BTreeSet<Entity> = marked.iter(world).collect();
+    let frame = world.resource::<Saw>().frame;
+    let seen: Vec<(Team, Entity, u32)> = TEAMS
+        .iter()
+        .flat_map(|&team| {
+            team_sees(world, team)
+                .into_iter()
+                .map(move |e| (team, e, frame))
+        })
+        .filter(|(_, e, _)| marked.contains(e))
+        .collect();
+    world.resource_mut::<Saw>().seen.extend(seen);
+}
 
 /// How the server's messages reach the clients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +105,16 @@ fn server_app(transport: Transport) -> App {
         ViewshedReplicationPlugin,
     ))
     .init_resource::<Sightings>()
+    .init_resource::<Saw>()
+    .replicate::<Stamp>()
+    .ghost_keeps::<Stamp>()
+    .add_systems(PreUpdate, stamp)
+    .add_systems(
+        PostUpdate,
+        note_seen
+            .after(bevy_viewshed::replicon::ClientSightSystems)
+            .before(ServerSystems::Send),
+    )
     // Each sighting is heard on its viewer and on its target: the viewer's is logged.
     .add_observer(|s: On<Spotted>, mut log: ResMut<Sightings>| {
         if s.on == s.viewer {
@@ -87,6 +146,7 @@ fn client_app(transport: Transport) -> App {
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         TeamViewProtocolPlugin,
     ))
+    .replicate::<Stamp>()
     .add_systems(
         OnExit(ClientState::Connected),
         |mut commands: Commands, remote: Query<Entity, With<Remote>>| {
@@ -352,6 +412,7 @@ impl Net {
                 allowed.extend(may_hold.iter().copied());
                 teams.insert(*team);
             }
+            self.assert_ghosts_were_seen(i, &teams);
             let held = self.received(i);
             assert!(
                 held.is_subset(&allowed),
@@ -416,7 +477,10 @@ impl Net {
         );
         map.to_client()
             .iter()
-            .filter(|&(_, &local)| !world.entity(local).contains::<TeamView>())
+            .filter(|&(_, &local)| {
+                let local = world.entity(local);
+                !local.contains::<TeamView>() && !local.contains::<ReplicatedGhost>()
+            })
             .map(|(&server, _)| server)
             .collect()
     }
@@ -436,7 +500,11 @@ impl Net {
             .map(|t| team_sees(world, t))
             .unwrap_or_default();
         let mut unmarked = world
-            .try_query_filtered::<Entity, (With<Replicated>, Without<ReplicatesWhenSeen>)>()
+            .try_query_filtered::<Entity, (
+                With<Replicated>,
+                Without<ReplicatesWhenSeen>,
+                Without<ReplicatedGhost>,
+            )>()
             .unwrap();
         sees.extend(
             unmarked
@@ -460,7 +528,64 @@ impl Net {
                 self.teams[i]
             );
             self.assert_own_fog_only(i);
+            self.assert_ghosts_were_seen(i, &BTreeSet::from([self.teams[i]]));
+            self.assert_teams_ghosts(i);
         }
+    }
+
+    /// The ghosts client `i` holds: the stamp each copied, if any.
+    pub fn ghosts_held(&self, i: usize) -> Vec<Option<Stamp>> {
+        let world = self.clients[i].world();
+        let mut ghosts = world
+            .try_query_filtered::<Option<&Stamp>, With<ReplicatedGhost>>()
+            .unwrap();
+        ghosts.iter(world).map(Option::<&Stamp>::copied).collect()
+    }
+
+    /// Every ghost client `i` holds is of a state one of `teams` saw: its entity, in the frame
+    /// of its stamp (never a later state of the entity).
+    fn assert_ghosts_were_seen(&self, i: usize, teams: &BTreeSet<Option<Team>>) {
+        let saw = &self.server.world().resource::<Saw>().seen;
+        for stamp in self.ghosts_held(i).into_iter().flatten() {
+            let entity = Entity::from_bits(stamp.of);
+            assert!(
+                teams
+                    .iter()
+                    .flatten()
+                    .any(|&team| saw.contains(&(team, entity, stamp.frame))),
+                "client {i} ({teams:?}) holds a ghost of {entity} as of frame {}, which its team \
+                 did not see then",
+                stamp.frame
+            );
+        }
+    }
+
+    /// Client `i` holds a ghost of each living ghost-leaving entity its team remembers and
+    /// does not see (the team's `LastSeen`), and of no other living entity.
+    fn assert_teams_ghosts(&self, i: usize) {
+        let world = self.server.world();
+        let alive = |e: Entity| {
+            world.get_entity(e).is_ok_and(|e| {
+                e.contains::<ReplicatesGhost>() && e.contains::<ReplicatesWhenSeen>()
+            })
+        };
+        let mut expected = BTreeSet::new();
+        if let Some(team) = self.teams[i] {
+            let sees = team_sees(world, team);
+            let mut maps = world.try_query::<&LastSeen>().unwrap();
+            for last_seen in maps.iter(world) {
+                let ghosts = last_seen.ghosts(team).map(|g| g.entity);
+                expected.extend(ghosts.filter(|&e| alive(e) && !sees.contains(&e)));
+            }
+        }
+        let held: BTreeSet<Entity> = self
+            .ghosts_held(i)
+            .into_iter()
+            .flatten()
+            .map(|s| Entity::from_bits(s.of))
+            .filter(|&e| alive(e))
+            .collect();
+        assert_eq!(held, expected, "client {i} holds its team's ghosts");
     }
 
     fn assert_own_fog_only(&self, i: usize) {
