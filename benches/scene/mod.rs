@@ -12,6 +12,7 @@ pub mod lights;
 #[cfg(feature = "replicon")]
 pub mod replicon;
 pub mod spread;
+pub mod world;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;

@@ -13,7 +13,7 @@ use crate::fog::fade::{FadeStart, FadingTiles};
 use crate::fog::model::TilesToWrite;
 use crate::fog::shown::FogShown;
 use crate::fog::tiles::{LayerTiles, TileWriter};
-use crate::fog::{FogOfWar, FogStyle};
+use crate::fog::{FogOfWar, FogState, FogStyle};
 use crate::maps::layers::{LayerEpoch, LayerOf, Layers, map_tilemaps, root_of};
 use crate::maps::worlds::{ChunkPlacement, WorldChunks};
 
@@ -145,13 +145,16 @@ fn write_layer(
     } else {
         changed
     };
-    let look = |tile| style.look_at(fog.state(tile), shown.is_edge(tile));
+    // The team drawn, looked up once for all the tiles.
+    let drawn = fog.team(fog.drawn_team());
+    let state = |tile| drawn.map_or(FogState::Unexplored, |team| team.state(tile));
+    let look = |tile| style.look_at(state(tile), shown.is_edge(tile));
     let fade = frame.now.zip(style.fade).filter(|_| !rewrite && !whole);
     let Some((now, fade)) = fade else {
         return tiles.write_many(layer, to_write, look);
     };
     to_write.for_each_in(layer.window(), |tile| {
-        let length = fade.length_to(fog.state(tile));
+        let length = fade.length_to(state(tile));
         let start = FadeStart { now, length };
         tiles.fade(layer, tile, look(tile), &mut fades, start);
     });

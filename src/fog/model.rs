@@ -7,7 +7,7 @@ use bevy_ecs_tilemap::map::TilemapSize;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::Team;
-use viewshed_core::bits::BitRows;
+use viewshed_core::bits::{BitRows, WORD_BITS, for_each_one, low_bits};
 use viewshed_core::visible::Window;
 
 /// The fog state of one tile.
@@ -65,6 +65,7 @@ impl TeamFog {
     }
 
     /// The row and bit of `tile` (none off the map).
+    #[inline]
     fn bit(&self, tile: TilePos) -> Option<(u32, u32)> {
         let area = self.area;
         area.contains(tile.x, tile.y)
@@ -72,13 +73,12 @@ impl TeamFog {
     }
 
     /// The state of `tile` for this team (tiles off the map are unexplored).
+    #[inline]
     pub fn state(&self, tile: TilePos) -> FogState {
-        if self.is_visible(tile) {
-            FogState::Visible
-        } else if self.is_explored(tile) {
-            FogState::Remembered
-        } else {
-            FogState::Unexplored
+        match self.bit(tile) {
+            Some((row, bit)) if self.visible.get(row, bit) => FogState::Visible,
+            Some((row, bit)) if self.explored.get(row, bit) => FogState::Remembered,
+            _ => FogState::Unexplored,
         }
     }
 
@@ -363,17 +363,31 @@ impl TilesToWrite {
         };
         match self {
             Self::All(_) => part.cells().for_each(|(x, y)| f(TilePos { x, y })),
+            // The layer covers the whole map (every tilemap but a world's chunks): every word.
+            Self::Changed { area, bits } if part == *area => {
+                for_each_set_bit(bits.stride(), bits.words().iter().copied(), |bit| {
+                    f(TilePos::new(area.x + bit.x, area.y + bit.y));
+                });
+            }
             Self::Changed { area, bits } => {
+                // The part's columns as whole words, the first and last masked.
                 let (x0, x1) = (part.x - area.x, part.x - area.x + part.width);
+                let (first, last) = (x0 as usize / WORD_BITS, (x1 as usize - 1) / WORD_BITS);
+                let mask = |i: usize| {
+                    let low = if i == first {
+                        !low_bits(x0 % u64::BITS)
+                    } else {
+                        u64::MAX
+                    };
+                    let end = x1 - (i * WORD_BITS) as u32;
+                    low & if i == last { low_bits(end) } else { u64::MAX }
+                };
                 for y in part.y - area.y..part.y - area.y + part.height {
-                    let row = bits.row(y);
-                    for (i, &word) in row.iter().enumerate() {
-                        let start = (i * viewshed_core::bits::WORD_BITS) as u32;
-                        viewshed_core::bits::for_each_one(word, |bit| {
-                            let x = start + bit;
-                            if (x0..x1).contains(&x) {
-                                f(TilePos::new(area.x + x, area.y + y));
-                            }
+                    let row = &bits.row(y)[first..=last];
+                    for (i, &word) in (first..).zip(row) {
+                        let start = area.x + (i * WORD_BITS) as u32;
+                        for_each_one(word & mask(i), |bit| {
+                            f(TilePos::new(start + bit, area.y + y))
                         });
                     }
                 }

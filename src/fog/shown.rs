@@ -50,6 +50,7 @@ impl FogShown {
 
     /// Whether `tile` is not seen now by the team drawn but borders a tile that is (as of the
     /// last update of a map with a soft-edged layer).
+    #[inline]
     pub(super) fn is_edge(&self, tile: TilePos) -> bool {
         let area = self.area;
         area.contains(tile.x, tile.y) && self.edge.get(tile.y - area.y, tile.x - area.x)

@@ -50,9 +50,15 @@ impl LayerTiles<'_> {
             .then(|| TilePos::new(tile.x - self.first.x, tile.y - self.first.y))
     }
 
-    /// The tile entity at map tile `tile`.
+    /// The tile entity at map tile `tile` (a tile left of or below the layer wraps around to
+    /// far beyond it, which the storage's own bounds check turns away).
+    #[inline]
     fn entity(&self, tile: TilePos) -> Option<Entity> {
-        self.storage.checked_get(&self.local(tile)?)
+        let local = TilePos::new(
+            tile.x.wrapping_sub(self.first.x),
+            tile.y.wrapping_sub(self.first.y),
+        );
+        self.storage.checked_get(&local)
     }
 }
 

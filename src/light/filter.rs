@@ -160,7 +160,7 @@ pub(super) fn filter_by_light(
         };
         let viewer_parts = (
             viewer.viewshed.bypass_change_detection(),
-            viewer.state.key(),
+            viewer.state.key().copied(),
             viewer.needs.bypass_change_detection(),
             filter,
         );
@@ -388,12 +388,7 @@ impl LightRule<'_> {
                     .with_radius(Radius::Limited(self.dark_vision)),
                 ..self.key
             }
-            .reaches(Window {
-                x: cell.0,
-                y: cell.1,
-                width: 1,
-                height: 1,
-            }),
+            .reaches_tile(cell),
         }
     }
 }
@@ -418,11 +413,15 @@ fn spread(row: &[u64], word: usize) -> u64 {
 /// clone of the entity does not copy).
 pub(super) fn on_light_rule_inserted<C: Component>(
     event: On<Insert, C>,
-    mut viewers: Query<&mut ViewState<Viewshed>, (With<NeedsLight>, Allow<Disabled>)>,
+    mut viewers: Query<
+        (&mut ViewState<Viewshed>, &mut Viewshed),
+        (With<NeedsLight>, Allow<Disabled>),
+    >,
     mut commands: Commands,
 ) {
-    if let Ok(mut state) = viewers.get_mut(event.entity) {
-        state.compute_afresh();
+    if let Ok((mut state, mut viewshed)) = viewers.get_mut(event.entity) {
+        state.bypass_change_detection().compute_afresh();
+        viewshed.set_changed();
         commands
             .entity(event.entity)
             .try_insert(LightFilter::default());
@@ -433,11 +432,12 @@ pub(super) fn on_light_rule_inserted<C: Component>(
 /// unfiltered, and its [`LightFilter`] goes.
 pub(super) fn on_needs_light_removed(
     event: On<Remove, NeedsLight>,
-    mut viewers: Query<&mut ViewState<Viewshed>, Allow<Disabled>>,
+    mut viewers: Query<(&mut ViewState<Viewshed>, &mut Viewshed), Allow<Disabled>>,
     mut commands: Commands,
 ) {
-    if let Ok(mut state) = viewers.get_mut(event.entity) {
-        state.compute_afresh();
+    if let Ok((mut state, mut viewshed)) = viewers.get_mut(event.entity) {
+        state.bypass_change_detection().compute_afresh();
+        viewshed.set_changed();
     }
     commands.entity(event.entity).try_remove::<LightFilter>();
 }

@@ -76,7 +76,7 @@ impl LightSource {
     /// What this light should add to its map now, its lit set computed from `state`'s key
     /// (nothing while it lights nothing).
     fn contribution(&self, state: &ViewState<LightSource>) -> Option<Contribution> {
-        let key = state.key()?;
+        let key = *state.key()?;
         let look = (self.color, self.intensity);
         Some(Contribution::new(key, self.radius, look))
     }

@@ -15,6 +15,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::changes::ChangeLog;
 use crate::staggered;
+use viewshed_core::bits::{BitRows, low_bits};
 use viewshed_core::grid::OpacityGrid;
 use viewshed_core::hex::HexCoords;
 use viewshed_core::visible::{VisibleSet, Window};
@@ -89,6 +90,8 @@ pub struct MapOpacity {
     chunks: Vec<Window>,
     /// Whether it is a world's (its area follows its chunks).
     world: bool,
+    /// A world's tiles on a chunk, one bit per tile of `area` (row `y`, bit `x`).
+    coverage: BitRows,
 }
 
 impl MapOpacity {
@@ -109,7 +112,7 @@ impl MapOpacity {
         self.changes.reset();
     }
 
-    /// The grid from the counts and the chunks.
+    /// The grid from the counts and, in a world, the chunks (and their coverage).
     fn fill_grid(&mut self) {
         let size = TilemapSize::new(self.area.width, self.area.height);
         self.grid = match self.kind {
@@ -117,15 +120,33 @@ impl MapOpacity {
             Grid::Square | Grid::Hex(_) => OpacityGrid::new(size.x, size.y),
         };
         if self.world {
-            let area = self.area;
-            let holes: Vec<(u32, u32)> = area.cells().filter(|&t| !self.covers(t)).collect();
-            for (x, y) in holes {
-                self.grid.set_opaque(x - area.x, y - area.y, true);
+            self.coverage.reset(size.y, size.x);
+            self.grid.fill(true);
+            for chunk in self.chunks.clone() {
+                self.cover(chunk, true);
             }
+            return;
         }
         let cells: Vec<(u32, u32)> = self.counts.keys().filter_map(|&c| self.cell(c)).collect();
         for (x, y) in cells {
             self.grid.set_opaque(x, y, true);
+        }
+    }
+
+    /// Puts the tiles of `chunk` on the map (`on`: their cells from the counts) or takes them
+    /// off (their cells opaque): the work of one chunk that comes or goes.
+    fn cover(&mut self, chunk: Window, on: bool) {
+        let Some(part) = chunk.intersection(&self.area) else {
+            return;
+        };
+        let area = self.area;
+        for y in part.y..part.y + part.height {
+            self.coverage
+                .fill_span(y - area.y, part.x - area.x, part.width, on);
+            for x in part.x..part.x + part.width {
+                let opaque = !on || self.counts.contains_key(&(x, y));
+                self.grid.set_opaque(x - area.x, y - area.y, opaque);
+            }
         }
     }
 
@@ -159,17 +180,38 @@ impl MapOpacity {
         }
     }
 
-    /// A world's chunks are now `chunks` (their tiles in map coordinates), the grid covering
-    /// `area`, a rectangle that holds them all. Only the tiles of the chunks that came or
-    /// went are logged as changed: the views that reach them are recomputed, no other.
-    pub(super) fn set_chunks(&mut self, area: Window, mut chunks: Vec<Window>) {
+    /// A world's chunks are now `chunks` (their tiles in map coordinates), which `bounds`
+    /// holds. The grid keeps its area while that holds them without being many times larger
+    /// (chunks streamed around a player come and go inside it), so that a chunk that comes or
+    /// goes costs its own tiles; else it is laid out anew over `bounds` and a margin. Only the
+    /// tiles of the chunks that came or went are logged as changed: the views that reach them
+    /// are recomputed, no other.
+    pub(super) fn set_chunks(&mut self, bounds: Window, mut chunks: Vec<Window>) {
         chunks.sort_by_key(|w| (w.y, w.x, w.width, w.height));
-        let came_or_went: Vec<Window> = symmetric_difference(&self.chunks, &chunks);
-        self.world = true;
-        self.area = area;
+        let came = only_in(&chunks, &self.chunks);
+        let went = only_in(&self.chunks, &chunks);
         self.chunks = chunks;
-        self.fill_grid();
-        for changed in came_or_went {
+        let area = if self.world {
+            grown(self.area, bounds, self.map_type)
+        } else {
+            None
+        };
+        self.world = true;
+        match area {
+            None => {
+                self.area = margin(bounds, self.map_type);
+                self.fill_grid();
+            }
+            Some(_) => {
+                for &chunk in &went {
+                    self.cover(chunk, false);
+                }
+                for &chunk in &came {
+                    self.cover(chunk, true);
+                }
+            }
+        }
+        for changed in came.into_iter().chain(went) {
             self.changes.note_area(changed);
         }
     }
@@ -185,6 +227,12 @@ impl MapOpacity {
         self.area
     }
 
+    /// The map tile of the grid's cell `(0, 0)`.
+    #[inline]
+    pub(crate) fn grid_origin(&self) -> (u32, u32) {
+        (self.area.x, self.area.y)
+    }
+
     /// The map's area if it is fixed (a tilemap's, until it is resized), `None` for a world,
     /// whose area follows its chunks.
     pub(crate) fn fixed_area(&self) -> Option<Window> {
@@ -198,22 +246,34 @@ impl MapOpacity {
 
     /// Whether `tile` is a tile of the map (in its area and, in a world, in one of its
     /// chunks).
+    #[inline]
     pub fn covers(&self, (x, y): (u32, u32)) -> bool {
-        self.area.contains(x, y) && (!self.world || self.chunks.iter().any(|c| c.contains(x, y)))
+        let area = self.area;
+        area.contains(x, y) && (!self.world || self.coverage.get(y - area.y, x - area.x))
     }
 
     /// Takes out of `view` (map coordinates) the cells off the map: those of a world's area
-    /// between its chunks, which block sight like walls but are never seen.
+    /// outside its chunks, which block sight like walls but are never seen. Nothing to do for
+    /// a view whose window lies on chunks (told 64 tiles at a time).
     pub(crate) fn clip(&self, view: &mut VisibleSet) {
-        let window = view.window();
-        let inside_one = self
-            .chunks
-            .iter()
-            .any(|c| c.intersection(&window) == Some(window));
-        if self.chunks.is_empty() || inside_one {
-            return;
+        if self.world && !self.all_covered(view.window()) {
+            view.retain(|x, y| self.covers((x, y)));
         }
-        view.retain(|x, y| self.covers((x, y)));
+    }
+
+    /// Whether every tile of `window` is on a chunk.
+    fn all_covered(&self, window: Window) -> bool {
+        let area = self.area;
+        if window.intersection(&area) != Some(window) {
+            return window.is_empty();
+        }
+        let (x0, y0) = (window.x - area.x, window.y - area.y);
+        (y0..y0 + window.height).all(|y| {
+            (0..window.width).step_by(64).all(|dx| {
+                let want = low_bits((window.width - dx).min(u64::BITS));
+                self.coverage.get_run(y, x0 + dx) & want == want
+            })
+        })
     }
 
     /// Which field of view the map's grid gets.
@@ -342,16 +402,39 @@ fn whole(size: TilemapSize) -> Window {
     }
 }
 
-/// The windows in one list and not in the other.
-fn symmetric_difference(a: &[Window], b: &[Window]) -> Vec<Window> {
-    let only = |one: &[Window], other: &[Window]| {
-        let other = other.to_vec();
-        one.iter()
-            .filter(move |w| !other.contains(w))
-            .copied()
-            .collect::<Vec<_>>()
-    };
-    let mut changed = only(a, b);
-    changed.extend(only(b, a));
-    changed
+/// The windows of `a` that are not in `b`.
+fn only_in(a: &[Window], b: &[Window]) -> Vec<Window> {
+    a.iter().filter(|w| !b.contains(w)).copied().collect()
+}
+
+/// `area` if it still suits chunks within `bounds`: it holds them and has at most 16 times
+/// their tiles (a margin of 1.5 times their size each way).
+fn grown(area: Window, bounds: Window, map_type: TilemapType) -> Option<Window> {
+    let cells = |w: Window| u64::from(w.width) * u64::from(w.height);
+    let holds = bounds.is_empty() || area.intersection(&bounds) == Some(bounds);
+    (holds && cells(area) <= 16 * cells(bounds).max(1) && even(area, map_type)).then_some(area)
+}
+
+/// `bounds` with a margin of half its size each way, so that chunks streamed in around it fit
+/// for a while; its corner on even tiles on hexagonal grids (their offset coordinates keep
+/// their parity).
+fn margin(bounds: Window, map_type: TilemapType) -> Window {
+    let (mx, my) = (bounds.width / 2, bounds.height / 2);
+    let (mut x, mut y) = (bounds.x.saturating_sub(mx), bounds.y.saturating_sub(my));
+    if matches!(map_type, TilemapType::Hexagon(_)) {
+        (x, y) = (x & !1, y & !1);
+    }
+    let end = |from: u32, len: u32, m: u32| from.saturating_add(len).saturating_add(m);
+    Window {
+        x,
+        y,
+        width: end(bounds.x, bounds.width, mx) - x,
+        height: end(bounds.y, bounds.height, my) - y,
+    }
+}
+
+/// Whether `area`'s corner suits the grid (even tiles on hexagonal grids).
+fn even(area: Window, map_type: TilemapType) -> bool {
+    !matches!(map_type, TilemapType::Hexagon(_))
+        || (area.x.is_multiple_of(2) && area.y.is_multiple_of(2))
 }

@@ -382,7 +382,7 @@ impl PlacedIndex {
                 found.extend(entities.iter().map(|&(entity, _)| entity));
             }
         };
-        if origin.0 % BUCKET != 0 || origin.1 % BUCKET != 0 {
+        if !origin.0.is_multiple_of(BUCKET) || !origin.1.is_multiple_of(BUCKET) {
             // Buckets across the rows' words (a world's area need not start on a bucket).
             let mut buckets: Vec<(u32, u32)> = tiles
                 .iter_ones()

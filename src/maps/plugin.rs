@@ -50,7 +50,7 @@ impl Plugin for LayersPlugin {
             ViewshedSchedule,
             (
                 group_layers.run_if(groups_dirty),
-                join_chunks,
+                join_chunks.run_if(any_with_component::<WorldMap>),
                 check_layers.run_if(
                     any_match_filter::<(
                         With<LayerOf>,
@@ -91,7 +91,7 @@ impl Plugin for MapsPlugin {
         app.add_systems(
             ViewshedSchedule,
             (
-                place_chunks,
+                place_chunks.run_if(any_with_component::<WorldMap>),
                 place_entities,
                 track_maps,
                 follow_map_types.run_if(

@@ -64,8 +64,10 @@ pub const WORLD_ORIGIN: u32 = 1 << 30;
 /// }
 /// app.update();
 /// let opacity = app.world().get::<MapOpacity>(world).unwrap();
-/// assert_eq!(opacity.area().x, WORLD_ORIGIN - 8);
-/// assert_eq!(opacity.area().width, 16);
+/// // Chunk -1's tile (0, 0) and chunk 0's tile (7, 7) are tiles of the world; no chunk 1.
+/// assert!(opacity.covers((WORLD_ORIGIN - 8, WORLD_ORIGIN)));
+/// assert!(opacity.covers((WORLD_ORIGIN + 7, WORLD_ORIGIN + 7)));
+/// assert!(!opacity.covers((WORLD_ORIGIN + 8, WORLD_ORIGIN)));
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
@@ -275,7 +277,7 @@ impl Layout<'_, '_> {
             areas.extend(placed);
         }
         let map_type = shared.map_or_else(TilemapType::default, |shared| shared.map_type);
-        let area = bounding(&areas, map_type);
+        let area = bounding(&areas);
         match self.opacities.get_mut(world) {
             Ok(mut opacity) => opacity.set_chunks(area, areas),
             Err(_) => {
@@ -445,9 +447,8 @@ fn hex_position(pos: Vec2, grid: &TilemapGridSize, system: HexCoordSystem) -> (i
     }
 }
 
-/// The rectangle around `areas` (empty without any), its corner moved to even coordinates on
-/// hexagonal grids so that the grid's offset coordinates keep their parity.
-fn bounding(areas: &[Window], map_type: TilemapType) -> Window {
+/// The rectangle around `areas` (empty without any).
+fn bounding(areas: &[Window]) -> Window {
     let Some(first) = areas.first() else {
         return Window::default();
     };
@@ -458,9 +459,6 @@ fn bounding(areas: &[Window], map_type: TilemapType) -> Window {
         y0 = y0.min(area.y);
         x1 = x1.max(u64::from(area.x) + u64::from(area.width));
         y1 = y1.max(u64::from(area.y) + u64::from(area.height));
-    }
-    if matches!(map_type, TilemapType::Hexagon(_)) {
-        (x0, y0) = (x0 & !1, y0 & !1);
     }
     Window {
         x: x0,

@@ -97,42 +97,37 @@ impl ViewKey {
     /// staggered map's tiles are measured as the diamond cells they are). The cell of the
     /// area nearest to the viewer on both axes is the nearest in every distance shape.
     pub fn reaches(&self, area: Window) -> bool {
-        let Radius::Limited(r) = self.options.radius else {
-            return true;
-        };
         if area.is_empty() {
             return false;
         }
-        let (shape, (x, y), (ox, oy)) = match self.grid {
-            Grid::Square => (
-                self.options.shape,
-                area.nearest(self.origin.0, self.origin.1),
-                self.origin,
-            ),
-            Grid::Hex(_) => (
-                DistanceShape::Chebyshev,
-                area.nearest(self.origin.0, self.origin.1),
-                self.origin,
-            ),
+        match self.grid {
+            // The cell of the area nearest to the viewer on both axes.
+            Grid::Square | Grid::Hex(_) => {
+                self.reaches_tile(area.nearest(self.origin.0, self.origin.1))
+            }
             // A staggered map's areas are single tiles or whole tilemaps: each tile is
             // measured on the diamond grid.
-            Grid::Staggered => {
-                return area
-                    .cells()
-                    .any(|cell| self.reaches_diamond(staggered::to_diamond(cell), r));
-            }
-        };
-        shape.contains(
-            i64::from(x) - i64::from(ox),
-            i64::from(y) - i64::from(oy),
-            r,
-        )
+            Grid::Staggered => area.cells().any(|cell| self.reaches_tile(cell)),
+        }
     }
 
-    /// Whether the diamond cell `(x, y)` is within radius `r` of the viewer's diamond cell.
-    fn reaches_diamond(&self, (x, y): (u32, u32), r: u32) -> bool {
-        let (ox, oy) = staggered::to_diamond(self.origin);
-        self.options.shape.contains(
+    /// Whether a change of opacity at `tile` can change this view ([`reaches`](Self::reaches)
+    /// for one tile).
+    #[inline]
+    pub fn reaches_tile(&self, tile: (u32, u32)) -> bool {
+        let Radius::Limited(r) = self.options.radius else {
+            return true;
+        };
+        let (shape, (x, y), (ox, oy)) = match self.grid {
+            Grid::Square => (self.options.shape, tile, self.origin),
+            Grid::Hex(_) => (DistanceShape::Chebyshev, tile, self.origin),
+            Grid::Staggered => (
+                self.options.shape,
+                staggered::to_diamond(tile),
+                staggered::to_diamond(self.origin),
+            ),
+        };
+        shape.contains(
             i64::from(x) - i64::from(ox),
             i64::from(y) - i64::from(oy),
             r,

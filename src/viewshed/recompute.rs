@@ -73,12 +73,13 @@ pub(crate) struct ViewItem<C: KeptView> {
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
 /// changed, by reading change ticks: new ones, those whose options changed, and those whose
 /// [`ViewState`] asks to be computed afresh (re-enabled, a viewer that started or stopped
-/// needing light). Those that moved are the maps step's [`PlacedMoves`].
+/// needing light: their `C` is marked changed then). Those that moved are the maps step's
+/// [`PlacedMoves`].
 pub(crate) struct ViewScan<C: KeptView>(pub(crate) ChangeScan<C>);
 
 impl<C: KeptView> FromWorld for ViewScan<C> {
     fn from_world(world: &mut World) -> Self {
-        let columns = vec![column::<C>(world), column::<ViewState<C>>(world)];
+        let columns = vec![column::<C>(world)];
         Self(ChangeScan::new(world, columns))
     }
 }
@@ -243,7 +244,7 @@ fn visit_item<C: KeptView>(
     }
     let filed = item.state.key().and_then(|key| {
         let opacity = maps.opacity(key.map)?;
-        Some(Filed::new(&key, opacity.fixed_area()))
+        Some(Filed::new(key, opacity.fixed_area()))
     });
     if index.filed(item.entity) != filed.as_ref() {
         refile.borrow_local_mut().push((item.entity, filed));
@@ -338,7 +339,7 @@ fn refresh<C: KeptView>(
         && state.key().is_some_and(|old| {
             ViewKey {
                 version: key.version,
-                ..old
+                ..*old
             } == key
                 && !opacity.changed_within(old.version, |area| key.reaches(area))
         });

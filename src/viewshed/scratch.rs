@@ -29,9 +29,9 @@ impl Scratch {
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
         let grid = opacity.grid();
-        let area = opacity.area();
-        // The grid's cell (0, 0) is the map's tile (area.x, area.y): (0, 0) but in a world.
-        let origin = (key.origin.0 - area.x, key.origin.1 - area.y);
+        // The grid's cell (0, 0) is the map's tile (x0, y0): (0, 0) but in a world.
+        let (x0, y0) = opacity.grid_origin();
+        let origin = (key.origin.0 - x0, key.origin.1 - y0);
         match key.grid {
             Grid::Square => self.square.compute(grid, origin, key.options, visible)?,
             Grid::Hex(coords) => self
@@ -44,8 +44,8 @@ impl Scratch {
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
             }
         }
-        if (area.x, area.y) != (0, 0) {
-            visible.shift(area.x, area.y);
+        if (x0, y0) != (0, 0) {
+            visible.shift(x0, y0);
             opacity.clip(visible);
         }
         Ok(())

@@ -6,6 +6,7 @@
 
 use std::marker::PhantomData;
 
+use bevy::ecs::component::Mutable;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
@@ -45,8 +46,8 @@ impl<C: Send + Sync + 'static> Default for ViewState<C> {
 
 impl<C: Send + Sync + 'static> ViewState<C> {
     /// What the current view was computed from.
-    pub(crate) fn key(&self) -> Option<ViewKey> {
-        self.key
+    pub(crate) fn key(&self) -> Option<&ViewKey> {
+        self.key.as_ref()
     }
 
     /// The same, to update.
@@ -56,7 +57,8 @@ impl<C: Send + Sync + 'static> ViewState<C> {
 
     /// The view is computed afresh at the next update, whatever it was computed from (the
     /// views' own observers, and the light filter when a viewer starts or stops needing
-    /// light). Through `Mut`, so that the recompute's change scan finds it.
+    /// light). The caller marks the view's component changed, so that the recompute's change
+    /// scan (of that one column) finds it.
     pub(crate) fn compute_afresh(&mut self) {
         self.key = None;
     }
@@ -69,6 +71,7 @@ pub(crate) fn on_view_inserted<C: Component>(
     mut states: Query<&mut ViewState<C>, Allow<Disabled>>,
 ) {
     if let Ok(mut state) = states.get_mut(event.entity) {
+        let state = state.bypass_change_detection();
         state.compute_afresh();
         state.fresh = true;
     }
@@ -76,11 +79,12 @@ pub(crate) fn on_view_inserted<C: Component>(
 
 /// The entity of a kept view `C` was re-enabled: its view is computed afresh at the next
 /// update (the world may have changed in ways it did not follow while disabled).
-pub(crate) fn on_view_enabled<C: Component>(
+pub(crate) fn on_view_enabled<C: Component<Mutability = Mutable>>(
     event: On<Remove, Disabled>,
-    mut states: Query<&mut ViewState<C>, (With<C>, Allow<Disabled>)>,
+    mut states: Query<(&mut ViewState<C>, &mut C), Allow<Disabled>>,
 ) {
-    if let Ok(mut state) = states.get_mut(event.entity) {
-        state.compute_afresh();
+    if let Ok((mut state, mut view)) = states.get_mut(event.entity) {
+        state.bypass_change_detection().compute_afresh();
+        view.set_changed();
     }
 }

@@ -353,6 +353,32 @@ impl BitRows {
         }
     }
 
+    /// Sets (`on`) or clears the `len` bits of `row` from `bit` (those inside the rows).
+    ///
+    /// ```
+    /// use viewshed_core::bits::BitRows;
+    ///
+    /// let mut rows = BitRows::new(2, 100);
+    /// rows.fill_span(1, 60, 30, true);
+    /// assert_eq!(rows.count_ones(), 30);
+    /// rows.fill_span(1, 70, 100, false);
+    /// assert_eq!(rows.count_ones(), 10);
+    /// ```
+    pub fn fill_span(&mut self, row: u32, bit: u32, len: u32, on: bool) {
+        let end = u64::from(bit) + u64::from(len);
+        let end = end.min(u64::from(self.bits)) as u32;
+        let mut at = bit;
+        while at < end {
+            let run = low_bits((end - at).min(u64::BITS));
+            if on {
+                self.set_run(row, at, run);
+            } else {
+                self.clear_run(row, at, run);
+            }
+            at += u64::BITS;
+        }
+    }
+
     /// Clears the bits `bit .. bit + 64` of `row` that are set in `run`.
     fn clear_run(&mut self, row: u32, bit: u32, run: u64) {
         if row >= self.rows || bit >= self.bits {

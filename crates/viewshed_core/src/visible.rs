@@ -157,6 +157,7 @@ impl VisibleSet {
     /// Adds the visible cells to `rows`, whose row `y` bit `x` stands for map cell
     /// `(origin.0 + x, origin.1 + y)` (a team's view of a map whose grid starts at `origin`).
     /// Cells outside `rows` are dropped.
+    #[inline]
     pub fn or_into_at(&self, rows: &mut BitRows, (ox, oy): (u32, u32)) {
         if self.x0 >= ox && self.y0 >= oy {
             let mut moved = self.window();

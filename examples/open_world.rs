@@ -1,0 +1,263 @@
+//! An open world streamed around a walking player: a `WorldMap` of 12x12-tile chunks (tinted
+//! warm and cool like a chessboard, so their borders show), the 3x3 chunks around the player
+//! loaded and the others despawned as it walks west and south into negative chunk
+//! coordinates. The view crosses chunk borders as if the world were one map, the fog of war
+//! (an overlay on each chunk) is continuous across them, and a `WorldMemory` keeps what was
+//! explored of the chunks that go (walk back and the remembered tiles are there again).
+//!
+//! ```text
+//! cargo run --example open_world                      # the arrow keys walk, or it walks alone
+//! cargo run --example open_world -- --screenshot out.png --exit
+//! ```
+//!
+//! `tests/open_world_screenshot.rs` plays its scripted walk under Xvfb.
+
+#[path = "shared/screenshot.rs"]
+mod screenshot;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::prelude::*;
+use bevy_viewshed::{WORLD_ORIGIN, WorldMemory};
+
+/// A chunk's side, in tiles; a tile's, in pixels.
+const CHUNK: i32 = 12;
+const TILE: f32 = 16.0;
+/// The scripted walk from world tile (4, 4) of chunk (0, 0): legs of steps, one step every
+/// 0.15 s: west through two doorways, then south through two more, into chunk (-1, -2).
+const WALK: [((i32, i32), usize); 2] = [((-1, 0), 8), ((0, -1), 16)];
+
+/// Whether world tile `(x, y)` (tiles from chunk (0, 0)'s tile (0, 0)) is a wall: rooms of 7x7
+/// tiles with a doorway in the middle of each wall, and scattered pillars, the same across
+/// chunk borders as inside a chunk.
+fn is_wall(x: i32, y: i32) -> bool {
+    let (rx, ry) = (x.rem_euclid(8), y.rem_euclid(8));
+    let door = rx == 4 || ry == 4;
+    let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as u32;
+    !door && (rx == 0 || ry == 0 || h % 17 == 0)
+}
+
+/// The step of the scripted walk's `step`-th step, if the walk is not over.
+fn scripted(step: usize) -> Option<(i32, i32)> {
+    let mut left = step;
+    for (direction, steps) in WALK {
+        if left < steps {
+            return Some(direction);
+        }
+        left -= steps;
+    }
+    None
+}
+
+fn main() {
+    let (screenshot, exit) = args();
+    App::new()
+        .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
+        .add_plugins(ViewshedPlugins::default())
+        .insert_resource(ClearColor(Color::BLACK))
+        .insert_resource(Script {
+            screenshot,
+            exit,
+            steps: 0,
+        })
+        .add_systems(Startup, setup)
+        .add_systems(Update, (walk, stream_chunks, follow).chain())
+        .run();
+}
+
+/// `--screenshot PATH` saves the window after the scripted walk; `--exit` quits then.
+fn args() -> (Option<PathBuf>, bool) {
+    let (mut screenshot, mut exit) = (None, false);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--screenshot" => screenshot = args.next().map(PathBuf::from),
+            "--exit" => exit = true,
+            other => panic!("unknown argument {other:?} (--screenshot PATH, --exit)"),
+        }
+    }
+    (screenshot, exit)
+}
+
+/// The scripted walk's progress and what to do at its end.
+#[derive(Resource)]
+struct Script {
+    screenshot: Option<PathBuf>,
+    exit: bool,
+    steps: usize,
+}
+
+/// The world entity and the tileset.
+#[derive(Resource)]
+struct Streamed {
+    entity: Entity,
+    tiles: Handle<Image>,
+}
+
+/// Where the player stands, in world tiles from chunk (0, 0)'s tile (0, 0).
+#[derive(Component)]
+struct Player(IVec2);
+
+fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+    let zoom = OrthographicProjection {
+        scale: 0.5,
+        ..OrthographicProjection::default_2d()
+    };
+    commands.spawn((Camera2d, Projection::Orthographic(zoom)));
+    // The chunks kept around the player remember what was explored of those that go.
+    let world = commands
+        .spawn((WorldMap, WorldMemory::default(), Transform::default()))
+        .id();
+    let tiles = assets.load("tiles.png");
+    commands.insert_resource(Streamed {
+        entity: world,
+        tiles: tiles.clone(),
+    });
+    let figure = Rect::new(64.0, 0.0, 80.0, 16.0);
+    let sprite = Sprite {
+        image: tiles,
+        rect: Some(figure),
+        ..default()
+    };
+    // Placed by `Transform` on the world: the tile under it, on whichever chunk that is.
+    commands.spawn((
+        Player(IVec2::new(4, 4)),
+        Viewshed::new(7),
+        RevealsFog,
+        TilemapId(world),
+        sprite,
+        Transform::from_xyz(4.0 * TILE, 4.0 * TILE, 10.0),
+    ));
+}
+
+/// One step of the scripted walk every 0.15 s (or an arrow key), then the screenshot.
+fn walk(
+    time: Res<Time>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut script: ResMut<Script>,
+    mut player: Single<(&mut Player, &mut Transform)>,
+    mut commands: Commands,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let legs: usize = WALK.iter().map(|(_, steps)| steps).sum();
+    let step = match keys.get_just_pressed().next() {
+        Some(KeyCode::ArrowLeft) => Some((-1, 0)),
+        Some(KeyCode::ArrowRight) => Some((1, 0)),
+        Some(KeyCode::ArrowDown) => Some((0, -1)),
+        Some(KeyCode::ArrowUp) => Some((0, 1)),
+        _ if script.steps < legs && time.elapsed_secs() > 0.5 + 0.15 * script.steps as f32 => {
+            script.steps += 1;
+            scripted(script.steps - 1)
+        }
+        _ => None,
+    };
+    if let Some((dx, dy)) = step {
+        let to = player.0.0 + IVec2::new(dx, dy);
+        if !is_wall(to.x, to.y) {
+            player.0.0 = to;
+            player.1.translation = (to.as_vec2() * TILE).extend(10.0);
+        }
+    }
+    if script.steps == legs && time.elapsed_secs() > 1.5 + 0.15 * legs as f32 {
+        script.steps += 1;
+        let at = player.0.0;
+        println!(
+            "autoplay done player ({}, {}) world tile ({}, {}) chunk size {CHUNK}",
+            at.x,
+            at.y,
+            WORLD_ORIGIN.wrapping_add_signed(at.x),
+            WORLD_ORIGIN.wrapping_add_signed(at.y)
+        );
+        let shot = script.screenshot.take();
+        screenshot::save_and_exit(&mut commands, shot, script.exit, &mut exit);
+    }
+}
+
+/// Keeps the 3x3 chunks around the player loaded: spawns those missing, despawns the others
+/// (with their tiles).
+fn stream_chunks(
+    mut commands: Commands,
+    world: Res<Streamed>,
+    player: Single<&Player>,
+    chunks: Query<(Entity, &ChunkPos)>,
+) {
+    let here = player.0.div_euclid(IVec2::splat(CHUNK));
+    let near = |pos: IVec2| (pos - here).abs().max_element() <= 1;
+    for (chunk, pos) in &chunks {
+        if !near(pos.0) {
+            commands.entity(chunk).despawn();
+        }
+    }
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            let pos = here + IVec2::new(dx, dy);
+            if !chunks.iter().any(|(_, p)| p.0 == pos) {
+                spawn_chunk(&mut commands, &world, pos);
+            }
+        }
+    }
+}
+
+/// Spawns the chunk at chunk position `pos`: its tiles children of it (they go with it), its
+/// walls `Opaque`, tinted warm or cool like a chessboard of chunks (so that their borders
+/// show), the fog drawn over it as an overlay (which keeps the tints).
+fn spawn_chunk(commands: &mut Commands, world: &Streamed, pos: IVec2) {
+    let size = TilemapSize::new(CHUNK as u32, CHUNK as u32);
+    let chunk = commands.spawn_empty().id();
+    let mut storage = TileStorage::empty(size);
+    for y in 0..CHUNK {
+        for x in 0..CHUNK {
+            let (wx, wy) = (pos.x * CHUNK + x, pos.y * CHUNK + y);
+            let position = TilePos::new(x as u32, y as u32);
+            let wall = is_wall(wx, wy);
+            let mut tile = commands.spawn((
+                TileBundle {
+                    position,
+                    tilemap_id: TilemapId(chunk),
+                    texture_index: TileTextureIndex(u32::from(wall)),
+                    color: TileColor(tint(pos)),
+                    ..default()
+                },
+                ChildOf(chunk),
+            ));
+            if wall {
+                tile.insert(Opaque);
+            }
+            storage.set(&position, tile.id());
+        }
+    }
+    let tile_size = TilemapTileSize::new(TILE, TILE);
+    let at = (pos.as_vec2() * CHUNK as f32 * TILE).extend(0.0);
+    commands.entity(chunk).insert((
+        TilemapBundle {
+            grid_size: tile_size.into(),
+            size,
+            storage,
+            texture: TilemapTexture::Single(world.tiles.clone()),
+            tile_size,
+            transform: Transform::from_translation(at),
+            ..default()
+        },
+        ChunkOf(world.entity),
+        ChunkPos(pos),
+        FogOverlay::default(),
+    ));
+}
+
+/// A chunk's tint: warm or cool, like the squares of a chessboard of chunks.
+fn tint(pos: IVec2) -> Color {
+    match (pos.x + pos.y).rem_euclid(2) {
+        0 => Color::srgb(1.0, 0.9, 0.78),
+        _ => Color::srgb(0.8, 0.9, 1.0),
+    }
+}
+
+/// The camera follows the player.
+fn follow(
+    player: Single<&Transform, With<Player>>,
+    mut camera: Single<&mut Transform, (With<Camera2d>, Without<Player>)>,
+) {
+    camera.translation = player.translation.with_z(camera.translation.z);
+}
