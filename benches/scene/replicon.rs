@@ -16,7 +16,8 @@ use bevy_replicon::prelude::*;
 use bevy_replicon::shared::backend::channels::{ClientChannel, ServerChannel};
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientSightSystems, ClientTeam, ReplicatesWhenSeen, ViewshedReplicationPlugin,
+    ClientSightSystems, ClientTeam, GhostAppExt, ReplicatesGhost, ReplicatesWhenSeen,
+    ViewshedReplicationPlugin,
 };
 use bevy_viewshed::{OpacityGrid, Team};
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,16 @@ pub enum Setup {
     ToAll,
     /// With `ViewshedReplicationPlugin`: each client gets what its team sees.
     FogOfWar,
+    /// The same, every unit `ReplicatesGhost` too: a team's clients keep a ghost of each enemy
+    /// it stops seeing, with its `UnitPosition` as last seen (`ghost_keeps`).
+    Ghosts,
+}
+
+impl Setup {
+    /// With `ViewshedReplicationPlugin`.
+    fn fog(self) -> bool {
+        matches!(self, Self::FogOfWar | Self::Ghosts)
+    }
 }
 
 /// The time spent in `ClientSightSystems`, summed over frames.
@@ -142,7 +153,10 @@ pub fn server_app(setup: Setup, positions: bool) -> App {
     if setup != Setup::ViewshedOnly && positions {
         app.replicate::<UnitPosition>();
     }
-    if setup == Setup::FogOfWar {
+    if setup == Setup::Ghosts && positions {
+        app.ghost_keeps::<UnitPosition>();
+    }
+    if setup.fog() {
         app.add_plugins(ViewshedReplicationPlugin)
             .init_resource::<SightTime>()
             .add_systems(
@@ -191,6 +205,9 @@ fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup, positions: bool)
             }
             Setup::FogOfWar => {
                 unit.insert(ReplicatesWhenSeen);
+            }
+            Setup::Ghosts => {
+                unit.insert(ReplicatesGhost);
             }
         }
     }
