@@ -36,7 +36,7 @@ fn is_wall(x: i32, y: i32) -> bool {
     let (rx, ry) = (x.rem_euclid(8), y.rem_euclid(8));
     let door = rx == 4 || ry == 4;
     let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as u32;
-    !door && (rx == 0 || ry == 0 || h % 17 == 0)
+    !door && (rx == 0 || ry == 0 || h.is_multiple_of(17))
 }
 
 /// The step of the scripted walk's `step`-th step, if the walk is not over.

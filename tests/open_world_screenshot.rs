@@ -28,7 +28,7 @@ fn is_wall(x: i32, y: i32) -> bool {
     let (rx, ry) = (x.rem_euclid(8), y.rem_euclid(8));
     let door = rx == 4 || ry == 4;
     let h = (x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) as u32;
-    !door && (rx == 0 || ry == 0 || h % 17 == 0)
+    !door && (rx == 0 || ry == 0 || h.is_multiple_of(17))
 }
 
 /// The tiles around `(x, y)` (world tiles) a viewer there sees, on a big map of the walls.
