@@ -449,8 +449,9 @@ position. Each unit is judged once per team, not per client, and only when it mo
 map's team views changed; a client's visibility is written only where its team's verdict
 changed. Most of the rest of the gap between `replicon_fog_of_war` and the baseline is inside
 replicon: for every entity and every client it looks the entity up among the client's hidden
-entities. The bytes are what replicon hands the transport (the bench's clients send no
-acknowledgements).
+entities. The bytes are what replicon hands the transport over 30 frames, the bench's clients
+acknowledging every mutation message one frame later; `replicon_fog_alone` replicates no
+position (what is left is the teams' fog as changes, and spawns and despawns).
 """
 
 
