@@ -24,32 +24,28 @@ mod scene;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
+use bevy_viewshed::Team;
+use bevy_viewshed::prelude::FogOfWar;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use scene::replicon::{CLIENTS, SentBytes, Setup, SightTime, UNITS, server_app};
+use scene::replicon::{CLIENTS, SentBytes, Setup, SightTime, TEAMS, UNITS, server_app};
 
 fn replicon_benches(c: &mut Criterion) {
     let group_name = format!("replicon/moving/{UNITS}_units_{CLIENTS}_clients");
     let mut group = c.benchmark_group(&group_name);
-    let mut sent = Vec::new();
+    write_sent(&bytes_sent(&group_name));
     for (name, setup) in [
         ("viewshed_only", Setup::ViewshedOnly),
         ("replicon_to_all", Setup::ToAll),
         ("replicon_fog_of_war", Setup::FogOfWar),
+        ("replicon_fog_of_war_ghosts", Setup::Ghosts),
     ] {
         let mut app = server_app(setup, true);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| app.update())
         });
-        if let Some(bytes) = app.world().get_resource::<SentBytes>() {
-            let (all, updates) = (bytes.per_client_frame(), bytes.per_client(bytes.updates));
-            eprintln!(
-                "{group_name}/{name}: {all:.0} bytes sent per client per frame ({updates:.0} of \
-                 them spawns and despawns, the rest mutations)"
-            );
-            sent.push(format!("{group_name}\t{name}\t{all:.1}\t{updates:.1}\n"));
-        }
     }
-    write_sent(&sent);
     let mut app = server_app(Setup::FogOfWar, true);
     group.bench_function(BenchmarkId::from_parameter("client_sight_only"), |b| {
         b.iter_custom(|iters| {
@@ -61,6 +57,57 @@ fn replicon_benches(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// The frames over which the bytes are counted.
+const FRAMES: usize = 30;
+
+/// The bytes sent per client per frame over [`FRAMES`] frames of each setup, as lines of
+/// `replicon-bytes.tsv`: in all, and of them spawns and despawns. `replicon_fog_alone` is the
+/// plugin's scene with no position replicated: what remains is each team's `TeamView` (its
+/// mutations) and the spawns and despawns of units coming into and out of view.
+fn bytes_sent(group_name: &str) -> Vec<String> {
+    let mut sent = Vec::new();
+    for (name, setup, positions) in [
+        ("replicon_to_all", Setup::ToAll, true),
+        ("replicon_fog_of_war", Setup::FogOfWar, true),
+        ("replicon_fog_of_war_ghosts", Setup::Ghosts, true),
+        ("replicon_fog_alone", Setup::FogOfWar, false),
+    ] {
+        let mut app = server_app(setup, positions);
+        for _ in 0..FRAMES {
+            app.update();
+        }
+        let bytes = app.world().resource::<SentBytes>();
+        let (all, updates) = (bytes.per_client_frame(), bytes.per_client(bytes.updates));
+        eprintln!(
+            "{group_name}/{name}: {all:.0} bytes sent per client per frame ({updates:.0} of \
+             them spawns and despawns, the rest mutations); each team sees {:.0} units",
+            units_seen(&mut app)
+        );
+        sent.push(format!("{group_name}\t{name}\t{all:.1}\t{updates:.1}\n"));
+    }
+    sent
+}
+
+/// The units a team sees, on average over the teams (its own and the others' on tiles in its
+/// view): what a client of it receives.
+fn units_seen(app: &mut App) -> f64 {
+    let world = app.world_mut();
+    let fogs: Vec<FogOfWar> = world.query::<&FogOfWar>().iter(world).cloned().collect();
+    let mut units = world.query::<(&TilePos, &Team)>();
+    let mut seen = 0;
+    for team in 0..TEAMS {
+        let sees = |tile: TilePos| {
+            fogs.iter()
+                .any(|f| f.team(Team(team)).is_some_and(|v| v.is_visible(tile)))
+        };
+        seen += units
+            .iter(world)
+            .filter(|&(&tile, owner)| owner.0 == team || sees(tile))
+            .count();
+    }
+    seen as f64 / f64::from(TEAMS)
 }
 
 /// The bytes sent per client per frame of each setup (in all, and of them spawns and

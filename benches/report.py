@@ -248,6 +248,8 @@ REPLICON_ROWS = [
     ("viewshed_only", "the plugin, no replicon"),
     ("replicon_to_all", "replicon sends every unit to every client (the baseline)"),
     ("replicon_fog_of_war", "with `ViewshedReplicationPlugin`, each client gets what its team sees"),
+    ("replicon_fog_of_war_ghosts", "the same, every unit `ReplicatesGhost` (ghosts keep its position)"),
+    ("replicon_fog_alone", "bytes only: the plugin's scene with no position replicated (`TeamView` changes, spawns, despawns)"),
     ("client_sight_only", "`ClientSightSystems` alone, inside the frame above"),
 ]
 
@@ -263,11 +265,15 @@ def replicon_table(replicon, sent=None):
         bytes_ = sent.get(group, {})
         base = times.get("replicon_to_all")
         for name, what in REPLICON_ROWS:
-            if name not in times:
+            if name not in times and name not in bytes_:
                 continue
-            ratio = f"{times[name] / base:.2f}x" if base and name != "client_sight_only" else ""
+            time = times.get(name)
+            ratio = f"{time / base:.2f}x" if time and base and name != "client_sight_only" else ""
+            all_ = bytes_.get("replicon_to_all")
+            if name in bytes_ and all_ and all_[0] > 0 and name != "replicon_to_all":
+                ratio += f" ({bytes_[name][0] / all_[0]:.2f}x the bytes)"
             size = fmt_bytes(bytes_[name][0]) if name in bytes_ else ""
-            lines.append(f"| `{name}`: {what} | {fmt(times[name])} | {ratio} | {size} |")
+            lines.append(f"| `{name}`: {what} | {fmt(time) if time else '-'} | {ratio} | {size} |")
         everything, seen = bytes_.get("replicon_to_all"), bytes_.get("replicon_fog_of_war")
         if everything and seen and everything[0] > 0:
             saving = 1 - seen[0] / everything[0]
@@ -443,8 +449,9 @@ position. Each unit is judged once per team, not per client, and only when it mo
 map's team views changed; a client's visibility is written only where its team's verdict
 changed. Most of the rest of the gap between `replicon_fog_of_war` and the baseline is inside
 replicon: for every entity and every client it looks the entity up among the client's hidden
-entities. The bytes are what replicon hands the transport (the bench's clients send no
-acknowledgements).
+entities. The bytes are what replicon hands the transport over 30 frames, the bench's clients
+acknowledging every mutation message one frame later; `replicon_fog_alone` replicates no
+position (what is left is the teams' fog as changes, and spawns and despawns).
 """
 
 

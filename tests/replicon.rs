@@ -15,8 +15,9 @@ use bevy_replicon::prelude::Replicated;
 use bevy_replicon::test_app::TestClientEntity;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen};
-use common_net::{Net, set};
+use bevy_viewshed::replicon::{ClientTeam, ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen};
+use common_app::spawn_map;
+use common_net::{Net, Stamp, set};
 
 #[test]
 fn a_monster_reaches_a_client_only_while_its_team_sees_it() {
@@ -392,4 +393,93 @@ fn a_client_that_leaves_its_team_as_a_map_goes_keeps_no_fog() {
         net.team_views(0).is_empty(),
         "client 0 keeps a fog it no longer may see"
     );
+}
+
+/// One unit of a team takes one step on a 64x64 map where its team has other units: its
+/// team's client is sent the tiles that changed (a few dozen bytes), not the team's whole fog,
+/// and holds the team's fog exactly after it.
+#[test]
+fn one_step_of_one_viewer_costs_its_teams_client_under_200_bytes() {
+    let mut net = Net::new();
+    // Pillars every 6 tiles: views with holes, a fog of many runs.
+    let map = spawn_map(&mut net.server, 64, 64, |x, y| x % 6 == 3 && y % 6 == 3);
+    let unit = |net: &mut Net, x, y| {
+        let unit = (Viewshed::new(8), RevealsFog, Team(0), TilePos { x, y });
+        net.server.world_mut().spawn((unit, TilemapId(map))).id()
+    };
+    let walker = unit(&mut net, 10, 10);
+    for (x, y) in [(40, 12), (20, 45), (50, 50)] {
+        unit(&mut net, x, y);
+    }
+    net.server.update();
+    let whole = net.bytes_queued_for(0);
+    net.deliver();
+    // Nothing moves until the client has acknowledged everything.
+    for _ in 0..4 {
+        net.step();
+    }
+    net.move_to(walker, 11, 10);
+    net.server.update();
+    let step = net.bytes_queued_for(0);
+    net.deliver();
+    net.assert_clients_hold_what_they_may();
+    assert!(
+        step > 0 && step < 200,
+        "one step cost {step} bytes (the first whole copy {whole})"
+    );
+    assert!(
+        whole > 2 * step,
+        "the first copy ({whole} bytes) is the fog whole"
+    );
+}
+
+#[test]
+fn a_ghost_stays_on_its_teams_clients_as_last_seen_until_its_tile_is_seen_empty() {
+    let mut net = Net::new();
+    net.spawn_unit(Team(0), 2, 2);
+    let scout1 = net.spawn_unit(Team(1), 17, 2);
+    // Seen by team 1 only.
+    let monster = net.spawn_monster(13, 2);
+    let stamp = Stamp { of: 0, frame: 0 };
+    net.server
+        .world_mut()
+        .entity_mut(monster)
+        .insert((ReplicatesGhost, stamp));
+    for _ in 0..2 {
+        net.step();
+    }
+    assert!(net.ghosts_held(0).is_empty() && net.ghosts_held(1).is_empty());
+    // Team 1's scout walks away from it: client 1 keeps a ghost where it was last seen, as it
+    // was then; client 0 never saw it and holds nothing.
+    net.move_to(monster, 11, 4);
+    *net.server.world_mut().get_mut::<Viewshed>(scout1).unwrap() = Viewshed::new(2);
+    net.step();
+    let ghost_of = |net: &Net, i: usize| {
+        let world = net.clients[i].world();
+        let mut ghosts = world.try_query::<(&ReplicatedGhost, &Stamp)>().unwrap();
+        ghosts
+            .iter(world)
+            .map(|(g, s)| (g.tile, *s))
+            .collect::<Vec<_>>()
+    };
+    let held = ghost_of(&net, 1);
+    assert_eq!(held.len(), 1, "client 1 holds one ghost");
+    let (tile, kept) = held[0];
+    assert_eq!(tile, TilePos { x: 13, y: 2 });
+    assert_eq!(Entity::from_bits(kept.of), monster);
+    assert!(net.ghosts_held(0).is_empty());
+    net.assert_clients_hold_what_they_may();
+    // It moves on unseen: the ghost does not change.
+    for (x, y) in [(12, 4), (11, 3)] {
+        net.move_to(monster, x, y);
+        net.step();
+        assert_eq!(ghost_of(&net, 1), held, "nothing of the hidden monster");
+    }
+    // The team sees the ghost's tile without it: the ghost goes.
+    net.move_to(monster, 11, 0);
+    net.move_to(scout1, 14, 2);
+    net.step();
+    net.step();
+    assert!(net.ghosts_held(1).is_empty(), "the ghost is gone");
+    net.assert_clients_hold_what_they_may();
 }

@@ -214,22 +214,21 @@ fn a_copied_viewshed_sees_from_its_own_tile_with_its_own_sightings() {
 /// update. (It is neither `Reflect` nor saved, and the plugin alone writes it in place.)
 #[test]
 fn copied_spotted_targets_are_the_viewers_own_after_an_update() {
-    for way in [(Way::Clone, Onto::Insert)] {
-        let mut app = app();
-        let map = rooms(&mut app);
-        target(&mut app, map, (4, 2));
-        let east = target(&mut app, map, (13, 2));
-        let original = common_app::spawn_viewer(&mut app, map, 2, 2, 5);
-        let other = common_app::spawn_viewer(&mut app, map, 11, 2, 5);
-        app.update();
-        copy::<SpottedTargets>(&mut app, original, other, way);
-        app.update();
-        assert_eq!(
-            spotted(&app, other).collect::<Vec<_>>(),
-            vec![east],
-            "{way:?}"
-        );
-    }
+    let way = (Way::Clone, Onto::Insert);
+    let mut app = app();
+    let map = rooms(&mut app);
+    target(&mut app, map, (4, 2));
+    let east = target(&mut app, map, (13, 2));
+    let original = common_app::spawn_viewer(&mut app, map, 2, 2, 5);
+    let other = common_app::spawn_viewer(&mut app, map, 11, 2, 5);
+    app.update();
+    copy::<SpottedTargets>(&mut app, original, other, way);
+    app.update();
+    assert_eq!(
+        spotted(&app, other).collect::<Vec<_>>(),
+        vec![east],
+        "{way:?}"
+    );
 }
 
 /// A dark room lit by a torch in the east room: `NeedsLight` copied onto a viewer there

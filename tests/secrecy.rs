@@ -9,7 +9,9 @@
 //! (some with cones, some that see walls, some without a `Team`), monsters placed by `TilePos`
 //! or by `Transform`; several changes in one frame (so that a unit can die in the frame its
 //! client changes team). `SECRECY_GAMES` sets how many games run (32 by default; 10,000 for
-//! a long local run). A few games also run over loopback sockets.
+//! a long local run), over replicon's test helpers and over a link that loses and delays
+//! messages (`common_net/lossy.rs`: the clients may lag, never hold what their team did not
+//! see, and converge once the losses stop). A few games also run over loopback sockets.
 #![cfg(feature = "replicon")]
 
 mod common_app;
@@ -20,9 +22,10 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::ReplicatesWhenSeen;
+use bevy_viewshed::replicon::{ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
 use common_app::{spawn_layer, spawn_map, tile_entity};
-use common_net::{Net, Transport};
+use common_net::lossy::MOST_DELAY;
+use common_net::{Net, Stamp, Transport};
 use proptest::prelude::*;
 
 /// Which map an entity is put on.
@@ -43,6 +46,8 @@ enum Kind {
     Monster,
     /// A monster placed by `Transform` (at the centre of the tile).
     Ghost,
+    /// A monster placed by `TilePos` that leaves ghosts on the clients (`ReplicatesGhost`).
+    Haunt,
     /// A unit of a team: a viewer that reveals its team's fog.
     Unit {
         team: u32,
@@ -91,7 +96,13 @@ fn kind() -> impl Strategy<Value = Kind> {
             light_walls: walls,
         }
     });
-    prop_oneof![3 => Just(Kind::Monster), 2 => Just(Kind::Ghost), 3 => unit, 1 => Just(Kind::Stray)]
+    prop_oneof![
+        3 => Just(Kind::Monster),
+        2 => Just(Kind::Ghost),
+        2 => Just(Kind::Haunt),
+        3 => unit,
+        1 => Just(Kind::Stray),
+    ]
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -180,8 +191,11 @@ impl Game {
     /// The replicated entities (team views aside), in a stable order.
     fn replicated(&mut self) -> Vec<Entity> {
         let world = self.net.server.world_mut();
-        let mut query =
-            world.query_filtered::<Entity, (With<Replicated>, Without<bevy_viewshed::replicon::TeamView>)>();
+        let mut query = world.query_filtered::<Entity, (
+            With<Replicated>,
+            Without<TeamView>,
+            Without<ReplicatedGhost>,
+        )>();
         let mut entities: Vec<Entity> = query.iter(world).collect();
         entities.sort();
         entities
@@ -195,6 +209,10 @@ impl Game {
         match kind {
             Kind::Monster => {
                 entity.insert((TilePos { x, y }, CanBeSpotted));
+            }
+            Kind::Haunt => {
+                let stamp = Stamp { of: 0, frame: 0 };
+                entity.insert((TilePos { x, y }, ReplicatesGhost, stamp));
             }
             Kind::Ghost => {
                 entity.insert((
@@ -315,15 +333,42 @@ impl Game {
         game.spawn(unit(1), On::Second, 2, 2);
         game.spawn(Kind::Monster, On::First, 13, 2);
         game.spawn(Kind::Ghost, On::Second, 4, 3);
-        game.net.step();
-        game.net.assert_clients_hold_what_they_may();
+        game.spawn(Kind::Haunt, On::First, 5, 3);
+        game.spawn(Kind::Haunt, On::First, 14, 1);
+        game.frame();
         for ops in frames {
             for op in ops {
                 game.apply(op);
             }
-            game.net.step();
-            game.net.assert_clients_hold_what_they_may();
+            game.frame();
         }
+        if game.net.link.is_some() {
+            game.converge();
+        }
+    }
+
+    /// One server frame and its messages, then the check: exactly what the clients may
+    /// hold, or, over a lossy link, nothing they may not have held lately.
+    fn frame(&mut self) {
+        self.net.step();
+        if self.net.link.is_some() {
+            self.net.note_frame();
+            self.net.assert_clients_hold_what_they_may_have_held();
+        } else {
+            self.net.assert_clients_hold_what_they_may();
+        }
+    }
+
+    /// The losses stop: once the messages on their way have arrived and the clients'
+    /// acknowledgements have reached the server, every client holds exactly what it may.
+    fn converge(&mut self) {
+        if let Some(link) = &mut self.net.link {
+            link.losses = false;
+        }
+        for _ in 0..2 * MOST_DELAY + 4 {
+            self.net.step();
+        }
+        self.net.assert_clients_hold_what_they_may();
     }
 }
 
@@ -346,6 +391,22 @@ proptest! {
     #[test]
     fn every_client_holds_exactly_what_its_team_may_see(frames in frames(30)) {
         Game::play(Transport::Test, frames);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(games(32)))]
+
+    /// Random games over a link that loses a third of replicon's unreliable messages and
+    /// delays every message by up to three frames: no client ever holds what its team did
+    /// not see lately, nor a fog its team never had; once the losses stop, every client holds
+    /// exactly its team's entities and fog.
+    #[test]
+    fn over_a_lossy_link_every_client_converges_to_what_its_team_may_see(
+        frames in frames(30),
+        seed: u64,
+    ) {
+        Game::play(Transport::Lossy(seed), frames);
     }
 }
 

@@ -3,19 +3,21 @@
 //! teams and 2,000 replicated units (radius-8 viewers, `RevealsFog`, 500 per team), every unit
 //! stepping to a neighbouring tile every frame and replicating its position (`UnitPosition`,
 //! as a game replicates what its clients draw). The clients are entities on the server with no
-//! transport (and no acknowledgements): what the server sends them is counted by channel, then
-//! dropped, each frame.
+//! transport: what the server sends them is counted by channel, then dropped, and acknowledged
+//! at once, each frame, as clients that receive everything one frame later would.
 
 use std::time::{Duration, Instant};
 
+use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy_replicon::shared::backend::channels::ServerChannel;
+use bevy_replicon::shared::backend::channels::{ClientChannel, ServerChannel};
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientSightSystems, ClientTeam, ReplicatesWhenSeen, ViewshedReplicationPlugin,
+    ClientSightSystems, ClientTeam, GhostAppExt, ReplicatesGhost, ReplicatesWhenSeen,
+    ViewshedReplicationPlugin,
 };
 use bevy_viewshed::{OpacityGrid, Team};
 use serde::{Deserialize, Serialize};
@@ -35,6 +37,16 @@ pub enum Setup {
     ToAll,
     /// With `ViewshedReplicationPlugin`: each client gets what its team sees.
     FogOfWar,
+    /// The same, every unit `ReplicatesGhost` too: a team's clients keep a ghost of each enemy
+    /// it stops seeing, with its `UnitPosition` as last seen (`ghost_keeps`).
+    Ghosts,
+}
+
+impl Setup {
+    /// With `ViewshedReplicationPlugin`.
+    fn fog(self) -> bool {
+        matches!(self, Self::FogOfWar | Self::Ghosts)
+    }
 }
 
 /// The time spent in `ClientSightSystems`, summed over frames.
@@ -96,15 +108,31 @@ impl SentBytes {
     }
 }
 
-/// A transport that counts what the server sends, then drops it.
-fn drop_packets(mut messages: ResMut<ServerMessages>, mut sent: ResMut<SentBytes>) {
+/// A transport that counts what the server sends, then drops it, and acknowledges every
+/// message of replicon's `Mutations` channel as a client that received it would (the server
+/// reads the acknowledgements at the start of the next frame): a mutation message starts with
+/// a byte of flags and its index (two bytes, little-endian), and a client acknowledges it by
+/// sending that index back (replicon 0.44's `client.rs`, `buffer_mutate_message`). Without
+/// acknowledgements replicon would send each client every component changed since it joined,
+/// and a `TeamView` whole every frame.
+fn drop_packets(
+    mut messages: ResMut<ServerMessages>,
+    mut sent: ResMut<SentBytes>,
+    mut acks: Local<EntityHashMap<Vec<u8>>>,
+) {
     sent.frames += 1;
-    for (_, channel, message) in messages.drain_sent() {
+    for (client, channel, message) in messages.drain_sent() {
         if channel == usize::from(ServerChannel::Updates) {
             sent.updates += message.len() as u64;
         } else {
             sent.mutations += message.len() as u64;
+            if let Some(index) = message.get(1..3) {
+                acks.entry(client).or_default().extend_from_slice(index);
+            }
         }
+    }
+    for (client, acks) in acks.drain() {
+        messages.insert_received(client, ClientChannel::MutationAcks, acks);
     }
 }
 
@@ -125,7 +153,10 @@ pub fn server_app(setup: Setup, positions: bool) -> App {
     if setup != Setup::ViewshedOnly && positions {
         app.replicate::<UnitPosition>();
     }
-    if setup == Setup::FogOfWar {
+    if setup == Setup::Ghosts && positions {
+        app.ghost_keeps::<UnitPosition>();
+    }
+    if setup.fog() {
         app.add_plugins(ViewshedReplicationPlugin)
             .init_resource::<SightTime>()
             .add_systems(
@@ -174,6 +205,9 @@ fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup, positions: bool)
             }
             Setup::FogOfWar => {
                 unit.insert(ReplicatesWhenSeen);
+            }
+            Setup::Ghosts => {
+                unit.insert(ReplicatesGhost);
             }
         }
     }

@@ -139,6 +139,14 @@ impl LastSeen {
             })
     }
 
+    /// Every team's ghosts on this map.
+    #[cfg(feature = "replicon")]
+    pub(crate) fn every_ghost(&self) -> impl Iterator<Item = (Team, Ghost)> + '_ {
+        self.teams
+            .keys()
+            .flat_map(|&team| self.ghosts(team).map(move |g| (team, g)))
+    }
+
     /// The ghost of `entity` for `team`, if the team remembers it and does not see it now.
     pub fn ghost(&self, team: Team, entity: Entity) -> Option<Ghost> {
         let sighting = self.teams.get(&team)?.get(&entity)?;

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
+use super::ghosts::ClientGhosts;
 use super::sight::{FogLookup, SightBit, Standing, TeamSight};
 use super::team_view::TeamViews;
 use super::{ClientTeam, ReplicatesWhenSeen};
@@ -91,19 +92,23 @@ fn apply_changes(
     });
 }
 
+/// What a client of a team may see: the teams' sight, views and ghosts.
+type Known<'w> = (
+    Res<'w, TeamSight>,
+    Res<'w, TeamViews>,
+    Res<'w, ClientGhosts>,
+);
+
 /// Sets a client's visibility of every marked entity to what its team sees, and of every team
-/// view to its team's: none for a client without a team.
-fn resync(
-    visibility: &mut ClientVisibility,
-    team: Option<Team>,
-    (sight, views): (&TeamSight, &TeamViews),
-    bit: FilterBit,
-) {
+/// view and ghost to its team's: none for a client without a team.
+fn resync(visibility: &mut ClientVisibility, team: Option<Team>, known: &Known, bit: FilterBit) {
+    let (sight, views, ghosts) = known;
     for entity in sight.entities() {
         let visible = team.is_some_and(|team| sight.sees(team, entity));
         visibility.set(entity, bit, visible);
     }
     views.show_to(visibility, team, bit);
+    ghosts.show_to(visibility, team, bit);
 }
 
 /// A client was authorized (replicon inserted its `ClientVisibility`) or got a team: it sees
@@ -111,11 +116,11 @@ fn resync(
 pub(super) fn on_client_changed<C: Component>(
     event: On<Insert, C>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
-    (sight, views): (Res<TeamSight>, Res<TeamViews>),
+    known: Known,
     bit: Res<SightBit>,
 ) {
     if let Ok((mut visibility, team)) = clients.get_mut(event.entity) {
-        resync(&mut visibility, team.map(|t| t.0), (&sight, &views), bit.0);
+        resync(&mut visibility, team.map(|t| t.0), &known, bit.0);
     }
 }
 
@@ -124,11 +129,11 @@ pub(super) fn on_client_changed<C: Component>(
 /// is dealt with at once by [`on_client_changed`]; meeting it here again changes nothing.)
 pub(super) fn resync_changed_teams(
     mut clients: Query<(&mut ClientVisibility, &ClientTeam), Changed<ClientTeam>>,
-    (sight, views): (Res<TeamSight>, Res<TeamViews>),
+    known: Known,
     bit: Res<SightBit>,
 ) {
     for (mut visibility, &ClientTeam(team)) in &mut clients {
-        resync(&mut visibility, Some(team), (&sight, &views), bit.0);
+        resync(&mut visibility, Some(team), &known, bit.0);
     }
 }
 
@@ -136,11 +141,11 @@ pub(super) fn resync_changed_teams(
 pub(super) fn on_client_team_removed(
     event: On<Remove, ClientTeam>,
     mut clients: Query<&mut ClientVisibility>,
-    (sight, views): (Res<TeamSight>, Res<TeamViews>),
+    known: Known,
     bit: Res<SightBit>,
 ) {
     if let Ok(mut visibility) = clients.get_mut(event.entity) {
-        resync(&mut visibility, None, (&sight, &views), bit.0);
+        resync(&mut visibility, None, &known, bit.0);
     }
 }
 

@@ -68,6 +68,7 @@
 //! [bevy_replicon]: https://crates.io/crates/bevy_replicon
 
 mod clients;
+mod ghosts;
 mod sight;
 mod team_view;
 mod wire;
@@ -86,8 +87,10 @@ use clients::{
     on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
     resync_changed_teams, update_client_sight,
 };
+use ghosts::{ClientGhosts, update_client_ghosts};
+pub use ghosts::{GhostAppExt, ReplicatedGhost, ReplicatesGhost};
 use sight::{SightBit, TeamSight};
-pub use team_view::{TeamView, TeamViewProtocolPlugin};
+pub use team_view::{TeamView, TeamViewChange, TeamViewProtocolPlugin};
 use team_view::{TeamViews, update_team_views};
 
 /// Marks an entity (a monster, a unit, an item) on the server to be replicated to a client
@@ -125,6 +128,23 @@ pub struct ClientTeam(pub Team);
 /// before it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClientSightSystems;
+
+/// The steps inside [`ClientSightSystems`], chained: each writes replicon's
+/// `ClientVisibility`, and the stand-ins of ghosts are made from what the teams see, copied
+/// into, and set for clients whose team changed in place.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum SightSteps {
+    /// What each team sees, and each team's fog.
+    Judge,
+    /// The ghosts' stand-ins.
+    Ghosts,
+    /// The components the stand-ins made in this frame copy.
+    Copy,
+    /// The components the next frame's stand-ins will copy.
+    Remember,
+    /// Clients whose team changed in place.
+    Resync,
+}
 
 /// Server-side fog of war for bevy_replicon: [`ReplicatesWhenSeen`] entities reach a client
 /// only while its [`ClientTeam`] sees them. Add it on the server, after replicon's
@@ -168,19 +188,33 @@ impl Plugin for ViewshedReplicationPlugin {
         app.insert_resource(SightBit(bit))
             .init_resource::<TeamSight>()
             .init_resource::<TeamViews>()
+            .init_resource::<ClientGhosts>()
             .add_systems(
                 PostUpdate,
-                // Chained: all three write replicon's `ClientVisibility`, and a client whose
-                // team changed in place is set from the others' results.
-                (update_client_sight, update_team_views, resync_changed_teams)
-                    .chain()
-                    .in_set(ClientSightSystems),
+                (
+                    (update_client_sight, update_team_views)
+                        .chain()
+                        .in_set(SightSteps::Judge),
+                    update_client_ghosts.in_set(SightSteps::Ghosts),
+                    resync_changed_teams.in_set(SightSteps::Resync),
+                ),
             )
             .configure_sets(
                 PostUpdate,
-                ClientSightSystems
-                    .after(ViewshedSystems)
-                    .before(ServerSystems::Send),
+                (
+                    ClientSightSystems
+                        .after(ViewshedSystems)
+                        .before(ServerSystems::Send),
+                    (
+                        SightSteps::Judge,
+                        SightSteps::Ghosts,
+                        SightSteps::Copy,
+                        SightSteps::Remember,
+                        SightSteps::Resync,
+                    )
+                        .chain()
+                        .in_set(ClientSightSystems),
+                ),
             );
         add_observers(app);
     }

@@ -12,6 +12,7 @@ use bevy_replicon::server::visibility::filters_mask::FilterBit;
 use crate::fog::{FogOfWar, Team};
 use crate::parallel::collect_in_parts;
 use viewshed_core::bits::{BitRows, WORD_BITS, words_for};
+use viewshed_core::visible::Window;
 
 /// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
 /// hidden entity is despawned on the client).
@@ -52,9 +53,9 @@ pub(super) struct TeamSight {
     slot_of: EntityHashMap<u32>,
     /// Per team index, one bit per slot: the team sees the slot's entity.
     seen: Vec<Vec<u64>>,
-    /// Per root map with a fog, per team index, the team's view when last compared (empty: no
-    /// view).
-    views: EntityHashMap<Vec<BitRows>>,
+    /// Per root map with a fog, its area and, per team index, the team's view when last
+    /// compared (empty: no view).
+    views: EntityHashMap<(Window, Vec<BitRows>)>,
     /// Entities to place again at the next update (a component removed, disabled, enabled).
     pub(crate) recheck: EntityHashSet,
     /// The slots placed since the last update.
@@ -205,7 +206,7 @@ impl TeamSight {
         }
         let views = map.and_then(|map| self.views.get(&map));
         for (index, &team) in self.teams.iter().enumerate() {
-            let view = views.and_then(|views| views.get(index));
+            let view = views.and_then(|(area, views)| Some((*area, views.get(index)?)));
             let visible = judge(team, standing, view);
             if visible != bit(&self.seen[index], slot) {
                 found.push((index as u32, slot, visible));
@@ -222,10 +223,11 @@ impl TeamSight {
             for (team, _) in fog.teams() {
                 self.know(team);
             }
-            let views = self.views.entry(map).or_default();
+            let (area, views) = self.views.entry(map).or_default();
+            let mut changed = *area != fog.area();
+            *area = fog.area();
             views.resize(self.teams.len(), BitRows::default());
             let empty = BitRows::default();
-            let mut changed = false;
             for (index, view) in views.iter_mut().enumerate() {
                 let now = fog
                     .team(self.teams[index])
@@ -254,12 +256,14 @@ impl TeamSight {
 }
 
 /// The rule: a team sees an entity that belongs to it, and any entity standing on a tile of
-/// its view (`view`: the team's view on the entity's map, if any).
-fn judge(team: Team, standing: Standing, view: Option<&BitRows>) -> bool {
+/// its view (`view`: the map's area and the team's view on the entity's map, if any).
+fn judge(team: Team, standing: Standing, view: Option<(Window, &BitRows)>) -> bool {
     standing.owner == Some(team)
-        || standing
-            .at
-            .is_some_and(|(_, tile)| view.is_some_and(|view| view.get(tile.y, tile.x)))
+        || standing.at.is_some_and(|(_, tile)| {
+            view.is_some_and(|(area, view)| {
+                area.contains(tile.x, tile.y) && view.get(tile.y - area.y, tile.x - area.x)
+            })
+        })
 }
 
 #[inline(always)]

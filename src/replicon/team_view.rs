@@ -1,6 +1,8 @@
 //! [`TeamView`]: a team's fog of war on one map (what it sees now and what it has explored),
 //! kept by the server on an entity of its own and replicated to the clients of that team only,
-//! so that a client draws its own fog without ever receiving another team's.
+//! so that a client draws its own fog without ever receiving another team's. It is replicated
+//! with replicon's diff replication: whole when a client first gets it, then as the changes of
+//! each server frame since the one the client acknowledged ([`TeamViewChange`]).
 
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
@@ -9,50 +11,58 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::prelude::{AppRuleExt, Replicated};
 use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
+use bevy_replicon::shared::replication::diff::{Diffable, EntityCommandsDiffExt};
 use serde::{Deserialize, Serialize};
 
 use super::ClientTeam;
 use super::sight::SightBit;
-use super::wire::{runs, words};
+use super::wire::{MOST_TILES, decode, encode, flip_runs, runs};
 use crate::fog::{FogOfWar, FogState, Team, TeamFog};
-use viewshed_core::bits::{WORD_BITS, words_for};
+use viewshed_core::bits::BitRows;
+use viewshed_core::visible::Window;
 
 /// One team's fog of war on one map, as its clients receive it: read
 /// [`state`](Self::state) for each tile to draw it. The server spawns one per map and team
-/// (with `Replicated`) and replicates it only to the clients whose [`ClientTeam`] is that team;
-/// it changes when the team's view does (the whole component is sent, each plane as the
-/// lengths of its runs of equal tiles).
+/// (with `Replicated`) and replicates it only to the clients whose [`ClientTeam`] is that team.
+/// A client gets it whole when it first may see it (it joins, comes back, or its team
+/// changes); after that, only what changed in each server frame ([`TeamViewChange`]), which
+/// replicon resends until the client acknowledges it, and sends whole again if the client fell
+/// too far behind. A client therefore always holds the team's fog as of some server frame,
+/// and the latest one once messages get through.
 #[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "TeamViewWire", try_from = "TeamViewWire")]
 pub struct TeamView {
     team: Team,
-    width: u32,
-    height: u32,
-    /// Row after row, `words_for(width)` words per row.
-    visible: Vec<u64>,
-    explored: Vec<u64>,
+    /// The map's tiles: tile `(area.x + x, area.y + y)` is row `y`, bit `x` of the planes.
+    area: Window,
+    visible: BitRows,
+    explored: BitRows,
 }
 
-/// A [`TeamView`] as it is sent.
+/// A [`TeamView`] as it is sent whole: its planes as `wire.rs` writes them.
 #[derive(Serialize, Deserialize)]
 struct TeamViewWire {
     team: Team,
-    width: u32,
-    height: u32,
-    /// Alternate runs of tiles not seen and seen, starting with the former (maybe empty).
-    visible: Vec<u32>,
-    /// The same for explored tiles.
-    explored: Vec<u32>,
+    area: (u32, u32, u32, u32),
+    visible: Vec<u8>,
+    explored: Vec<u8>,
 }
 
 impl From<TeamView> for TeamViewWire {
     fn from(view: TeamView) -> Self {
+        let area = view.area;
+        let mut found = Vec::new();
+        let mut plane = |rows: &BitRows| {
+            runs(area.width, area.height, |i| rows.words()[i], &mut found);
+            let mut bytes = Vec::new();
+            encode(&found, &mut bytes);
+            bytes
+        };
         Self {
             team: view.team,
-            width: view.width,
-            height: view.height,
-            visible: runs(&view.visible, view.width, view.height),
-            explored: runs(&view.explored, view.width, view.height),
+            area: (area.x, area.y, area.width, area.height),
+            visible: plane(&view.visible),
+            explored: plane(&view.explored),
         }
     }
 }
@@ -61,26 +71,95 @@ impl TryFrom<TeamViewWire> for TeamView {
     type Error = String;
 
     fn try_from(wire: TeamViewWire) -> Result<Self, String> {
-        let (width, height) = (wire.width, wire.height);
-        Ok(Self {
-            team: wire.team,
+        let (x, y, width, height) = wire.area;
+        let area = Window {
+            x,
+            y,
             width,
             height,
-            visible: words(&wire.visible, width, height)?,
-            explored: words(&wire.explored, width, height)?,
+        };
+        let tiles = u64::from(width) * u64::from(height);
+        if tiles > MOST_TILES {
+            return Err(format!(
+                "a team view of {width}x{height} tiles is too large"
+            ));
+        }
+        let mut found = Vec::new();
+        let mut plane = |bytes: &[u8]| -> Result<BitRows, String> {
+            let rest = decode(bytes, tiles, &mut found)?;
+            if !rest.is_empty() {
+                return Err("a team view's plane runs on".into());
+            }
+            let mut rows = BitRows::new(height, width);
+            flip_runs(&found, width, rows.words_mut());
+            Ok(rows)
+        };
+        Ok(Self {
+            team: wire.team,
+            area,
+            visible: plane(&wire.visible)?,
+            explored: plane(&wire.explored)?,
         })
     }
 }
 
+/// What changed in a [`TeamView`] in one server frame, as it travels: the tiles whose
+/// "seen now" flipped, and the tiles whose "explored" is not what it was with the tiles seen
+/// now added (none, unless the game changed the team's memory), each as a plane of runs of
+/// flipped and unchanged tiles. A frame in which one viewer steps costs its team's clients a
+/// few dozen bytes; one malformed is an error on the client, which keeps its view.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamViewChange {
+    visible: Vec<u8>,
+    explored: Vec<u8>,
+}
+
+impl Diffable for TeamView {
+    type Diff = TeamViewChange;
+    /// The changes kept for clients that have not acknowledged them (replicon's default, about
+    /// a second at 60 frames a second); a client further behind gets the view whole.
+    const HISTORY_LEN: usize = 64;
+
+    fn apply_diff(&mut self, change: &TeamViewChange) -> Result<()> {
+        let (width, height) = (self.area.width, self.area.height);
+        let tiles = u64::from(width) * u64::from(height);
+        let (mut seen, mut explored) = (Vec::new(), Vec::new());
+        let rest = decode(&change.visible, tiles, &mut seen)?;
+        let rest_explored = decode(&change.explored, tiles, &mut explored)?;
+        if !rest.is_empty() || !rest_explored.is_empty() {
+            return Err("a team view's change runs on".into());
+        }
+        flip_runs(&seen, width, self.visible.words_mut());
+        for (explored, &visible) in self
+            .explored
+            .words_mut()
+            .iter_mut()
+            .zip(self.visible.words())
+        {
+            *explored |= visible;
+        }
+        flip_runs(&explored, width, self.explored.words_mut());
+        Ok(())
+    }
+}
+
+/// How a [`TeamView`] follows its team's fog in a frame.
+enum Follow {
+    /// Nothing changed.
+    Same,
+    /// These tiles changed.
+    Change(TeamViewChange),
+    /// The map's area changed: the view is sent whole.
+    Whole,
+}
+
 impl TeamView {
     fn of(team: Team, fog: &TeamFog) -> Self {
-        let size = fog.size();
         Self {
             team,
-            width: size.x,
-            height: size.y,
-            visible: fog.visible.words().to_vec(),
-            explored: fog.explored.words().to_vec(),
+            area: fog.area(),
+            visible: fog.visible.clone(),
+            explored: fog.explored.clone(),
         }
     }
 
@@ -89,47 +168,54 @@ impl TeamView {
         self.team
     }
 
-    /// The map's size in tiles.
-    pub fn size(&self) -> TilemapSize {
-        TilemapSize::new(self.width, self.height)
+    /// The map's tiles, in the coordinates [`state`](Self::state) takes: `(0, 0)` and its size
+    /// for a tilemap, the rectangle around its chunks for a [`WorldMap`](crate::WorldMap)
+    /// (whose tiles are numbered from [`WORLD_ORIGIN`](crate::WORLD_ORIGIN)), as
+    /// [`FogOfWar::area`] on the server.
+    pub fn area(&self) -> Window {
+        self.area
     }
 
-    /// The state of `tile` for the team (tiles off the map, or missing from a malformed
-    /// message, are unexplored).
+    /// The map's size in tiles (of its area).
+    pub fn size(&self) -> TilemapSize {
+        TilemapSize::new(self.area.width, self.area.height)
+    }
+
+    /// The state of `tile` (map coordinates, see [`area`](Self::area)) for the team; tiles
+    /// off the map are unexplored.
     pub fn state(&self, tile: TilePos) -> FogState {
-        if self.bit(&self.visible, tile) {
+        let area = self.area;
+        if !area.contains(tile.x, tile.y) {
+            return FogState::Unexplored;
+        }
+        let (row, bit) = (tile.y - area.y, tile.x - area.x);
+        if self.visible.get(row, bit) {
             FogState::Visible
-        } else if self.bit(&self.explored, tile) {
+        } else if self.explored.get(row, bit) {
             FogState::Remembered
         } else {
             FogState::Unexplored
         }
     }
 
-    fn bit(&self, words: &[u64], tile: TilePos) -> bool {
-        if tile.x >= self.width || tile.y >= self.height {
-            return false;
+    /// What changed between this view and the team's fog now (`runs`: scratch).
+    fn follow(&self, fog: &TeamFog, found: &mut Vec<u32>) -> Follow {
+        let (area, now) = (fog.area(), (&fog.visible, &fog.explored));
+        if area != self.area || now.0.stride() != self.visible.stride() {
+            return Follow::Whole;
         }
-        let index = tile.y as usize * words_for(self.width) + tile.x as usize / WORD_BITS;
-        words
-            .get(index)
-            .is_some_and(|word| word >> (tile.x as usize % WORD_BITS) & 1 != 0)
-    }
-
-    /// Copies the team's fog if it changed (its tiles, or only its size: a map that grows by a
-    /// column may keep the same words).
-    fn follow(&mut self, fog: &TeamFog) -> bool {
-        let size = fog.size();
-        let now = (fog.visible.words(), fog.explored.words());
-        if (self.visible.as_slice(), self.explored.as_slice()) == now && self.size() == size {
-            return false;
+        if (&self.visible, &self.explored) == now {
+            return Follow::Same;
         }
-        (self.width, self.height) = (size.x, size.y);
-        self.visible.clear();
-        self.visible.extend_from_slice(now.0);
-        self.explored.clear();
-        self.explored.extend_from_slice(now.1);
-        true
+        let (was_seen, was_explored) = (self.visible.words(), self.explored.words());
+        let (seen, explored) = (now.0.words(), now.1.words());
+        let mut change = TeamViewChange::default();
+        runs(area.width, area.height, |i| was_seen[i] ^ seen[i], found);
+        encode(found, &mut change.visible);
+        let surprise = |i: usize| explored[i] ^ (was_explored[i] | seen[i]);
+        runs(area.width, area.height, surprise, found);
+        encode(found, &mut change.explored);
+        Follow::Change(change)
     }
 }
 
@@ -142,7 +228,8 @@ pub struct TeamViewProtocolPlugin;
 
 impl Plugin for TeamViewProtocolPlugin {
     fn build(&self, app: &mut App) {
-        app.replicate::<TeamView>();
+        app.replicate_diff::<TeamView>()
+            .replicate::<super::ReplicatedGhost>();
     }
 }
 
@@ -165,8 +252,8 @@ impl TeamViews {
 }
 
 /// Keeps a [`TeamView`] entity per map and team in step with the map's [`FogOfWar`]: spawned
-/// (shown to that team's clients only) when the team gets a fog, copied when it changes,
-/// despawned when the map loses its fog.
+/// (shown to that team's clients only) when the team gets a fog, changed by the tiles that
+/// changed (written whole when the map's area changed), despawned when the map loses its fog.
 pub(super) fn update_team_views(
     mut commands: Commands,
     fogs: Query<(Entity, &FogOfWar)>,
@@ -175,15 +262,20 @@ pub(super) fn update_team_views(
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
 ) {
+    let mut found = Vec::new();
     for (map, fog) in &fogs {
         for (team, team_fog) in fog.teams() {
-            if let Some(mut view) = index
-                .0
-                .get(&(map, team))
-                .and_then(|&e| views.get_mut(e).ok())
+            if let Some(&entity) = index.0.get(&(map, team))
+                && let Ok(mut view) = views.get_mut(entity)
             {
-                if view.bypass_change_detection().follow(team_fog) {
-                    view.set_changed();
+                // A change goes through replicon's diff API, which keeps it for the clients
+                // that have not acknowledged it; a whole view written over it is sent whole.
+                match view.follow(team_fog, &mut found) {
+                    Follow::Same => {}
+                    Follow::Change(change) => {
+                        commands.entity(entity).apply_diff::<TeamView>(change);
+                    }
+                    Follow::Whole => *view = TeamView::of(team, team_fog),
                 }
                 continue;
             }

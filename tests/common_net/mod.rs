@@ -5,7 +5,9 @@
 //! and the entities' own components, not from the plugin's index.
 #![allow(dead_code)]
 
-use std::collections::{BTreeMap, BTreeSet};
+pub mod lossy;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
@@ -20,14 +22,65 @@ use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampl
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
+    ClientTeam, GhostAppExt, ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView,
+    TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
+use bevy_viewshed::visible::Window;
 
 use crate::common_app::spawn_map;
+use lossy::{Lossy, MOST_DELAY};
 
 /// Spotted (true) / LostSight (false) as (viewer, target), on the server.
 #[derive(Resource, Default)]
 pub struct Sightings(pub Vec<(bool, Entity, Entity)>);
+
+/// On the server, stamped each frame on every [`ReplicatesGhost`] entity: the entity and the
+/// frame. A ghost's stand-in copies it (`ghost_keeps`), so a client's ghost tells which frame's
+/// state it holds, to be checked against the frames its team saw the entity.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    pub of: u64,
+    pub frame: u32,
+}
+
+/// The server's frame count, and every (team, entity, frame) in which a team saw a
+/// [`ReplicatesGhost`] entity by the model's rule ([`team_sees`]).
+#[derive(Resource, Default)]
+pub struct Saw {
+    pub frame: u32,
+    pub seen: BTreeSet<(Team, Entity, u32)>,
+}
+
+/// The teams the model plays.
+const TEAMS: [Team; 3] = [Team(0), Team(1), Team(2)];
+
+/// Before the frame: the next frame's stamp on every ghost-leaving entity.
+fn stamp(mut saw: ResMut<Saw>, mut marked: Query<(Entity, &mut Stamp), With<ReplicatesGhost>>) {
+    saw.frame += 1;
+    for (entity, mut stamp) in &mut marked {
+        *stamp = Stamp {
+            of: entity.to_bits(),
+            frame: saw.frame,
+        };
+    }
+}
+
+/// After the clients' sight: which ghost-leaving entities each team saw in this frame.
+fn note_seen(world: &mut World) {
+    let mut marked = world.query_filtered::<Entity, With<ReplicatesGhost>>();
+    let marked: BTreeSet<Entity> = marked.iter(world).collect();
+    let frame = world.resource::<Saw>().frame;
+    let seen: Vec<(Team, Entity, u32)> = TEAMS
+        .iter()
+        .flat_map(|&team| {
+            team_sees(world, team)
+                .into_iter()
+                .map(move |e| (team, e, frame))
+        })
+        .filter(|(_, e, _)| marked.contains(e))
+        .collect();
+    world.resource_mut::<Saw>().seen.extend(seen);
+}
 
 /// How the server's messages reach the clients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +90,9 @@ pub enum Transport {
     Test,
     /// TCP on 127.0.0.1 through `bevy_replicon_example_backend`.
     Loopback,
+    /// replicon's test helpers to connect, and a link that loses and delays messages
+    /// ([`lossy::Lossy`], from this seed) to play.
+    Lossy(u64),
 }
 
 fn server_app(transport: Transport) -> App {
@@ -49,6 +105,16 @@ fn server_app(transport: Transport) -> App {
         ViewshedReplicationPlugin,
     ))
     .init_resource::<Sightings>()
+    .init_resource::<Saw>()
+    .replicate::<Stamp>()
+    .ghost_keeps::<Stamp>()
+    .add_systems(PreUpdate, stamp)
+    .add_systems(
+        PostUpdate,
+        note_seen
+            .after(bevy_viewshed::replicon::ClientSightSystems)
+            .before(ServerSystems::Send),
+    )
     // Each sighting is heard on its viewer and on its target: the viewer's is logged.
     .add_observer(|s: On<Spotted>, mut log: ResMut<Sightings>| {
         if s.on == s.viewer {
@@ -80,6 +146,7 @@ fn client_app(transport: Transport) -> App {
         RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         TeamViewProtocolPlugin,
     ))
+    .replicate::<Stamp>()
     .add_systems(
         OnExit(ClientState::Connected),
         |mut commands: Commands, remote: Query<Entity, With<Remote>>| {
@@ -103,6 +170,12 @@ pub struct Net {
     /// The first map: 20x5 with a wall at x = 10, two rooms that cannot see each other.
     pub map: Entity,
     pub transport: Transport,
+    /// The lossy link, over [`Transport::Lossy`].
+    pub link: Option<Lossy>,
+    /// Over a lossy link: what each client may hold and its team, in the last frames (the
+    /// newest last), and every fog each team had on any map since the game began.
+    recent: VecDeque<[(BTreeSet<Entity>, Option<Team>); 2]>,
+    fogs_had: BTreeMap<Team, BTreeSet<Vec<u32>>>,
 }
 
 /// The first map's wall.
@@ -125,6 +198,12 @@ impl Net {
             teams: [Some(Team(0)), Some(Team(1))],
             map,
             transport,
+            link: match transport {
+                Transport::Lossy(seed) => Some(Lossy::new(seed)),
+                _ => None,
+            },
+            recent: VecDeque::new(),
+            fogs_had: BTreeMap::new(),
         };
         for i in 0..2 {
             net.connect(i);
@@ -135,7 +214,9 @@ impl Net {
     /// Connects client `i` and binds it to its team, as a game does at connection.
     pub fn connect(&mut self, i: usize) {
         match self.transport {
-            Transport::Test => self.server.connect_client(&mut self.clients[i]),
+            Transport::Test | Transport::Lossy(_) => {
+                self.server.connect_client(&mut self.clients[i])
+            }
             Transport::Loopback => self.connect_socket(i),
         }
         if let Some(team) = self.teams[i] {
@@ -144,6 +225,10 @@ impl Net {
                 .world_mut()
                 .entity_mut(client)
                 .insert(ClientTeam(team));
+        }
+        if self.link.is_some() {
+            // Connecting ran server frames.
+            self.note_frame();
         }
     }
 
@@ -162,6 +247,12 @@ impl Net {
     pub fn disconnect(&mut self, i: usize) {
         match self.transport {
             Transport::Test => self.server.disconnect_client(&mut self.clients[i]),
+            Transport::Lossy(_) => {
+                self.server.disconnect_client(&mut self.clients[i]);
+                if let Some(link) = &mut self.link {
+                    link.forget(i);
+                }
+            }
             Transport::Loopback => {
                 let client = self.client_entity(i);
                 self.clients[i]
@@ -178,7 +269,7 @@ impl Net {
     pub fn connected(&self, i: usize) -> bool {
         let world = self.clients[i].world();
         match self.transport {
-            Transport::Test => world.contains_resource::<TestClientEntity>(),
+            Transport::Test | Transport::Lossy(_) => world.contains_resource::<TestClientEntity>(),
             Transport::Loopback => world.contains_resource::<ExampleClient>(),
         }
     }
@@ -187,7 +278,9 @@ impl Net {
     pub fn client_entity(&self, i: usize) -> Option<Entity> {
         let world = self.clients[i].world();
         match self.transport {
-            Transport::Test => world.get_resource::<TestClientEntity>().map(|c| **c),
+            Transport::Test | Transport::Lossy(_) => {
+                world.get_resource::<TestClientEntity>().map(|c| **c)
+            }
             Transport::Loopback => {
                 let port = world
                     .get_resource::<ExampleClient>()?
@@ -270,6 +363,77 @@ impl Net {
                 }
             }
             Transport::Loopback => self.deliver_over_sockets(),
+            Transport::Lossy(_) => self.deliver_over_link(),
+        }
+    }
+
+    /// One frame of the lossy link, then one frame of each client.
+    fn deliver_over_link(&mut self) {
+        let mut link = self.link.take().expect("a lossy link");
+        link.next_frame();
+        for i in 0..2 {
+            if let Some(client) = self.client_entity(i) {
+                link.carry(&mut self.server, &mut self.clients[i], i, client);
+            }
+            self.clients[i].update();
+        }
+        self.link = Some(link);
+    }
+
+    /// Over a lossy link, after a frame: notes what each client may hold now and each team's
+    /// fog, keeping the frames a message may still be on its way from.
+    pub fn note_frame(&mut self) {
+        let now = [0, 1].map(|i| (self.may_hold(i), self.teams[i]));
+        self.recent.push_back(now);
+        while self.recent.len() as u64 > MOST_DELAY + 2 {
+            self.recent.pop_front();
+        }
+        let world = self.server.world();
+        let mut fogs = world.try_query::<&FogOfWar>().unwrap();
+        for fog in fogs.iter(world) {
+            for (team, team_fog) in fog.teams() {
+                let had = states(team_fog.area(), |tile| team_fog.state(tile));
+                self.fogs_had.entry(team).or_default().insert(had);
+            }
+        }
+    }
+
+    /// While messages are lost and late: each connected client holds only entities its team
+    /// saw in the frames a message may still be on its way from, and only fogs its team had
+    /// in those frames, each exactly as the team had it at some frame.
+    pub fn assert_clients_hold_what_they_may_have_held(&self) {
+        for i in 0..2 {
+            if !self.connected(i) {
+                continue;
+            }
+            let recent = self.recent.iter().map(|frames| &frames[i]);
+            let (mut allowed, mut teams) = (BTreeSet::new(), BTreeSet::new());
+            for (may_hold, team) in recent {
+                allowed.extend(may_hold.iter().copied());
+                teams.insert(*team);
+            }
+            self.assert_ghosts_were_seen(i, &teams);
+            let held = self.received(i);
+            assert!(
+                held.is_subset(&allowed),
+                "client {i} holds {:?}, which its team did not see lately",
+                held.difference(&allowed).collect::<Vec<_>>()
+            );
+            for view in self.team_views(i) {
+                assert!(
+                    teams.contains(&Some(view.team())),
+                    "client {i}: the fog of {:?}, not its team lately",
+                    view.team()
+                );
+                let had = states(view.area(), |tile| view.state(tile));
+                assert!(
+                    self.fogs_had
+                        .get(&view.team())
+                        .is_some_and(|all| all.contains(&had)),
+                    "client {i}: a fog of {:?} that the team never had",
+                    view.team()
+                );
+            }
         }
     }
 
@@ -313,7 +477,10 @@ impl Net {
         );
         map.to_client()
             .iter()
-            .filter(|&(_, &local)| !world.entity(local).contains::<TeamView>())
+            .filter(|&(_, &local)| {
+                let local = world.entity(local);
+                !local.contains::<TeamView>() && !local.contains::<ReplicatedGhost>()
+            })
             .map(|(&server, _)| server)
             .collect()
     }
@@ -333,7 +500,11 @@ impl Net {
             .map(|t| team_sees(world, t))
             .unwrap_or_default();
         let mut unmarked = world
-            .try_query_filtered::<Entity, (With<Replicated>, Without<ReplicatesWhenSeen>)>()
+            .try_query_filtered::<Entity, (
+                With<Replicated>,
+                Without<ReplicatesWhenSeen>,
+                Without<ReplicatedGhost>,
+            )>()
             .unwrap();
         sees.extend(
             unmarked
@@ -357,21 +528,78 @@ impl Net {
                 self.teams[i]
             );
             self.assert_own_fog_only(i);
+            self.assert_ghosts_were_seen(i, &BTreeSet::from([self.teams[i]]));
+            self.assert_teams_ghosts(i);
         }
+    }
+
+    /// The ghosts client `i` holds: the stamp each copied, if any.
+    pub fn ghosts_held(&self, i: usize) -> Vec<Option<Stamp>> {
+        let world = self.clients[i].world();
+        let mut ghosts = world
+            .try_query_filtered::<Option<&Stamp>, With<ReplicatedGhost>>()
+            .unwrap();
+        ghosts.iter(world).map(Option::<&Stamp>::copied).collect()
+    }
+
+    /// Every ghost client `i` holds is of a state one of `teams` saw: its entity, in the frame
+    /// of its stamp (never a later state of the entity).
+    fn assert_ghosts_were_seen(&self, i: usize, teams: &BTreeSet<Option<Team>>) {
+        let saw = &self.server.world().resource::<Saw>().seen;
+        for stamp in self.ghosts_held(i).into_iter().flatten() {
+            let entity = Entity::from_bits(stamp.of);
+            assert!(
+                teams
+                    .iter()
+                    .flatten()
+                    .any(|&team| saw.contains(&(team, entity, stamp.frame))),
+                "client {i} ({teams:?}) holds a ghost of {entity} as of frame {}, which its team \
+                 did not see then",
+                stamp.frame
+            );
+        }
+    }
+
+    /// Client `i` holds a ghost of each living ghost-leaving entity its team remembers and
+    /// does not see (the team's `LastSeen`), and of no other living entity.
+    fn assert_teams_ghosts(&self, i: usize) {
+        let world = self.server.world();
+        let alive = |e: Entity| {
+            world.get_entity(e).is_ok_and(|e| {
+                e.contains::<ReplicatesGhost>() && e.contains::<ReplicatesWhenSeen>()
+            })
+        };
+        let mut expected = BTreeSet::new();
+        if let Some(team) = self.teams[i] {
+            let sees = team_sees(world, team);
+            let mut maps = world.try_query::<&LastSeen>().unwrap();
+            for last_seen in maps.iter(world) {
+                let ghosts = last_seen.ghosts(team).map(|g| g.entity);
+                expected.extend(ghosts.filter(|&e| alive(e) && !sees.contains(&e)));
+            }
+        }
+        let held: BTreeSet<Entity> = self
+            .ghosts_held(i)
+            .into_iter()
+            .flatten()
+            .map(|s| Entity::from_bits(s.of))
+            .filter(|&e| alive(e))
+            .collect();
+        assert_eq!(held, expected, "client {i} holds its team's ghosts");
     }
 
     fn assert_own_fog_only(&self, i: usize) {
         let world = self.server.world();
         let mut fogs = world.try_query::<&FogOfWar>().unwrap();
-        let mut expected: Vec<Vec<u8>> = match self.teams[i] {
+        let mut expected: Vec<Vec<u32>> = match self.teams[i] {
             Some(team) => fogs
                 .iter(world)
                 .filter_map(|fog| fog.team(team))
-                .map(|fog| states(fog.size(), |tile| fog.state(tile)))
+                .map(|fog| states(fog.area(), |tile| fog.state(tile)))
                 .collect(),
             None => Vec::new(),
         };
-        let mut got: Vec<Vec<u8>> = self
+        let mut got: Vec<Vec<u32>> = self
             .team_views(i)
             .iter()
             .inspect(|view| {
@@ -381,7 +609,7 @@ impl Net {
                     "client {i}: another team's fog"
                 )
             })
-            .map(|view| states(view.size(), |tile| view.state(tile)))
+            .map(|view| states(view.area(), |tile| view.state(tile)))
             .collect();
         expected.sort();
         got.sort();
@@ -389,6 +617,18 @@ impl Net {
             got, expected,
             "client {i} holds its team's fog on every map"
         );
+    }
+
+    /// The bytes the server's last frame queued for client `i` (over replicon's test helpers,
+    /// before [`deliver`](Self::deliver) hands them over).
+    pub fn bytes_queued_for(&self, i: usize) -> usize {
+        let client = self.client_entity(i);
+        let messages = self.server.world().resource::<ServerMessages>();
+        messages
+            .iter_sent()
+            .filter(|&(to, ..)| Some(to) == client)
+            .map(|(.., message)| message.len())
+            .sum()
     }
 
     /// The server's sightings since the last call.
@@ -417,12 +657,13 @@ impl Net {
     }
 }
 
-/// The fog states of a map, row after row, as numbers (a plain value to sort and compare).
-fn states(size: TilemapSize, state: impl Fn(TilePos) -> FogState) -> Vec<u8> {
-    let mut all = Vec::with_capacity((size.x * size.y) as usize + 2);
-    all.extend([size.x as u8, size.y as u8]);
-    for y in 0..size.y {
-        for x in 0..size.x {
+/// The fog states of a map's area, row after row, as numbers after the area (a plain value to
+/// sort and compare).
+pub fn states(area: Window, state: impl Fn(TilePos) -> FogState) -> Vec<u32> {
+    let mut all = Vec::with_capacity((area.width * area.height) as usize + 4);
+    all.extend([area.x, area.y, area.width, area.height]);
+    for y in area.y..area.y + area.height {
+        for x in area.x..area.x + area.width {
             all.push(match state(TilePos { x, y }) {
                 FogState::Unexplored => 0,
                 FogState::Remembered => 1,
