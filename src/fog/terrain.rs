@@ -267,7 +267,22 @@ fn update_memory<'a>(
         }
         redraw.push(tile);
     }
-    // What a team sees again, it no longer remembers otherwise.
+    forget_seen_again(memory, fog, &mut redraw);
+    let drawn = fog.drawn_team();
+    if let Some(changed) = changed.filter(|_| !whole) {
+        let remembers = memory.teams.get(&drawn);
+        changed.for_each(|tile| {
+            if remembers.is_some_and(|tiles| tiles.contains_key(&tile)) {
+                redraw.push(tile);
+            }
+        });
+    }
+    redraw
+}
+
+/// What a team sees again, it no longer remembers otherwise; the tiles the team drawn sees
+/// again go into `redraw`.
+fn forget_seen_again(memory: &mut TerrainMemory, fog: &FogOfWar, redraw: &mut Vec<TilePos>) {
     let drawn = fog.drawn_team();
     for (&team, tiles) in &mut memory.teams {
         let sees = fog.team(team);
@@ -279,15 +294,6 @@ fn update_memory<'a>(
             !seen
         });
     }
-    if let Some(changed) = changed.filter(|_| !whole) {
-        let remembers = memory.teams.get(&drawn);
-        changed.for_each(|tile| {
-            if remembers.is_some_and(|tiles| tiles.contains_key(&tile)) {
-                redraw.push(tile);
-            }
-        });
-    }
-    redraw
 }
 
 /// Draws `tiles` of the layer of `storage`: a tile the team drawn remembers otherwise than it is

@@ -218,38 +218,62 @@ pub(super) fn update_client_ghosts(
     ghosts.made.clear();
     ghosts.ghostable.extend(&newly);
     let wanted = ghosts.wanted(maps.iter(), |e| entities.contains_spawned(e), &sight);
-    let ghosts = &mut *ghosts;
-    ghosts.stand_ins.retain(|key, stand_in| {
-        let kept = wanted.contains_key(key);
-        if !kept {
-            // Shown to all as it goes, so that replicon sends its despawn to every client that
-            // holds it, one hidden from it in this frame too.
-            for (mut visibility, _) in &mut clients {
-                visibility.set(stand_in.entity, bit.0, true);
-            }
-            commands.entity(stand_in.entity).despawn();
-        }
-        kept
-    });
-    for (key, ghost) in wanted {
-        if let Some(stand_in) = ghosts.stand_ins.get_mut(&key) {
-            if stand_in.ghost != ghost {
-                stand_in.ghost = ghost;
-                commands.entity(stand_in.entity).insert(ghost);
-            }
-            continue;
-        }
-        let entity = commands.spawn((Replicated, ghost)).id();
-        for (mut visibility, team) in &mut clients {
-            visibility.set(entity, bit.0, team.map(|t| t.0) == Some(key.0));
-        }
-        ghosts.stand_ins.insert(key, StandIn { entity, ghost });
-        ghosts.made.push((entity, key.1));
-    }
+    ghosts.drop_unwanted(&wanted, &mut clients, bit.0, &mut commands);
+    ghosts.keep_wanted(wanted, &mut clients, bit.0, &mut commands);
     let (gone, unmarked) = &mut unmarked;
     for entity in gone.read().chain(unmarked.read()) {
         if !marked.contains(entity) {
             ghosts.ghostable.remove(&entity);
+        }
+    }
+}
+
+impl ClientGhosts {
+    /// Despawns the stand-ins whose ghost is no longer wanted.
+    fn drop_unwanted(
+        &mut self,
+        wanted: &HashMap<(Team, Entity), ReplicatedGhost>,
+        clients: &mut Clients,
+        bit: FilterBit,
+        commands: &mut Commands,
+    ) {
+        self.stand_ins.retain(|key, stand_in| {
+            let kept = wanted.contains_key(key);
+            if !kept {
+                // Shown to all as it goes, so that replicon sends its despawn to every client that
+                // holds it, one hidden from it in this frame too.
+                for (mut visibility, _) in clients.iter_mut() {
+                    visibility.set(stand_in.entity, bit, true);
+                }
+                commands.entity(stand_in.entity).despawn();
+            }
+            kept
+        });
+    }
+
+    /// Makes a stand-in for each wanted ghost that has none (shown to its team's clients
+    /// only), and moves those whose ghost changed.
+    fn keep_wanted(
+        &mut self,
+        wanted: HashMap<(Team, Entity), ReplicatedGhost>,
+        clients: &mut Clients,
+        bit: FilterBit,
+        commands: &mut Commands,
+    ) {
+        for (key, ghost) in wanted {
+            if let Some(stand_in) = self.stand_ins.get_mut(&key) {
+                if stand_in.ghost != ghost {
+                    stand_in.ghost = ghost;
+                    commands.entity(stand_in.entity).insert(ghost);
+                }
+                continue;
+            }
+            let entity = commands.spawn((Replicated, ghost)).id();
+            for (mut visibility, team) in clients.iter_mut() {
+                visibility.set(entity, bit, team.map(|t| t.0) == Some(key.0));
+            }
+            self.stand_ins.insert(key, StandIn { entity, ghost });
+            self.made.push((entity, key.1));
         }
     }
 }

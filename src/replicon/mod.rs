@@ -185,39 +185,45 @@ impl Plugin for ViewshedReplicationPlugin {
                 filters.register_scope::<Entity>(world, &mut registry, ScopeLifetime::WhileVisible)
             })
         });
-        app.insert_resource(SightBit(bit))
-            .init_resource::<TeamSight>()
-            .init_resource::<TeamViews>()
-            .init_resource::<ClientGhosts>()
-            .add_systems(
-                PostUpdate,
-                (
-                    (update_client_sight, update_team_views)
-                        .chain()
-                        .in_set(SightSteps::Judge),
-                    update_client_ghosts.in_set(SightSteps::Ghosts),
-                    resync_changed_teams.in_set(SightSteps::Resync),
-                ),
-            )
-            .configure_sets(
-                PostUpdate,
-                (
-                    ClientSightSystems
-                        .after(ViewshedSystems)
-                        .before(ServerSystems::Send),
-                    (
-                        SightSteps::Judge,
-                        SightSteps::Ghosts,
-                        SightSteps::Copy,
-                        SightSteps::Remember,
-                        SightSteps::Resync,
-                    )
-                        .chain()
-                        .in_set(ClientSightSystems),
-                ),
-            );
+        app.insert_resource(SightBit(bit));
+        add_systems(app);
         add_observers(app);
     }
+}
+
+/// The systems that judge, copy and remember what each client's team sees, in
+/// `ClientSightSystems` after the plugin.
+fn add_systems(app: &mut App) {
+    app.init_resource::<TeamSight>()
+        .init_resource::<TeamViews>()
+        .init_resource::<ClientGhosts>()
+        .add_systems(
+            PostUpdate,
+            (
+                (update_client_sight, update_team_views)
+                    .chain()
+                    .in_set(SightSteps::Judge),
+                update_client_ghosts.in_set(SightSteps::Ghosts),
+                resync_changed_teams.in_set(SightSteps::Resync),
+            ),
+        )
+        .configure_sets(
+            PostUpdate,
+            (
+                ClientSightSystems
+                    .after(ViewshedSystems)
+                    .before(ServerSystems::Send),
+                (
+                    SightSteps::Judge,
+                    SightSteps::Ghosts,
+                    SightSteps::Copy,
+                    SightSteps::Remember,
+                    SightSteps::Resync,
+                )
+                    .chain()
+                    .in_set(ClientSightSystems),
+            ),
+        );
 }
 
 fn add_observers(app: &mut App) {
