@@ -5,6 +5,7 @@
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
+use crate::fog::shown::FogShown;
 use crate::fog::world_memory::{WorldMemory, forget_area};
 use crate::fog::{FogDirty, FogOfWar};
 use crate::maps::map_opacity::MapOpacity;
@@ -59,7 +60,11 @@ pub(super) fn track_fog(
         }
     }
     for map in &stale {
-        commands.entity(map).remove::<FogOfWar>();
+        // What the layers show and the chunks go with the fog: a map made again later is
+        // drawn whole, not as the tiles showed before.
+        commands
+            .entity(map)
+            .remove::<(FogOfWar, FogShown, FogChunks)>();
     }
 }
 
