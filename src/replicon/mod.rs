@@ -26,7 +26,7 @@
 //!   makes it visible to every client again. [`HidesOutsideView`](crate::HidesOutsideView) is a
 //!   separate, client-side matter (the team drawn on one screen) and implies nothing here.
 //! - **Timing.** Visibility is decided in `PostUpdate`, after
-//!   [`ViewshedStepSystems::Fog`] and before replicon's
+//!   [`ViewshedSystems`] (the whole plugin) and before replicon's
 //!   `ServerSystems::Send`: an entity spotted in a server frame is sent in that frame's
 //!   replication, and one lost from sight is despawned on the client by it.
 //!
@@ -123,7 +123,7 @@ pub struct ClientTeam(pub Team);
 
 /// The system of [`ViewshedReplicationPlugin`] that decides, each frame, which marked entities
 /// each client may see. It runs in `PostUpdate`, after
-/// [`ViewshedStepSystems::Fog`] and before replicon's
+/// [`ViewshedSystems`] (the whole plugin) and before replicon's
 /// `ServerSystems::Send`; order a system that moves or spawns marked entities in `PostUpdate`
 /// before it.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
