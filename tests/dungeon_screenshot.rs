@@ -80,11 +80,23 @@ struct Frame {
     dim_blue: f64,
 }
 
+/// The minimap over the map's top right corner (`examples/dungeon/minimap.rs`: 10 pixels
+/// from the right edge, 40 from the top, 80x43 tiles of 3 pixels with its border inside):
+/// left, top, right, bottom.
+const MINIMAP: (u32, u32, u32, u32) = (1280 - 10 - 240, 40, 1280 - 10, 40 + 129);
+
+/// Whether the 16x16 tile at `(x, y)` lies under the minimap (in part).
+fn under_minimap(x: u32, y: u32) -> bool {
+    let (left, top, right, bottom) = MINIMAP;
+    x + 16 > left && x < right && y + 16 > top && y < bottom
+}
+
+/// The map's tiles, minimap aside.
 fn classify(image: &image::RgbaImage) -> Frame {
     let (mut black, mut dim, mut bright) = (0, 0, 0);
     let (mut dim_sum, mut bright_sum, mut dim_red, mut dim_blue) = (0.0, 0.0, 0.0, 0.0);
     for y in (32..720).step_by(16) {
-        for x in (0..1280).step_by(16) {
+        for x in (0..1280).step_by(16).filter(|&x| !under_minimap(x, y)) {
             let (mean, [r, _, b]) = tile_stats(image, x, y);
             if mean < 3.0 {
                 black += 1;
@@ -155,7 +167,13 @@ fn dungeon_screenshot_shows_fog_of_war() {
         around.iter().all(|&mean| mean > 50.0),
         "tiles around the player are bright: {around:?}"
     );
-    // Exactly the player's visible tiles are drawn bright: the frame shows the viewshed.
+    // Exactly the player's visible tiles are drawn bright: the frame shows the viewshed (all
+    // of it on the map's tiles, none under the minimap).
+    let reach = 16 * 11;
+    assert!(
+        px + reach < MINIMAP.0 || py.saturating_sub(reach) >= MINIMAP.3,
+        "the scripted game's view stays clear of the minimap"
+    );
     assert_eq!(
         bright, wide.sees,
         "bright tiles = tiles in the player's viewshed"

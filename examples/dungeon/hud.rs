@@ -119,9 +119,9 @@ fn update_text(
     let line = format!(
         "seed {}  turn {}  radius {} {shape} {mode}  FOV update {:.3} ms (median, {} views, {BUILD})  \
          {chasing} monsters see you  fog: {fog}, {}\n\
-         move arrows/wasd/hjkl yubn/numpad  wait .  doors o  radius + -  shape c  \
-         permissive p  monsters' views v, fog t  beam q e  fog look f  fades 1 {}  edges 2 {}  \
-         ghosts 3 {}  light 4 {}",
+         move arrows/wasd/hjkl/yubn  wait .  doors o  radius + -  shape c  permissive p  \
+         monster views v  fog t  beam q e  look f  fades 1 {}  edges 2 {}  ghosts 3 {}  \
+         light 4 {}",
         options.seed,
         turn.0,
         player.radius(),
