@@ -190,38 +190,42 @@ impl MapData {
         })
     }
 
-    /// The tiles the objects with `block_line_of_sight = true` cover (orthogonal maps: the
-    /// tiles whose centre lies inside the object's rectangle; a tile object's rectangle is
-    /// above its position).
+    /// The tiles the objects with `block_line_of_sight = true` cover (see
+    /// [`object_covers`](Self::object_covers)).
     pub fn object_walls(&self) -> Vec<TilePos> {
+        let blocks = |object: &tiled::Object| {
+            object.properties.get("block_line_of_sight")
+                == Some(&tiled::PropertyValue::BoolValue(true))
+        };
+        let objects = self.objects();
+        let blocking = objects.iter().filter(|object| blocks(object));
+        blocking
+            .flat_map(|object| self.object_covers(object))
+            .collect()
+    }
+
+    /// The tiles a rectangle object covers (orthogonal maps: the tiles whose centre lies
+    /// inside the object's rectangle; a tile object's rectangle is above its position).
+    pub fn object_covers(&self, object: &tiled::Object) -> Vec<TilePos> {
         let (tw, th) = (self.map.tile_width as f32, self.map.tile_height as f32);
-        let mut walls = Vec::new();
-        for object in self.objects() {
-            let blocks = object.properties.get("block_line_of_sight")
-                == Some(&tiled::PropertyValue::BoolValue(true));
-            let tiled::ObjectShape::Rect { width, height } = object.shape else {
-                continue;
-            };
-            if !blocks {
-                continue;
-            }
-            let top = if object.get_tile().is_some() {
-                object.y - height
-            } else {
-                object.y
-            };
-            for y in 0..self.map.height as i32 {
-                for x in 0..self.map.width as i32 {
-                    let (cx, cy) = ((x as f32 + 0.5) * tw, (y as f32 + 0.5) * th);
-                    let inside =
-                        cx > object.x && cx < object.x + width && cy > top && cy < top + height;
-                    if inside {
-                        walls.push(self.tile_pos((x, y)));
-                    }
+        let tiled::ObjectShape::Rect { width, height } = object.shape else {
+            return Vec::new();
+        };
+        let top = if object.get_tile().is_some() {
+            object.y - height
+        } else {
+            object.y
+        };
+        let mut covered = Vec::new();
+        for y in 0..self.map.height as i32 {
+            for x in 0..self.map.width as i32 {
+                let (cx, cy) = ((x as f32 + 0.5) * tw, (y as f32 + 0.5) * th);
+                if cx > object.x && cx < object.x + width && cy > top && cy < top + height {
+                    covered.push(self.tile_pos((x, y)));
                 }
             }
         }
-        walls
+        covered
     }
 
     /// The opacity the plugin should find: the tiles that block and the objects' walls.
