@@ -23,7 +23,9 @@
 //! `benches/replicon.rs` (`benches/scene/replicon.rs`, feature `replicon`, its own 2,000 units
 //! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`, and print the bytes sent
 //! per client per frame; `replicon-all-still` and `replicon-fog-still` the same with units that
-//! replicate no position (nothing to send of a unit once it is spawned). Bevy's task pool runs the parallel recompute on both
+//! replicate no position (nothing to send of a unit once it is spawned);
+//! `replicon-large-all` and `replicon-large-fog` the server for 128 clients (10,000 units, 16
+//! teams, 512x512). Bevy's task pool runs the parallel recompute on both
 //! cores; callgrind runs the threads one at a time and counts them all.
 
 mod scene;
@@ -38,7 +40,7 @@ use scene::lights::lights_app;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|game-views|game-fog|game-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -65,12 +67,17 @@ fn main() -> ExitCode {
     };
     let game = scene.strip_prefix("game-").and_then(Level::parse);
     #[cfg(feature = "replicon")]
-    let server = match scene.as_str() {
-        "replicon-all" => Some((scene::replicon::Setup::ToAll, true)),
-        "replicon-fog" => Some((scene::replicon::Setup::FogOfWar, true)),
-        "replicon-all-still" => Some((scene::replicon::Setup::ToAll, false)),
-        "replicon-fog-still" => Some((scene::replicon::Setup::FogOfWar, false)),
-        _ => None,
+    let server = {
+        use scene::replicon::{CROWD, LARGE, Setup};
+        match scene.as_str() {
+            "replicon-all" => Some((CROWD, Setup::ToAll, true)),
+            "replicon-fog" => Some((CROWD, Setup::FogOfWar, true)),
+            "replicon-all-still" => Some((CROWD, Setup::ToAll, false)),
+            "replicon-fog-still" => Some((CROWD, Setup::FogOfWar, false)),
+            "replicon-large-all" => Some((LARGE, Setup::ToAll, true)),
+            "replicon-large-fog" => Some((LARGE, Setup::FogOfWar, true)),
+            _ => None,
+        }
     };
     #[cfg(not(feature = "replicon"))]
     let server: Option<()> = None;
@@ -103,7 +110,9 @@ fn main() -> ExitCode {
         _ if spread => scene::spread::spread_app(viewers),
         (Some(level), _) => game_app(&game_map(), viewers, level),
         #[cfg(feature = "replicon")]
-        (None, Some((setup, positions))) => scene::replicon::server_app(setup, positions),
+        (None, Some((crowd, setup, positions))) => {
+            scene::replicon::server_app(crowd, setup, positions)
+        }
         _ if lit.is_some() => lights_app(
             &MapKind::Dungeon.generate(SIZE, SIZE, 7),
             viewers,

@@ -1,7 +1,10 @@
-//! Server-side fog of war over bevy_replicon: a server frame on the 256x256 dungeon of
-//! `benches/scene` with 32 clients in 4 teams and 2,000 replicated units (radius-8 viewers,
-//! `RevealsFog`, 500 per team, all `ReplicatesWhenSeen`), every unit stepping to a neighbouring
-//! tile every frame and replicating its position.
+//! Server-side fog of war over bevy_replicon: a server frame in two worlds of
+//! `benches/scene/replicon.rs`, each a group: the 256x256 dungeon of `benches/scene` with 32
+//! clients in 4 teams and 2,000 replicated units (`replicon/moving/2000_units_32_clients`), and
+//! a 512x512 dungeon with 128 clients in 16 teams and 10,000 units
+//! (`replicon/moving/10000_units_128_clients`). The units are radius-8 viewers with
+//! `RevealsFog`, all `ReplicatesWhenSeen`, every unit stepping to a neighbouring tile every
+//! frame and replicating its position.
 //!
 //! ```text
 //! cargo bench --workspace --all-features --bench replicon
@@ -29,24 +32,35 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::FogOfWar;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use scene::replicon::{CLIENTS, SentBytes, Setup, SightTime, TEAMS, UNITS, server_app};
+use scene::replicon::{CROWD, Crowd, LARGE, SentBytes, Setup, SightTime, server_app};
 
 fn replicon_benches(c: &mut Criterion) {
-    let group_name = format!("replicon/moving/{UNITS}_units_{CLIENTS}_clients");
-    let mut group = c.benchmark_group(&group_name);
-    write_sent(&bytes_sent(&group_name));
+    let mut sent = Vec::new();
+    for crowd in [CROWD, LARGE] {
+        let group_name = format!(
+            "replicon/moving/{}_units_{}_clients",
+            crowd.units, crowd.clients
+        );
+        sent.extend(bytes_sent(crowd, &group_name));
+        write_sent(&sent);
+        crowd_benches(c, crowd, &group_name);
+    }
+}
+
+fn crowd_benches(c: &mut Criterion, crowd: Crowd, group_name: &str) {
+    let mut group = c.benchmark_group(group_name);
     for (name, setup) in [
         ("viewshed_only", Setup::ViewshedOnly),
         ("replicon_to_all", Setup::ToAll),
         ("replicon_fog_of_war", Setup::FogOfWar),
         ("replicon_fog_of_war_ghosts", Setup::Ghosts),
     ] {
-        let mut app = server_app(setup, true);
+        let mut app = server_app(crowd, setup, true);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| app.update())
         });
     }
-    let mut app = server_app(Setup::FogOfWar, true);
+    let mut app = server_app(crowd, Setup::FogOfWar, true);
     group.bench_function(BenchmarkId::from_parameter("client_sight_only"), |b| {
         b.iter_custom(|iters| {
             app.world_mut().resource_mut::<SightTime>().total = Duration::ZERO;
@@ -66,7 +80,7 @@ const FRAMES: usize = 30;
 /// `replicon-bytes.tsv`: in all, and of them spawns and despawns. `replicon_fog_alone` is the
 /// plugin's scene with no position replicated: what remains is each team's `TeamView` (its
 /// mutations) and the spawns and despawns of units coming into and out of view.
-fn bytes_sent(group_name: &str) -> Vec<String> {
+fn bytes_sent(crowd: Crowd, group_name: &str) -> Vec<String> {
     let mut sent = Vec::new();
     for (name, setup, positions) in [
         ("replicon_to_all", Setup::ToAll, true),
@@ -74,7 +88,7 @@ fn bytes_sent(group_name: &str) -> Vec<String> {
         ("replicon_fog_of_war_ghosts", Setup::Ghosts, true),
         ("replicon_fog_alone", Setup::FogOfWar, false),
     ] {
-        let mut app = server_app(setup, positions);
+        let mut app = server_app(crowd, setup, positions);
         for _ in 0..FRAMES {
             app.update();
         }
@@ -83,7 +97,7 @@ fn bytes_sent(group_name: &str) -> Vec<String> {
         eprintln!(
             "{group_name}/{name}: {all:.0} bytes sent per client per frame ({updates:.0} of \
              them spawns and despawns, the rest mutations); each team sees {:.0} units",
-            units_seen(&mut app)
+            units_seen(&mut app, crowd.teams)
         );
         sent.push(format!("{group_name}\t{name}\t{all:.1}\t{updates:.1}\n"));
     }
@@ -92,12 +106,12 @@ fn bytes_sent(group_name: &str) -> Vec<String> {
 
 /// The units a team sees, on average over the teams (its own and the others' on tiles in its
 /// view): what a client of it receives.
-fn units_seen(app: &mut App) -> f64 {
+fn units_seen(app: &mut App, teams: u32) -> f64 {
     let world = app.world_mut();
     let fogs: Vec<FogOfWar> = world.query::<&FogOfWar>().iter(world).cloned().collect();
     let mut units = world.query::<(&TilePos, &Team)>();
     let mut seen = 0;
-    for team in 0..TEAMS {
+    for team in 0..teams {
         let sees = |tile: TilePos| {
             fogs.iter()
                 .any(|f| f.team(Team(team)).is_some_and(|v| v.is_visible(tile)))
@@ -107,7 +121,7 @@ fn units_seen(app: &mut App) -> f64 {
             .filter(|&(&tile, owner)| owner.0 == team || sees(tile))
             .count();
     }
-    seen as f64 / f64::from(TEAMS)
+    seen as f64 / f64::from(teams)
 }
 
 /// The bytes sent per client per frame of each setup (in all, and of them spawns and

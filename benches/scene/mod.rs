@@ -54,7 +54,10 @@ pub fn walks(grid: &OpacityGrid, count: usize) -> Vec<Walk> {
     let mut rng = Rng(99);
     let mut walks = Vec::with_capacity(count);
     while walks.len() < count {
-        let (x, y) = (rng.below(SIZE - 2) + 1, rng.below(SIZE - 2) + 1);
+        let (x, y) = (
+            rng.below(grid.width() - 2) + 1,
+            rng.below(grid.height() - 2) + 1,
+        );
         if grid.is_opaque(x, y) {
             continue;
         }
@@ -71,13 +74,13 @@ pub fn walks(grid: &OpacityGrid, count: usize) -> Vec<Walk> {
     walks
 }
 
-/// The tile entities of the dungeon, walls `Opaque`.
+/// The tile entities of the dungeon `grid`, walls `Opaque`.
 pub fn spawn_dungeon(world: &mut World, grid: &OpacityGrid) -> Entity {
-    let size = TilemapSize::new(SIZE, SIZE);
+    let size = TilemapSize::new(grid.width(), grid.height());
     let map = world.spawn_empty().id();
     let mut storage = TileStorage::empty(size);
-    for y in 0..SIZE {
-        for x in 0..SIZE {
+    for y in 0..size.y {
+        for x in 0..size.x {
             let pos = TilePos { x, y };
             let mut tile =
                 world.spawn((pos, TilemapId(map), TileVisible(true), TileColor::default()));

@@ -1,8 +1,10 @@
 //! The multiplayer server's world, shared by `benches/replicon.rs` (criterion) and
-//! `benches/frame_instructions.rs` (callgrind): the 256x256 dungeon with 32 clients in 4
-//! teams and 2,000 replicated units (radius-8 viewers, `RevealsFog`, 500 per team), every unit
-//! stepping to a neighbouring tile every frame and replicating its position (`UnitPosition`,
-//! as a game replicates what its clients draw). The clients are entities on the server with no
+//! `benches/frame_instructions.rs` (callgrind), in two sizes ([`Crowd`]): the 256x256 dungeon
+//! with 32 clients in 4 teams and 2,000 replicated units ([`CROWD`]), and a 512x512 dungeon
+//! with 128 clients in 16 teams and 10,000 units ([`LARGE`]). The units are radius-8 viewers
+//! with `RevealsFog`, in teams in turn (unit `i` in team `i % teams`, spread over the whole
+//! map), every unit stepping to a neighbouring tile every frame and replicating its position
+//! (`UnitPosition`, as a game replicates what its clients draw). The clients are entities on the server with no
 //! transport: what the server sends them is counted by channel, then dropped, and acknowledged
 //! at once, each frame, as clients that receive everything one frame later would.
 
@@ -25,9 +27,32 @@ use serde::{Deserialize, Serialize};
 use super::support::MapKind;
 use super::{RADIUS, SIZE, minimal_plugins, spawn_dungeon, walk, walks};
 
-pub const UNITS: usize = 2_000;
-pub const CLIENTS: usize = 32;
-pub const TEAMS: u32 = 4;
+/// The size of a server's world: its units, its clients (client `i` in team `i % teams`) and
+/// its teams, on a `size` x `size` dungeon.
+#[derive(Clone, Copy, Debug)]
+pub struct Crowd {
+    pub units: usize,
+    pub clients: usize,
+    pub teams: u32,
+    pub size: u32,
+}
+
+/// 2,000 units, 32 clients in 4 teams, on the 256x256 dungeon of the other benches.
+pub const CROWD: Crowd = Crowd {
+    units: 2_000,
+    clients: 32,
+    teams: 4,
+    size: SIZE,
+};
+
+/// A server for 128 clients: 10,000 units, 128 clients in 16 teams, on a 512x512 dungeon (the
+/// units as dense as in [`CROWD`]: one per 26 tiles against one per 33).
+pub const LARGE: Crowd = Crowd {
+    units: 10_000,
+    clients: 128,
+    teams: 16,
+    size: 512,
+};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Setup {
@@ -86,9 +111,10 @@ fn copy_positions(mut units: Query<(&TilePos, &mut UnitPosition), Changed<TilePo
 }
 
 /// What the server sent, summed over frames: bytes (the payloads replicon hands to the
-/// transport) on each of its two channels, and frames.
+/// transport) on each of its two channels, and frames, to `clients` clients.
 #[derive(Resource, Default)]
 pub struct SentBytes {
+    pub clients: usize,
     /// Spawns, despawns, insertions and removals (replicon's reliable `Updates` channel).
     pub updates: u64,
     /// Changes of replicated components (its unreliable `Mutations` channel).
@@ -104,7 +130,7 @@ impl SentBytes {
 
     /// `bytes`, summed over the frames and clients, per client per frame.
     pub fn per_client(&self, bytes: u64) -> f64 {
-        bytes as f64 / (CLIENTS as f64 * self.frames.max(1) as f64)
+        bytes as f64 / (self.clients.max(1) as f64 * self.frames.max(1) as f64)
     }
 }
 
@@ -136,10 +162,11 @@ fn drop_packets(
     }
 }
 
-/// The server of `setup`; `positions`: whether the units replicate their `UnitPosition` (the
-/// benches do; without, replicon has nothing to send of a unit once it is spawned).
-pub fn server_app(setup: Setup, positions: bool) -> App {
-    let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
+/// The server of `setup` for `crowd`; `positions`: whether the units replicate their
+/// `UnitPosition` (the benches do; without, replicon has nothing to send of a unit once it is
+/// spawned).
+pub fn server_app(crowd: Crowd, setup: Setup, positions: bool) -> App {
+    let grid = MapKind::Dungeon.generate(crowd.size, crowd.size, 7);
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     if setup != Setup::ViewshedOnly {
@@ -147,7 +174,10 @@ pub fn server_app(setup: Setup, positions: bool) -> App {
             StatesPlugin,
             RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         ))
-        .init_resource::<SentBytes>()
+        .insert_resource(SentBytes {
+            clients: crowd.clients,
+            ..default()
+        })
         .add_systems(PostUpdate, drop_packets.in_set(ServerSystems::SendPackets));
     }
     if setup != Setup::ViewshedOnly && positions {
@@ -170,24 +200,27 @@ pub fn server_app(setup: Setup, positions: bool) -> App {
             );
     }
     app.finish();
-    spawn_world(&mut app, &grid, setup, positions);
+    spawn_world(&mut app, &grid, crowd, setup, positions);
     // The first frames place every opaque tile, compute every view, send every spawn.
     app.update();
     app.update();
     if setup != Setup::ViewshedOnly {
-        *app.world_mut().resource_mut::<SentBytes>() = SentBytes::default();
+        *app.world_mut().resource_mut::<SentBytes>() = SentBytes {
+            clients: crowd.clients,
+            ..default()
+        };
     }
     app
 }
 
-fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup, positions: bool) {
+fn spawn_world(app: &mut App, grid: &OpacityGrid, crowd: Crowd, setup: Setup, positions: bool) {
     let world = app.world_mut();
     let map = spawn_dungeon(world, grid);
-    for (i, walk) in walks(grid, UNITS).into_iter().enumerate() {
+    for (i, walk) in walks(grid, crowd.units).into_iter().enumerate() {
         let mut unit = world.spawn((
             Viewshed::new(RADIUS),
             RevealsFog,
-            Team(i as u32 % TEAMS),
+            Team(i as u32 % crowd.teams),
             walk.a,
             TilemapId(map),
             walk,
@@ -215,11 +248,11 @@ fn spawn_world(app: &mut App, grid: &OpacityGrid, setup: Setup, positions: bool)
         world
             .resource_mut::<NextState<ServerState>>()
             .set(ServerState::Running);
-        for i in 0..CLIENTS {
+        for i in 0..crowd.clients {
             world.spawn((
                 ConnectedClient { max_size: 1200 },
                 AuthorizedClient,
-                ClientTeam(Team(i as u32 % TEAMS)),
+                ClientTeam(Team(i as u32 % crowd.teams)),
             ));
         }
     }
