@@ -4,6 +4,8 @@
 //! with replicon's diff replication: whole when a client first gets it, then as the changes of
 //! each server frame since the one the client acknowledged ([`TeamViewChange`]).
 
+use std::sync::Mutex;
+
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapSize;
@@ -108,11 +110,39 @@ impl TryFrom<TeamViewWire> for TeamView {
 /// now added (none, unless the game changed the team's memory), each as a plane of runs of
 /// flipped and unchanged tiles. A frame in which one viewer steps costs its team's clients a
 /// few dozen bytes; one malformed is an error on the client, which keeps its view.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct TeamViewChange {
     visible: Vec<u8>,
     explored: Vec<u8>,
+    /// On the server, the planes after the change, taken by the one `apply_diff` that follows
+    /// there, so that the server copies them instead of decoding what it has just encoded;
+    /// never sent (a client decodes). In the 10,000-unit, 16-team server of
+    /// `benches/replicon.rs`, decoding cost 39 million instructions a frame
+    /// (`frame_instructions replicon-large-fog 10000 2` under callgrind), and
+    /// `client_sight_only` went from 10.6 ms to 8.9 ms without it.
+    #[serde(skip)]
+    after: Mutex<Option<Box<(BitRows, BitRows)>>>,
 }
+
+impl Clone for TeamViewChange {
+    /// The change as it travels (without the server's planes).
+    fn clone(&self) -> Self {
+        Self {
+            visible: self.visible.clone(),
+            explored: self.explored.clone(),
+            after: Mutex::default(),
+        }
+    }
+}
+
+impl PartialEq for TeamViewChange {
+    /// The same change as it travels.
+    fn eq(&self, other: &Self) -> bool {
+        (&self.visible, &self.explored) == (&other.visible, &other.explored)
+    }
+}
+
+impl Eq for TeamViewChange {}
 
 impl Diffable for TeamView {
     type Diff = TeamViewChange;
@@ -121,6 +151,11 @@ impl Diffable for TeamView {
     const HISTORY_LEN: usize = 64;
 
     fn apply_diff(&mut self, change: &TeamViewChange) -> Result<()> {
+        let after = change.after.lock().ok().and_then(|mut after| after.take());
+        if let Some(after) = after {
+            (self.visible, self.explored) = *after;
+            return Ok(());
+        }
         let (width, height) = (self.area.width, self.area.height);
         let tiles = u64::from(width) * u64::from(height);
         let (mut seen, mut explored) = (Vec::new(), Vec::new());
@@ -215,6 +250,7 @@ impl TeamView {
         let surprise = |i: usize| explored[i] ^ (was_explored[i] | seen[i]);
         runs(area.width, area.height, surprise, found);
         encode(found, &mut change.explored);
+        change.after = Mutex::new(Some(Box::new((now.0.clone(), now.1.clone()))));
         Follow::Change(change)
     }
 }

@@ -65,19 +65,26 @@ fn stamp(mut saw: ResMut<Saw>, mut marked: Query<(Entity, &mut Stamp), With<Repl
     }
 }
 
-/// After the clients' sight: which ghost-leaving entities each team saw in this frame.
+/// After the clients' sight: which ghost-leaving entities each team saw in this frame. One
+/// whose `ReplicatesWhenSeen` the game took away is replicated to every client in this frame,
+/// so every team may know this frame's state of it (and keep it in a ghost once it is marked
+/// again).
 fn note_seen(world: &mut World) {
-    let mut marked = world.query_filtered::<Entity, With<ReplicatesGhost>>();
-    let marked: BTreeSet<Entity> = marked.iter(world).collect();
+    let mut marked =
+        world.query_filtered::<(Entity, Has<ReplicatesWhenSeen>), With<ReplicatesGhost>>();
+    let marked: BTreeMap<Entity, bool> = marked.iter(world).collect();
     let frame = world.resource::<Saw>().frame;
     let seen: Vec<(Team, Entity, u32)> = TEAMS
         .iter()
         .flat_map(|&team| {
-            team_sees(world, team)
-                .into_iter()
+            let sees = team_sees(world, team);
+            let unmarked = marked.iter().filter(|&(_, &marked)| !marked);
+            let shown_to_all: Vec<Entity> = unmarked.map(|(&e, _)| e).collect();
+            sees.into_iter()
+                .filter(|e| marked.contains_key(e))
+                .chain(shown_to_all)
                 .map(move |e| (team, e, frame))
         })
-        .filter(|(_, e, _)| marked.contains(e))
         .collect();
     world.resource_mut::<Saw>().seen.extend(seen);
 }
