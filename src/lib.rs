@@ -81,6 +81,8 @@ pub use viewshed_core::{ascii, density, grid, hex, line_of_sight, options, shado
 
 mod change_ticks;
 mod changes;
+#[cfg(any(feature = "ldtk", feature = "tiled"))]
+mod editor_vision;
 pub mod fog;
 #[cfg(feature = "ldtk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "ldtk")))]

@@ -5,6 +5,8 @@
 
 use bevy::prelude::*;
 
+pub use crate::editor_vision::EditorVision as EntityVision;
+use crate::editor_vision::{named, set_named};
 use crate::fog::FogStyle;
 
 /// An IntGrid value that blocks sight, on one layer or on all of them.
@@ -80,62 +82,6 @@ impl LdtkOpacity {
     }
 }
 
-/// What an LDtk entity gets: a [`Viewshed`](crate::Viewshed) of some radius, and the
-/// markers [`RevealsFog`](crate::RevealsFog), [`CanBeSpotted`](crate::CanBeSpotted),
-/// [`HidesOutsideView`](crate::HidesOutsideView) and a [`Team`](crate::Team).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
-pub struct EntityVision {
-    /// A `Viewshed` of this radius (`None`: no viewshed, unless an entity field gives one).
-    pub radius: Option<u32>,
-    /// Its view lifts the fog of war of its team.
-    pub reveals_fog: bool,
-    /// Viewers send `Spotted` / `LostSight` for it.
-    pub spottable: bool,
-    /// Hidden while its tile is not revealed to the team drawn.
-    pub hide_outside_view: bool,
-    /// Its `Team` (none: team 0).
-    pub team: Option<u32>,
-}
-
-impl EntityVision {
-    /// A viewer with a `Viewshed` of this radius.
-    pub fn viewer(radius: u32) -> Self {
-        Self {
-            radius: Some(radius),
-            ..default()
-        }
-    }
-
-    /// Nothing but what the builder methods add.
-    pub fn none() -> Self {
-        Self::default()
-    }
-
-    /// Its view lifts the fog of war.
-    pub fn reveals_fog(mut self) -> Self {
-        self.reveals_fog = true;
-        self
-    }
-
-    /// Viewers spot it.
-    pub fn spottable(mut self) -> Self {
-        self.spottable = true;
-        self
-    }
-
-    /// It is hidden outside the view of the team drawn.
-    pub fn hide_outside_view(mut self) -> Self {
-        self.hide_outside_view = true;
-        self
-    }
-
-    /// It belongs to `team`.
-    pub fn team(mut self, team: u32) -> Self {
-        self.team = Some(team);
-        self
-    }
-}
-
 /// Which LDtk entities see, are seen or hide: by entity identifier, and from their fields.
 ///
 /// An entity whose identifier is listed gets that [`EntityVision`]; then, on any entity, an
@@ -178,18 +124,13 @@ impl LdtkVision {
     /// Entities with this identifier get `vision` (a later entry for the same identifier
     /// replaces an earlier one).
     pub fn entity(mut self, identifier: impl Into<String>, vision: EntityVision) -> Self {
-        let identifier = identifier.into();
-        self.entities.retain(|(name, _)| *name != identifier);
-        self.entities.push((identifier, vision));
+        set_named(&mut self.entities, identifier.into(), vision);
         self
     }
 
     /// What entities with this identifier get, if they are listed.
     pub fn for_identifier(&self, identifier: &str) -> Option<EntityVision> {
-        self.entities
-            .iter()
-            .find(|(name, _)| name == identifier)
-            .map(|&(_, vision)| vision)
+        named(&self.entities, identifier)
     }
 }
 

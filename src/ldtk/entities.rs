@@ -8,13 +8,10 @@ use bevy_ecs_ldtk::{EntityIid, EntityInstance, GridCoords, LevelIid};
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::{HidesOutsideView, RevealsFog, Team};
 use crate::ldtk::LdtkWarnings;
 use crate::ldtk::config::{EntityVision, LdtkVision};
 use crate::ldtk::project::ProjectData;
 use crate::maps::layer_groups::LayerGroup;
-use crate::sightings::CanBeSpotted;
-use crate::viewshed::Viewshed;
 
 /// On an LDtk entity this integration has read (whether it gave it anything or not).
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -107,7 +104,7 @@ fn place_on_level(
     if let Some(&grid) = grid {
         commands.try_insert_if_new(tile_of(grid));
     }
-    insert_vision(&mut commands, wanted);
+    wanted.insert(&mut commands);
 }
 
 /// Keeps the `TilePos` of placed entities on their `GridCoords` when the game moves them.
@@ -186,23 +183,4 @@ fn level_map(
         .ok()
         .and_then(LayerGroup::root)
         .map_or(LevelMap::NotYet, LevelMap::Found)
-}
-
-/// Inserts the components of `vision` (a `Viewshed` the entity already has is kept).
-fn insert_vision(commands: &mut EntityCommands, vision: EntityVision) {
-    if let Some(radius) = vision.radius {
-        commands.try_insert_if_new(Viewshed::new(radius));
-    }
-    if vision.reveals_fog {
-        commands.try_insert(RevealsFog);
-    }
-    if vision.spottable {
-        commands.try_insert(CanBeSpotted);
-    }
-    if vision.hide_outside_view {
-        commands.try_insert(HidesOutsideView);
-    }
-    if let Some(team) = vision.team {
-        commands.try_insert(Team(team));
-    }
 }

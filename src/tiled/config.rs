@@ -6,8 +6,9 @@
 
 use bevy::prelude::*;
 
+pub use crate::editor_vision::EditorVision as ObjectVision;
+use crate::editor_vision::{named, set_named};
 use crate::fog::FogStyle;
-use viewshed_core::options::VisionCone;
 
 /// Which Tiled tiles and objects are [`Opaque`](crate::Opaque): those with a bool custom
 /// property set to `true` ([`property`](Self::property), `block_line_of_sight` by default, as
@@ -77,87 +78,6 @@ impl TiledOpacity {
     /// Whether tiles and objects of this class block sight.
     pub fn blocks_class(&self, class: &str) -> bool {
         !class.is_empty() && self.classes.iter().any(|c| c == class)
-    }
-}
-
-/// What a Tiled object gets: a [`Viewshed`](crate::Viewshed) of some radius (and cone), the
-/// markers [`RevealsFog`](crate::RevealsFog), [`CanBeSpotted`](crate::CanBeSpotted),
-/// [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost), a
-/// [`Team`](crate::Team) and a [`LightSource`](crate::LightSource).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Reflect)]
-pub struct ObjectVision {
-    /// A `Viewshed` of this radius (`None`: no viewshed, unless a property gives one).
-    pub radius: Option<u32>,
-    /// The viewshed's vision cone (`None`: it sees all around).
-    pub cone: Option<VisionCone>,
-    /// Its view lifts the fog of war of its team.
-    pub reveals_fog: bool,
-    /// Viewers send `Spotted` / `LostSight` for it.
-    pub spottable: bool,
-    /// Hidden while its tile is not revealed to the team drawn.
-    pub hide_outside_view: bool,
-    /// Teams that saw it remember where they last did (`LastSeen`).
-    pub leaves_ghost: bool,
-    /// Its `Team` (none: team 0).
-    pub team: Option<u32>,
-    /// A `LightSource` of this radius.
-    pub light: Option<u32>,
-}
-
-impl ObjectVision {
-    /// A viewer with a `Viewshed` of this radius.
-    pub fn viewer(radius: u32) -> Self {
-        Self {
-            radius: Some(radius),
-            ..default()
-        }
-    }
-
-    /// Nothing but what the builder methods add.
-    pub fn none() -> Self {
-        Self::default()
-    }
-
-    /// Its viewshed sees only inside this cone.
-    pub fn cone(mut self, cone: VisionCone) -> Self {
-        self.cone = Some(cone);
-        self
-    }
-
-    /// Its view lifts the fog of war.
-    pub fn reveals_fog(mut self) -> Self {
-        self.reveals_fog = true;
-        self
-    }
-
-    /// Viewers spot it.
-    pub fn spottable(mut self) -> Self {
-        self.spottable = true;
-        self
-    }
-
-    /// It is hidden outside the view of the team drawn.
-    pub fn hide_outside_view(mut self) -> Self {
-        self.hide_outside_view = true;
-        self
-    }
-
-    /// Teams that saw it remember where they last did.
-    pub fn leaves_ghost(mut self) -> Self {
-        self.leaves_ghost = true;
-        self
-    }
-
-    /// It belongs to `team`.
-    pub fn team(mut self, team: u32) -> Self {
-        self.team = Some(team);
-        self
-    }
-
-    /// It lights `radius` tiles around it.
-    pub fn light(mut self, radius: u32) -> Self {
-        self.light = Some(radius);
-        self
     }
 }
 
@@ -245,18 +165,13 @@ impl TiledVision {
     /// Objects of this class get `vision` (a later entry for the same class replaces an
     /// earlier one).
     pub fn class(mut self, class: impl Into<String>, vision: ObjectVision) -> Self {
-        let class = class.into();
-        self.classes.retain(|(name, _)| *name != class);
-        self.classes.push((class, vision));
+        set_named(&mut self.classes, class.into(), vision);
         self
     }
 
     /// What objects of this class get, if it is listed.
     pub fn for_class(&self, class: &str) -> Option<ObjectVision> {
-        self.classes
-            .iter()
-            .find(|(name, _)| name == class)
-            .map(|&(_, vision)| vision)
+        named(&self.classes, class)
     }
 }
 

@@ -4,20 +4,15 @@
 //! again when `TiledOpacity` changes. Where they stand is `place.rs`'s job.
 
 use bevy::ecs::query::QueryData;
-use bevy::ecs::system::EntityCommands;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::{TiledMapReference, TiledObject, TiledObjectId, tiled};
 
-use crate::fog::{HidesOutsideView, LeavesGhost, RevealsFog, Team};
-use crate::light::LightSource;
 use crate::maps::opacity::Opaque;
-use crate::sightings::CanBeSpotted;
 use crate::tiled::TiledWarnings;
 use crate::tiled::config::{ObjectVision, TiledOpacity, TiledVision, VisionProperties};
 use crate::tiled::data::{TiledData, map_name};
 use crate::tiled::properties::{PropertySource, blocks};
 use crate::tiled::tiles::{OpaqueFromTiled, set_opaque};
-use crate::viewshed::Viewshed;
 use viewshed_core::options::VisionCone;
 
 /// What an object's components are decided from.
@@ -78,7 +73,7 @@ pub(super) fn read_objects(
             object.ours,
         );
         if is_new && let Some(wanted) = vision_of(&vision, &source, &mut warnings) {
-            insert_vision(&mut commands.entity(object.entity), wanted);
+            wanted.insert(&mut commands.entity(object.entity));
         }
     }
 }
@@ -138,32 +133,4 @@ fn cone_of(
         .number(names.sight_cone_facing.as_deref(), warnings)
         .unwrap_or(0.0);
     Some(VisionCone::degrees(facing, width))
-}
-
-/// Inserts the components of `vision` (a `Viewshed` or `LightSource` the object already has,
-/// from a custom type, is kept).
-fn insert_vision(commands: &mut EntityCommands, vision: ObjectVision) {
-    if let Some(radius) = vision.radius {
-        let mut viewshed = Viewshed::new(radius);
-        viewshed.options.cone = vision.cone;
-        commands.try_insert_if_new(viewshed);
-    }
-    if let Some(radius) = vision.light {
-        commands.try_insert_if_new(LightSource::new(radius));
-    }
-    if vision.reveals_fog {
-        commands.try_insert(RevealsFog);
-    }
-    if vision.spottable {
-        commands.try_insert(CanBeSpotted);
-    }
-    if vision.hide_outside_view {
-        commands.try_insert(HidesOutsideView);
-    }
-    if vision.leaves_ghost {
-        commands.try_insert(LeavesGhost);
-    }
-    if let Some(team) = vision.team {
-        commands.try_insert(Team(team));
-    }
 }
