@@ -259,6 +259,8 @@ impl Net {
                 if let Some(link) = &mut self.link {
                     link.forget(i);
                 }
+                // Disconnecting ran a server frame: the fogs it left are fogs the teams had.
+                self.note_frame();
             }
             Transport::Loopback => {
                 let client = self.client_entity(i);
