@@ -179,9 +179,11 @@ pub struct Net {
     pub transport: Transport,
     /// The lossy link, over [`Transport::Lossy`].
     pub link: Option<Lossy>,
-    /// Over a lossy link: what each client may hold and its team, in the last frames (the
-    /// newest last), and every fog each team had on any map since the game began.
-    recent: VecDeque<[(BTreeSet<Entity>, Option<Team>); 2]>,
+    /// Over a lossy link: what each client may hold and its teams, in the last frames of the
+    /// link (the newest last; the server frames that connecting and disconnecting run join
+    /// the frame of the link they run in), and every fog each team had on any map since the
+    /// game began.
+    recent: VecDeque<[(BTreeSet<Entity>, BTreeSet<Option<Team>>); 2]>,
     fogs_had: BTreeMap<Team, BTreeSet<Vec<u32>>>,
 }
 
@@ -235,7 +237,7 @@ impl Net {
         }
         if self.link.is_some() {
             // Connecting ran server frames.
-            self.note_frame();
+            self.note_server_frame();
         }
     }
 
@@ -259,8 +261,8 @@ impl Net {
                 if let Some(link) = &mut self.link {
                     link.forget(i);
                 }
-                // Disconnecting ran a server frame: the fogs it left are fogs the teams had.
-                self.note_frame();
+                // Disconnecting ran a server frame.
+                self.note_server_frame();
             }
             Transport::Loopback => {
                 let client = self.client_entity(i);
@@ -392,11 +394,30 @@ impl Net {
     /// Over a lossy link, after a frame: notes what each client may hold now and each team's
     /// fog, keeping the frames a message may still be on its way from.
     pub fn note_frame(&mut self) {
-        let now = [0, 1].map(|i| (self.may_hold(i), self.teams[i]));
-        self.recent.push_back(now);
+        self.recent.push_back(Default::default());
         while self.recent.len() as u64 > MOST_DELAY + 2 {
             self.recent.pop_front();
         }
+        self.note_server_frame();
+    }
+
+    /// After a server frame within the link's current frame: what each client may hold now
+    /// and its team join that frame's, and each team's fog is a fog it had.
+    fn note_server_frame(&mut self) {
+        let now = [0, 1].map(|i| (self.may_hold(i), self.teams[i]));
+        if self.recent.is_empty() {
+            self.recent.push_back(Default::default());
+        }
+        let frame = self.recent.back_mut().expect("a frame");
+        for ((may_hold, teams), (now_holds, team)) in frame.iter_mut().zip(now) {
+            may_hold.extend(now_holds);
+            teams.insert(team);
+        }
+        self.note_fogs();
+    }
+
+    /// Notes each team's fog now as a fog the team had.
+    fn note_fogs(&mut self) {
         let world = self.server.world();
         let mut fogs = world.try_query::<&FogOfWar>().unwrap();
         for fog in fogs.iter(world) {
@@ -417,9 +438,9 @@ impl Net {
             }
             let recent = self.recent.iter().map(|frames| &frames[i]);
             let (mut allowed, mut teams) = (BTreeSet::new(), BTreeSet::new());
-            for (may_hold, team) in recent {
+            for (may_hold, frame_teams) in recent {
                 allowed.extend(may_hold.iter().copied());
-                teams.insert(*team);
+                teams.extend(frame_teams.iter().copied());
             }
             self.assert_ghosts_were_seen(i, &teams);
             let held = self.received(i);
