@@ -197,26 +197,27 @@ struct BitWriter<'a> {
 }
 
 impl BitWriter<'_> {
-    /// Appends the low `n` bits of `bits` (`n` at most 56).
+    /// Appends the low `n` bits of `bits` (`n` at most 56), and every whole byte filled.
     #[inline(always)]
     fn put(&mut self, bits: u64, n: u32) {
         self.acc |= bits << self.filled;
         self.filled += n;
-        while self.filled >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.filled -= 8;
-        }
+        let whole = self.filled / 8;
+        self.out
+            .extend_from_slice(&self.acc.to_le_bytes()[..whole as usize]);
+        self.acc = self.acc.checked_shr(whole * 8).unwrap_or(0);
+        self.filled %= 8;
     }
 
     /// `value` in the Exp-Golomb code of order `order`: with `m = value + 2^order` of `w + 1`
-    /// bits, `w - order` zeros, a one (`m`'s top bit), then `m`'s low `w` bits.
+    /// bits, `w - order` zeros, a one (`m`'s top bit), then `m`'s low `w` bits, put at once
+    /// (a run of at most 2^26 tiles and an order of at most 20 make at most 53 bits).
     fn exp_golomb(&mut self, value: u32, order: u32) {
         let m = u64::from(value) + (1 << order);
         let width = 63 - m.leading_zeros();
-        self.put(0, width - order);
-        self.put(1, 1);
-        self.put(m & low_bits(width), width);
+        let zeros = width - order;
+        let code = (1 | (m & low_bits(width)) << 1) << zeros;
+        self.put(code, zeros + 1 + width);
     }
 
     fn finish(self) {
@@ -382,6 +383,18 @@ mod tests {
         );
         assert_eq!(decode(&[0], 4, &mut read).unwrap(), &[] as &[u8]);
         assert_eq!(read, vec![4], "no run written: all unset");
+    }
+
+    #[test]
+    fn a_plane_is_written_bit_for_bit_as_documented() {
+        // Tile 2 of 8 set: runs 2, 1 and the last 5; two runs written, both codes of order 0
+        // (2 as 0b011 lowest bit first: a zero, a one, then m = 3's low bit; 0 as a one).
+        let mut found = Vec::new();
+        runs(8, 1, |_| 0b100, &mut found);
+        assert_eq!(found, vec![2, 1, 5]);
+        let mut bytes = Vec::new();
+        encode(&found, &mut bytes);
+        assert_eq!(bytes, vec![2, 0x00, 0b1110]);
     }
 
     #[test]
