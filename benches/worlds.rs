@@ -4,8 +4,9 @@
 //!   moving every frame), on one tilemap (`one_map`) and cut into 64 chunks of 32x32 of a
 //!   `WorldMap` (`world`): the same views, three quarters of them across chunk borders.
 //! - `streaming/*`: worlds of 3x3 and 7x7 loaded chunks with still viewers on them, one
-//!   chunk taken out and put back every frame: what a chunk that comes and goes costs as the
-//!   world loaded around it grows.
+//!   chunk taken out and put back every frame (`chunks`), and the same worlds with nothing
+//!   streamed (`still`): what a chunk that comes and goes costs (`chunks` less `still`) as
+//!   the world loaded around it grows.
 //!
 //! Each iteration is one `app.update()`.
 
@@ -35,10 +36,12 @@ fn streaming(c: &mut Criterion) {
     let grid = MapKind::Dungeon.generate(SIZE, SIZE, 7);
     let mut group = c.benchmark_group("streaming");
     for side in [3, 7] {
-        let mut app = streaming_app(&grid, side, 8);
-        group.bench_function(BenchmarkId::new("chunks", side * side), |b| {
-            b.iter(|| app.update());
-        });
+        for (name, streams) in [("chunks", true), ("still", false)] {
+            let mut app = streaming_app(&grid, side, 8, streams);
+            group.bench_function(BenchmarkId::new(name, side * side), |b| {
+                b.iter(|| app.update());
+            });
+        }
     }
     group.finish();
 }

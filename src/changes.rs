@@ -81,6 +81,14 @@ impl ChangeLog {
     /// each time its chunk went, before).
     pub(crate) fn note_area(&mut self, area: Window) {
         self.version = next_version();
+        // A change inside the newest area (a chunk's walls noted after the chunk) is that area
+        // changed again: it moves to now, and a view that has seen it is told once more.
+        if let Some(newest) = self.log.back_mut()
+            && holds(newest.1, area)
+        {
+            newest.0 = self.version;
+            return;
+        }
         while self.log.back().is_some_and(|&(_, last)| holds(area, last)) {
             self.log.pop_back();
         }
@@ -125,6 +133,40 @@ mod tests {
             width: 1,
             height: 1,
         }
+    }
+
+    #[test]
+    fn changes_inside_the_newest_area_move_it_to_now_and_add_no_entry() {
+        let mut log = ChangeLog::default();
+        let chunk = Window {
+            x: 32,
+            y: 0,
+            width: 32,
+            height: 32,
+        };
+        log.note_area(chunk);
+        let after_chunk = log.version();
+        for x in 0..1000 {
+            log.note_change((32 + x % 32, x / 32 % 32));
+        }
+        assert_eq!(
+            log.log.len(),
+            1,
+            "the walls of the chunk are the chunk's entry"
+        );
+        let areas: Vec<Window> = log.changes_since(after_chunk).unwrap().collect();
+        assert_eq!(
+            areas,
+            vec![chunk],
+            "a view that saw the chunk is told it changed again"
+        );
+        assert!(log.changes_since(log.version()).unwrap().next().is_none());
+        log.note_change((0, 0));
+        assert_eq!(
+            log.log.len(),
+            2,
+            "a change outside it is an entry of its own"
+        );
     }
 
     #[test]

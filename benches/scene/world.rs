@@ -137,9 +137,10 @@ fn stream(w: &mut World) {
 }
 
 /// A world of `side` x `side` loaded chunks of the dungeon, `per_chunk` still viewers on each,
-/// whose chunk `(0, 0)` is taken out and put back every frame: what a chunk that comes and
-/// goes costs, which should not grow with the chunks loaded.
-pub fn streaming_app(grid: &OpacityGrid, side: u32, per_chunk: usize) -> App {
+/// whose chunk `(0, 0)` is taken out and put back every frame if `streams`: what a chunk that
+/// comes and goes costs (less the same world's frame without it), which should not grow with
+/// the chunks loaded.
+pub fn streaming_app(grid: &OpacityGrid, side: u32, per_chunk: usize, streams: bool) -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     let world = app.world_mut().spawn(WorldMap).id();
@@ -166,7 +167,10 @@ pub fn streaming_app(grid: &OpacityGrid, side: u32, per_chunk: usize) -> App {
         chunk: Some(chunks[0]),
         grid: grid.clone(),
     };
-    app.insert_resource(streamed).add_systems(Update, stream);
+    app.insert_resource(streamed);
+    if streams {
+        app.add_systems(Update, stream);
+    }
     app.update();
     app.update();
     app
