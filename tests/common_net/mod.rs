@@ -51,6 +51,10 @@ pub struct Saw {
     pub seen: BTreeSet<(Team, Entity, u32)>,
 }
 
+/// Over a lossy link, what a client may hold after one frame of the link, and the teams it
+/// played for in it.
+type LinkFrame = (BTreeSet<Entity>, BTreeSet<Option<Team>>);
+
 /// The teams the model plays.
 const TEAMS: [Team; 3] = [Team(0), Team(1), Team(2)];
 
@@ -183,7 +187,7 @@ pub struct Net {
     /// link (the newest last; the server frames that connecting and disconnecting run join
     /// the frame of the link they run in), and every fog each team had on any map since the
     /// game began.
-    recent: VecDeque<[(BTreeSet<Entity>, BTreeSet<Option<Team>>); 2]>,
+    recent: VecDeque<[LinkFrame; 2]>,
     fogs_had: BTreeMap<Team, BTreeSet<Vec<u32>>>,
 }
 
