@@ -23,6 +23,7 @@ const RANKS: &[(&str, u32)] = &[
     ("light", 3),
     ("sightings", 4),
     ("fog", 5),
+    ("editor_vision", 6),
     ("ldtk", 6),
     ("tiled", 6),
     ("replicon", 6),
