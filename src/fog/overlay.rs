@@ -174,17 +174,18 @@ pub(super) struct OverlaidMap {
     children: Option<&'static Children>,
 }
 
-/// Maps whose overlay must be spawned or brought in line with them.
-type OverlayChanged = Or<(
-    Changed<FogOverlay>,
+/// Maps whose [`MapGeometry`] may have changed (its transform aside).
+pub(super) type GeometryChanged = Or<(
     Changed<TilemapSize>,
-    Added<TileStorage>,
     Changed<TilemapGridSize>,
     Changed<TilemapTileSize>,
     Changed<TilemapType>,
     Changed<TilemapSpacing>,
     Changed<TilemapAnchor>,
 )>;
+
+/// Maps whose overlay must be spawned or brought in line with them.
+type OverlayChanged = Or<(Changed<FogOverlay>, Added<TileStorage>, GeometryChanged)>;
 
 /// The overlay layers and what placing them reads.
 #[derive(SystemParam)]

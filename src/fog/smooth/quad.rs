@@ -6,8 +6,6 @@ use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::sprite_render::MeshMaterial2d;
-use bevy_ecs_tilemap::anchor::TilemapAnchor;
-use bevy_ecs_tilemap::map::{TilemapGridSize, TilemapSize, TilemapTileSize, TilemapType};
 
 use super::geometry::{MapShape, TileGrid};
 use super::material::{SmoothFogMaterial, SmoothFogParams};
@@ -15,7 +13,7 @@ use super::settings::SmoothFog;
 use super::texels::millis;
 use super::texture::FogTexture;
 use crate::fog::FogOverlayLayer;
-use crate::fog::overlay::{MapGeometry, MapGeometryItem, highest_z, placement};
+use crate::fog::overlay::{GeometryChanged, MapGeometry, MapGeometryItem, highest_z, placement};
 use crate::maps::layers::{LayerOf, Layers};
 
 /// The quad the plugin spawned for a [`SmoothFog`] map, its material, and the fog's clock the
@@ -39,15 +37,7 @@ pub(super) struct QuadMap {
 }
 
 /// Maps whose quad must be spawned or brought in line with them.
-type QuadChanged = Or<(
-    Changed<SmoothFog>,
-    Changed<FogTexture>,
-    Changed<TilemapSize>,
-    Changed<TilemapGridSize>,
-    Changed<TilemapTileSize>,
-    Changed<TilemapType>,
-    Changed<TilemapAnchor>,
-)>;
+type QuadChanged = Or<(Changed<SmoothFog>, Changed<FogTexture>, GeometryChanged)>;
 
 /// What drawing a quad needs: the assets, and the heights of the map's tilemaps.
 #[derive(SystemParam)]
