@@ -73,6 +73,20 @@ pub fn for_each_one(mut word: u64, mut f: impl FnMut(u32)) {
     }
 }
 
+/// The set bits of rows of `stride` words each, as `(row, bit)`, row by row.
+pub(crate) fn ones_in_rows(words: &[u64], stride: usize) -> impl Iterator<Item = (u32, u32)> + '_ {
+    let stride = stride.max(1);
+    words.iter().enumerate().flat_map(move |(index, &word)| {
+        let row = (index / stride) as u32;
+        let base = ((index % stride) * WORD_BITS) as u32;
+        std::iter::successors((word != 0).then_some(word), |w| {
+            let next = w & (w - 1);
+            (next != 0).then_some(next)
+        })
+        .map(move |w| (row, base + w.trailing_zeros()))
+    })
+}
+
 /// Equal rows of bits, each padded to whole words: the storage of a visible set, a team's
 /// fog and its explored memory.
 ///
@@ -268,19 +282,7 @@ impl BitRows {
 
     /// The set bits as `(row, bit)`, row by row.
     pub fn iter_ones(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let stride = self.stride;
-        self.words
-            .iter()
-            .enumerate()
-            .flat_map(move |(index, &word)| {
-                let row = (index / stride) as u32;
-                let base = ((index % stride) * WORD_BITS) as u32;
-                std::iter::successors((word != 0).then_some(word), |w| {
-                    let next = w & (w - 1);
-                    (next != 0).then_some(next)
-                })
-                .map(move |w| (row, base + w.trailing_zeros()))
-            })
+        ones_in_rows(&self.words, self.stride)
     }
 
     /// Copies the bits that lie inside both `self` and `other` from `other`, clearing the

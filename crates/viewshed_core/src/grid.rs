@@ -4,9 +4,7 @@
 //! row by row and one column by column, so that the shadowcaster can read any scan line of
 //! any quadrant as consecutive machine words.
 
-use bitvec::prelude::*;
-
-use crate::bits::{WORD_BITS, words_for};
+use crate::bits::{WORD_BITS, ones_in_rows, words_for};
 
 /// A `width` x `height` map of opaque (sight-blocking) and transparent cells.
 ///
@@ -26,12 +24,14 @@ use crate::bits::{WORD_BITS, words_for};
 pub struct OpacityGrid {
     width: u32,
     height: u32,
-    /// Row-major bits, each row padded to whole words: bit `x` of row `y` is cell `(x, y)`;
-    /// one clear word after the last row (see `Lines::bits`).
-    rows: BitVec<u64, Lsb0>,
+    /// Row-major bits, each row padded to whole words: bit `x` of row `y` is cell `(x, y)`
+    /// (bit `i % 64` of word `i / 64`); one clear word after the last row (see `Lines::bits`).
+    /// Plain `u64` words on every target: wasm32 has native 64-bit integers, so the scan reads
+    /// 64 cells a word there too.
+    rows: Vec<u64>,
     /// Column-major bits, each column padded to whole words: bit `y` of column `x`; one
     /// clear word after the last column.
-    columns: BitVec<u64, Lsb0>,
+    columns: Vec<u64>,
     /// Opaque cells, kept so that "is anything opaque?" and clones of empty maps stay cheap.
     opaque_count: usize,
 }
@@ -41,9 +41,9 @@ impl OpacityGrid {
     pub fn new(width: u32, height: u32) -> Self {
         // One word more than the lines need, always clear: `Lines::bits` reads the word after
         // the one a cell is in without testing whether there is one.
-        let words = |lines: u32, cells: u32| (lines as usize * words_for(cells) + 1) * WORD_BITS;
-        let rows = bitvec![u64, Lsb0; 0; words(height, width)];
-        let columns = bitvec![u64, Lsb0; 0; words(width, height)];
+        let words = |lines: u32, cells: u32| lines as usize * words_for(cells) + 1;
+        let rows = vec![0; words(height, width)];
+        let columns = vec![0; words(width, height)];
         Self {
             width,
             height,
@@ -94,7 +94,7 @@ impl OpacityGrid {
         if !self.contains(x, y) {
             return true;
         }
-        self.rows[self.row_bit(x, y)]
+        get_bit(&self.rows, self.row_bit(x, y))
     }
 
     /// Up to 64 cells of row `y` from column `x` as bits (bit `i` is cell `(x + i, y)`, set
@@ -126,12 +126,12 @@ impl OpacityGrid {
             return false;
         }
         let row_bit = self.row_bit(x, y);
-        if self.rows[row_bit] == opaque {
+        if get_bit(&self.rows, row_bit) == opaque {
             return false;
         }
-        self.rows.set(row_bit, opaque);
+        set_bit(&mut self.rows, row_bit, opaque);
         let column_bit = x as usize * words_for(self.height) * WORD_BITS + y as usize;
-        self.columns.set(column_bit, opaque);
+        set_bit(&mut self.columns, column_bit, opaque);
         if opaque {
             self.opaque_count += 1;
         } else {
@@ -171,10 +171,8 @@ impl OpacityGrid {
 
     /// The opaque cells, row by row.
     pub fn opaque_cells(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let stride = words_for(self.width) * WORD_BITS;
-        self.rows
-            .iter_ones()
-            .map(move |bit| ((bit % stride) as u32, (bit / stride) as u32))
+        let rows = &self.rows[..self.rows.len() - 1];
+        ones_in_rows(rows, words_for(self.width)).map(|(y, x)| (x, y))
     }
 
     fn row_bit(&self, x: u32, y: u32) -> usize {
@@ -184,7 +182,7 @@ impl OpacityGrid {
     /// The row-major scan lines: line `y` holds the cells `(0..width, y)`.
     pub(crate) fn row_lines(&self) -> Lines<'_> {
         Lines {
-            words: self.rows.as_raw_slice(),
+            words: &self.rows,
             stride: words_for(self.width),
             len: self.width,
             count: self.height,
@@ -194,11 +192,28 @@ impl OpacityGrid {
     /// The column-major scan lines: line `x` holds the cells `(x, 0..height)`.
     pub(crate) fn column_lines(&self) -> Lines<'_> {
         Lines {
-            words: self.columns.as_raw_slice(),
+            words: &self.columns,
             stride: words_for(self.height),
             len: self.height,
             count: self.width,
         }
+    }
+}
+
+/// Bit `bit` of `words` (bit `i % 64` of word `i / 64`).
+#[inline(always)]
+fn get_bit(words: &[u64], bit: usize) -> bool {
+    words[bit / WORD_BITS] >> (bit % WORD_BITS) & 1 != 0
+}
+
+/// Sets bit `bit` of `words` to `on`.
+#[inline(always)]
+fn set_bit(words: &mut [u64], bit: usize, on: bool) {
+    let mask = 1 << (bit % WORD_BITS);
+    if on {
+        words[bit / WORD_BITS] |= mask;
+    } else {
+        words[bit / WORD_BITS] &= !mask;
     }
 }
 

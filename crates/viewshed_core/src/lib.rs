@@ -4,8 +4,9 @@
 //! symmetric shadowcasting in exact integer arithmetic over an [`OpacityGrid`], with the
 //! options roguelike and tactics games ask for ([`FovOptions`]: radius, distance shape, vision
 //! cone, permissive mode, light walls), line of sight, and the plain-text map format of the
-//! reference cases. It depends on nothing but `bitvec`, so a server in another engine or a map
-//! tool can use it without compiling Bevy.
+//! reference cases. It depends on nothing but the standard library (`serde` and
+//! `bevy_reflect` derives behind features), so a server in another engine or a map tool can
+//! use it without compiling Bevy.
 //!
 //! ```
 //! use viewshed_core::{field_of_view, FovOptions, OpacityGrid};
