@@ -18,7 +18,7 @@ in Tiled:
 - tile 1 (wall) has the bool property `block_line_of_sight` = true;
 - tile 2 (closed door) has the class `Door`, which the tests list in `TiledOpacity`;
 - in the maps' embedded "props" tileset, tile 7 (a pillar) has the custom type
-  `bevy_viewshed::maps::opacity::Opaque` (the reflected component, through bevy_ecs_tiled's
+  `bevy_viewshed::Opaque` (the reflected component, through bevy_ecs_tiled's
   `user_properties`).
 
 Map legend: '.' floor, '#' wall, 'D' closed door tile, 'o' pillar (props tileset), ' ' no
@@ -33,9 +33,9 @@ TILE = 16
 TSX_FIRSTGID = 1
 PROPS_FIRSTGID = 9
 FLOOR, WALL, CLOSED_DOOR, PLAYER, GUARD, PILLAR = 0, 1, 2, 4, 6, 7
-OPAQUE_TYPE = "bevy_viewshed::maps::opacity::Opaque"
-REVEALS_FOG_TYPE = "bevy_viewshed::fog::team::RevealsFog"
-TEAM_TYPE = "bevy_viewshed::fog::team::Team"
+OPAQUE_TYPE = "bevy_viewshed::Opaque"
+REVEALS_FOG_TYPE = "bevy_viewshed::RevealsFog"
+TEAM_TYPE = "bevy_viewshed::Team"
 
 ROOM = """
 ####################

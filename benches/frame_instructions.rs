@@ -34,7 +34,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ViewshedSchedule, ViewshedStepSystems};
 use scene::game::{Level, game_app, game_map};
 use scene::lights::lights_app;
 use scene::support::MapKind;

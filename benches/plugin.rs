@@ -24,6 +24,7 @@ mod scene;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::FovOptions;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{Fov, OpacityGrid, VisibleSet};
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, Point, field_of_view};

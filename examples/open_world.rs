@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ChunkOf, ChunkPos};
 use bevy_viewshed::{WORLD_ORIGIN, WorldMemory};
 
 /// A chunk's side, in tiles; a tile's, in pixels.

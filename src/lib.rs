@@ -43,88 +43,86 @@
 //!
 //! # The plugin
 //!
-//! One module per domain, each with its own plugin, run in the order of the
-//! frame's steps ([`ViewshedSystems`], in [`ViewshedSchedule`]); [`ViewshedPlugins`] adds them
-//! all ([`ViewshedPlugins`]):
+//! One module per domain, each with its own plugin, run in the order of the frame's steps
+//! ([`ViewshedStepSystems`], in [`ViewshedSchedule`]); [`ViewshedPlugins`] adds them all:
 //!
 //! | module | its job | its plugin |
 //! |---|---|---|
 //! | [`schedule`] | the plugin's schedule and its public steps | [`ViewshedSchedulePlugin`](schedule::ViewshedSchedulePlugin) |
-//! | [`maps`] | layers ([`LayerOf`], [`LayerGroup`]), where entities stand ([`Placed`]), what blocks sight ([`Opaque`], [`MapOpacity`]) | [`MapsPlugin`](maps::MapsPlugin) |
+//! | [`layers`] | which tilemaps are layers of one map ([`LayerOf`], [`LayerGroup`]) | [`LayersPlugin`](layers::LayersPlugin) |
+//! | [`worlds`] | worlds of many tilemaps ([`WorldMap`], [`ChunkOf`]) | [`WorldsPlugin`](worlds::WorldsPlugin) |
+//! | [`placement`] | where entities stand ([`Placed`]) | [`PlacementPlugin`](placement::PlacementPlugin) |
+//! | [`opacity`] | what blocks or thins sight ([`Opaque`], [`Density`], [`MapOpacity`]) | [`OpacityPlugin`](opacity::OpacityPlugin) |
 //! | [`viewshed`] | who sees ([`Viewshed`]) and its recomputation | [`ViewsPlugin`](viewshed::ViewsPlugin) |
 //! | [`light`] | light and darkness ([`LightSource`], [`Lighting`], [`NeedsLight`]) | [`LightPlugin`](light::LightPlugin) |
 //! | [`sightings`] | [`Spotted`] / [`LostSight`] for [`CanBeSpotted`] entities | [`SightingsPlugin`](sightings::SightingsPlugin) |
-//! | [`fog`] | fog of war per team, written into tile layers; hiding; ghosts | [`FogPlugin`](fog::FogPlugin) |
-//! | [`plugin`] | [`ViewshedPlugins`] and the group [`ViewshedPlugins`] | |
-//! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities |
-//! | `tiled` (feature `tiled`) | Tiled maps and worlds: a map's layers as one map, opacity from tile and object properties, viewers from objects, a world as one world |
-//! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them |
+//! | [`fog`] | the fog of war's model: [`FogOfWar`] per map, per [`Team`] | [`FogPlugin`](fog::FogPlugin) |
+//! | [`ghosts`] | [`LastSeen`] ghosts, [`HidesOutsideView`] | [`GhostsPlugin`](ghosts::GhostsPlugin) |
+//! | [`draw`] | the fog drawn: [`FogStyle`], [`FogOverlay`], `SmoothFog`, [`TerrainMemory`], [`FogMinimap`] | [`FogDrawPlugin`](draw::FogDrawPlugin) |
+//! | [`plugin`] | [`ViewshedPlugins`]: the group | |
+//! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities | `LdtkViewshedPlugin` |
+//! | `tiled` (feature `tiled`) | Tiled maps and worlds: a map's layers as one map, opacity from tile and object properties, viewers from objects, a world as one world | `TiledViewshedPlugin` |
+//! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them | `ViewshedReplicationPlugin` |
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `render` | yes | bevy_ecs_tilemap's renderer; turn default features off for a headless server |
 //! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory, the ghosts ([`LastSeen`]) and the viewsheds |
 //! | `replicon` | no | server-side fog of war for bevy_replicon 0.44 (`replicon::ViewshedReplicationPlugin`) |
-//! | `ldtk` | no | [`ldtk`]: LDtk levels from bevy_ecs_ldtk 0.15 (layers as one map, opacity from IntGrid values and enum tags, viewers from entities) |
-//! | `tiled` | no | [`tiled`]: Tiled maps and worlds from bevy_ecs_tiled 0.13 (layers as one map, opacity from tile and object properties, viewers, lights and markers from objects, a `.world` as one world) |
+//! | `ldtk` | no | LDtk levels from bevy_ecs_ldtk 0.15 (layers as one map, opacity from IntGrid values and enum tags, viewers from entities) |
+//! | `tiled` | no | Tiled maps and worlds from bevy_ecs_tiled 0.13 (layers as one map, opacity from tile and object properties, viewers, lights and markers from objects, a `.world` as one world) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
 #![warn(missing_docs)]
 // docs.rs builds with every feature and `--cfg docsrs`: feature-gated items get a badge.
 #![cfg_attr(docsrs, feature(doc_cfg))]
-// ECS queries spell out their types, and systems take their data as parameters; naming or
-// bundling them would hide what a system reads.
-#![allow(clippy::type_complexity, clippy::too_many_arguments)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub use viewshed_core;
 pub use viewshed_core::{ascii, density, grid, hex, line_of_sight, options, shadowcast, visible};
 
-mod change_ticks;
-mod changes;
-#[cfg(any(feature = "ldtk", feature = "tiled"))]
-mod editor_vision;
+pub mod draw;
+mod editors;
 pub mod fog;
-#[cfg(feature = "ldtk")]
-#[cfg_attr(docsrs, doc(cfg(feature = "ldtk")))]
-pub mod ldtk;
+pub mod ghosts;
+pub mod layers;
 pub mod light;
-pub mod maps;
-mod parallel;
+pub mod opacity;
+pub mod placement;
 pub mod plugin;
 #[cfg(feature = "replicon")]
 #[cfg_attr(docsrs, doc(cfg(feature = "replicon")))]
 pub mod replicon;
-#[cfg(feature = "serde")]
-#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
-pub mod save_format;
 pub mod schedule;
 pub mod sightings;
-mod staggered;
+mod support;
+pub mod viewshed;
+pub mod worlds;
+
+#[cfg(feature = "ldtk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "ldtk")))]
+pub use editors::ldtk;
 #[cfg(feature = "tiled")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tiled")))]
-pub mod tiled;
-pub mod viewshed;
+pub use editors::tiled;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
+pub use support::save_format;
 
-#[allow(deprecated)]
-pub use fog::FogTeam;
 #[cfg(feature = "render")]
-pub use fog::SmoothFog;
-pub use fog::{
-    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogFade, FogMinimap, FogOfWar, FogOverlay,
-    FogOverlayLayer, FogState, FogStyle, Ghost, HidesOutsideView, LastSeen, LeavesGhost,
-    MemoryError, RevealsFog, SoftEdge, Team, TeamFog, TerrainMemory, TileLook, WorldMemory,
+pub use draw::SmoothFog;
+pub use draw::{
+    FogFade, FogMinimap, FogOverlay, FogOverlayLayer, FogStyle, SoftEdge, TerrainMemory, TileLook,
 };
+pub use fog::{
+    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogState, MemoryError, RevealsFog,
+    Team, TeamFog, WorldMemory,
+};
+pub use ghosts::{Ghost, HidesOutsideView, LastSeen, LeavesGhost};
+pub use layers::{LayerGroup, LayerOf, Layers};
 pub use light::{LightSource, Lighting, NeedsLight};
-pub use maps::density::{Density, DensityCells};
-pub use maps::layer_groups::LayerGroup;
-pub use maps::layers::{LayerOf, Layers};
-pub use maps::map_opacity::MapOpacity;
-pub use maps::opacity::Opaque;
-pub use maps::painted::OpaqueCells;
-pub use maps::placed::Placed;
-pub use maps::worlds::{ChunkOf, ChunkPlacement, ChunkPos, WORLD_ORIGIN, WorldChunks, WorldMap};
-#[allow(deprecated)]
-pub use plugin::ViewshedPlugin;
+pub use opacity::{Density, DensityCells, MapOpacity, Opaque, OpaqueCells};
+pub use placement::Placed;
 pub use plugin::ViewshedPlugins;
 pub use schedule::{ViewshedSchedule, ViewshedStepSystems, ViewshedSystems};
 pub use sightings::{CanBeSpotted, LostSight, Spotted, SpottedTargets};
@@ -134,26 +132,24 @@ pub use viewshed_core::{
     OpacityGrid, Radius, VisibleSet, VisionCone, field_of_view, hex_distance, hex_field_of_view,
     hex_line_of_sight,
 };
+pub use worlds::{ChunkOf, ChunkPlacement, ChunkPos, WORLD_ORIGIN, WorldChunks, WorldMap};
 
 /// What a game uses every day: `use bevy_viewshed::prelude::*;`.
 ///
-/// Names a game is likely to have already (`Team`, `Ghost`, `Lighting`, `Radius`, `Fov`) and
-/// the core's own types and functions (`field_of_view`, `OpacityGrid`, `VisibleSet`,
-/// `HexCoords`, ...) stay out of it: import them from the crate root, e.g.
-/// `use bevy_viewshed::Team;`.
+/// The plugin, who sees and what blocks sight, the fog and how it is drawn, what the teams
+/// know of what they do not see, sightings, light, and the two ways to make one map of many
+/// tilemaps. Everything else (teams, options, worlds' parts, the core's types and functions)
+/// is imported from the crate root, e.g. `use bevy_viewshed::{Team, VisionCone};`: names a
+/// game is likely to have already (`Team`, `Ghost`, `Lighting`, `Radius`, `Fov`) stay out of
+/// a glob import.
 pub mod prelude {
     #[cfg(feature = "render")]
     pub use crate::SmoothFog;
-    #[allow(deprecated)]
-    pub use crate::ViewshedPlugin;
     pub use crate::{
-        CanBeSpotted, ChunkOf, ChunkPlacement, ChunkPos, Density, DensityCells, DistanceShape,
-        DrawnTeam, DrawnTeamOverride, FogFade, FogMinimap, FogOfWar, FogOverlay, FogState,
-        FogStyle, FovMode, FovOptions, HidesOutsideView, LastSeen, LayerGroup, LayerOf,
-        LeavesGhost, LightSource, LostSight, MapOpacity, NeedsLight, Opaque, OpaqueCells,
-        RevealsFog, SoftEdge, Spotted, SpottedTargets, TerrainMemory, TileLook, Viewshed,
-        ViewshedPlugins, ViewshedSchedule, ViewshedStepSystems, ViewshedSystems, ViewshedUpdated,
-        VisionCone, WorldMap,
+        CanBeSpotted, Density, FogMinimap, FogOfWar, FogOverlay, FogState, FogStyle,
+        HidesOutsideView, LastSeen, LayerGroup, LeavesGhost, LightSource, LostSight, NeedsLight,
+        Opaque, OpaqueCells, RevealsFog, Spotted, TerrainMemory, Viewshed, ViewshedPlugins,
+        ViewshedSystems, WorldMap,
     };
 }
 
@@ -177,6 +173,12 @@ mod docs_pages {
     struct Rules;
     #[doc = include_str!("../docs/worlds.md")]
     struct Worlds;
+    #[cfg(feature = "render")]
+    #[doc = include_str!("../docs/smooth_fog.md")]
+    struct SmoothFog;
+    #[cfg(feature = "tiled")]
+    #[doc = include_str!("../docs/tiled.md")]
+    struct Tiled;
     #[cfg(feature = "ldtk")]
     #[doc = include_str!("../docs/ldtk.md")]
     struct Ldtk;

@@ -4,12 +4,17 @@
 use bevy::app::{PluginGroup, PluginGroupBuilder, PostUpdate};
 use bevy::ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 
+use crate::draw::FogDrawPlugin;
 use crate::fog::FogPlugin;
+use crate::ghosts::GhostsPlugin;
+use crate::layers::LayersPlugin;
 use crate::light::LightPlugin;
-use crate::maps::{LayersPlugin, MapsPlugin};
+use crate::opacity::OpacityPlugin;
+use crate::placement::PlacementPlugin;
 use crate::schedule::ViewshedSchedulePlugin;
 use crate::sightings::SightingsPlugin;
 use crate::viewshed::ViewsPlugin;
+use crate::worlds::WorldsPlugin;
 
 /// Adds field of view to an app: every entity with a [`Viewshed`](crate::Viewshed) sees,
 /// [`Opaque`](crate::Opaque) entities block sight, and fog of war is written into tilemap
@@ -20,11 +25,15 @@ use crate::viewshed::ViewsPlugin;
 /// |---|---|---|
 /// | [`ViewshedSchedulePlugin`] | makes [`ViewshedSchedule`](crate::ViewshedSchedule) and runs it | no |
 /// | [`LayersPlugin`] | `Layers`: which tilemaps are layers of one map | no |
-/// | [`MapsPlugin`] | `Maps`: maps and worlds, placement, opacity | no |
+/// | [`WorldsPlugin`] | `Worlds`: worlds of chunks, each chunk placed in its world | no |
+/// | [`PlacementPlugin`] | `Placement`: where every placed entity stands | no |
+/// | [`OpacityPlugin`] | `Opacity`: which entities are maps, what blocks or thins sight | no |
 /// | [`ViewsPlugin`] | `Views`: the viewsheds | no |
 /// | [`LightPlugin`] | `Light`: lights, `Lighting`, `NeedsLight` | yes: no light |
 /// | [`SightingsPlugin`] | `Sightings`: `Spotted` / `LostSight` | yes: no sightings |
-/// | [`FogPlugin`] | `Fog`: fog of war, hiding, ghosts | yes: no fog (replicon needs it) |
+/// | [`FogPlugin`] | `Fog`: the fog of war's model, per team | yes: no fog (replicon needs it) |
+/// | [`GhostsPlugin`] | `Ghosts`: ghosts, `HidesOutsideView` | yes: no ghosts or hiding |
+/// | [`FogDrawPlugin`] | `Draw`: the fog drawn on tiles, overlays, GPU, minimaps | yes: a server draws nothing |
 ///
 /// It adds bevy_ecs_tilemap's `TilemapPlugin` if the app does not have it yet (add it after
 /// `DefaultPlugins`). In a headless app (no render sub-app, e.g. `MinimalPlugins` on a server
@@ -45,16 +54,21 @@ use crate::viewshed::ViewsPlugin;
 /// App::new().add_plugins(ViewshedPlugins::new(FixedPostUpdate));
 /// ```
 ///
-/// A game that wants only some domains builds the group itself:
+/// A game that wants only some domains builds the group itself (a dedicated server leaves
+/// the drawing out):
 ///
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::draw::FogDrawPlugin;
 /// use bevy_viewshed::light::LightPlugin;
 ///
 /// App::new().add_plugins((
 ///     MinimalPlugins,
-///     ViewshedPlugins::default().build().disable::<LightPlugin>(),
+///     ViewshedPlugins::default()
+///         .build()
+///         .disable::<LightPlugin>()
+///         .disable::<FogDrawPlugin>(),
 /// ));
 /// ```
 #[derive(Debug, Clone)]
@@ -76,19 +90,7 @@ impl ViewshedPlugins {
             schedule: schedule.intern(),
         }
     }
-
-    /// The same plugins, run from `schedule`.
-    #[deprecated(note = "use `ViewshedPlugins::new(schedule)`")]
-    pub fn in_schedule(self, schedule: impl ScheduleLabel) -> Self {
-        Self::new(schedule)
-    }
 }
-
-/// The name of [`ViewshedPlugins`] before it was the one entry point.
-#[deprecated(
-    note = "use `ViewshedPlugins` (`ViewshedPlugins::default()`, `ViewshedPlugins::new(schedule)`)"
-)]
-pub type ViewshedPlugin = ViewshedPlugins;
 
 impl PluginGroup for ViewshedPlugins {
     fn build(self) -> PluginGroupBuilder {
@@ -97,10 +99,14 @@ impl PluginGroup for ViewshedPlugins {
                 schedule: self.schedule,
             })
             .add(LayersPlugin)
-            .add(MapsPlugin)
+            .add(WorldsPlugin)
+            .add(PlacementPlugin)
+            .add(OpacityPlugin)
             .add(ViewsPlugin)
             .add(LightPlugin)
             .add(SightingsPlugin)
             .add(FogPlugin)
+            .add(GhostsPlugin)
+            .add(FogDrawPlugin)
     }
 }

@@ -30,47 +30,6 @@ use bevy::transform::TransformSystems;
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ViewshedSystems;
 
-/// The names of the old steps, which all meant the whole plugin in the game's schedule.
-#[allow(non_upper_case_globals)]
-impl ViewshedSystems {
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Layers`].
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Layers` in `ViewshedSchedule`"
-    )]
-    pub const Layers: Self = Self;
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Maps`].
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Maps` in `ViewshedSchedule`"
-    )]
-    pub const SyncOpacity: Self = Self;
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Light`] (after
-    /// which views are final).
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Light` in `ViewshedSchedule`"
-    )]
-    pub const Recompute: Self = Self;
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Views`].
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Views` in `ViewshedSchedule`"
-    )]
-    pub const Views: Self = Self;
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Light`].
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Light` in `ViewshedSchedule`"
-    )]
-    pub const Light: Self = Self;
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Sightings`].
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Sightings` in `ViewshedSchedule`"
-    )]
-    pub const Notify: Self = Self;
-    /// The whole plugin; inside [`ViewshedSchedule`], [`ViewshedStepSystems::Fog`].
-    #[deprecated(
-        note = "use `ViewshedSystems` in the game's schedule, `ViewshedStepSystems::Fog` in `ViewshedSchedule`"
-    )]
-    pub const Fog: Self = Self;
-}
-
 /// The steps of the plugin's frame inside [`ViewshedSchedule`], chained in this order; each is
 /// named as the plugin that owns it and reads only what the steps before it wrote.
 ///
@@ -79,6 +38,7 @@ impl ViewshedSystems {
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::{ViewshedSchedule, ViewshedStepSystems};
 ///
 /// fn react_to_fresh_views(viewers: Query<&Viewshed>) { /* .. */ }
 ///
@@ -94,16 +54,22 @@ impl ViewshedSystems {
 /// there against a step could not put a system between two of them.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewshedStepSystems {
-    /// [`LayersPlugin`](crate::maps::LayersPlugin): layer groups put `LayerOf` on the
+    /// [`LayersPlugin`](crate::layers::LayersPlugin): layer groups put `LayerOf` on the
     /// tilemaps below them; layers are checked.
     Layers,
     /// Importers (the LDtk and Tiled integrations) turn what their editor made into
     /// opacity, viewers and fog layers.
     Import,
-    /// [`MapsPlugin`](crate::maps::MapsPlugin): every root tilemap or world gets its
-    /// [`MapOpacity`](crate::MapOpacity); every placed entity's `Placed` follows its tile and
-    /// map; opacity follows `Opaque` entities and `OpaqueCells`.
-    Maps,
+    /// [`WorldsPlugin`](crate::worlds::WorldsPlugin): the tilemaps below a world join it, and
+    /// each world's chunks are placed in its tiles.
+    Worlds,
+    /// [`PlacementPlugin`](crate::placement::PlacementPlugin): every placed entity's
+    /// [`Placed`](crate::Placed) follows its tile and map.
+    Placement,
+    /// [`OpacityPlugin`](crate::opacity::OpacityPlugin): every root tilemap or world gets its
+    /// [`MapOpacity`](crate::MapOpacity), which follows `Opaque` and `Density` entities,
+    /// `OpaqueCells` and `DensityCells`.
+    Opacity,
     /// [`ViewsPlugin`](crate::viewshed::ViewsPlugin): the viewsheds that need it are
     /// recomputed (in parallel); `ViewshedUpdated` is written.
     Views,
@@ -114,21 +80,31 @@ pub enum ViewshedStepSystems {
     /// [`SightingsPlugin`](crate::sightings::SightingsPlugin): `Spotted` and `LostSight` for
     /// the `CanBeSpotted` entities viewers started or stopped seeing.
     Sightings,
-    /// [`FogPlugin`](crate::fog::FogPlugin): fog of war (team views, memory, tiles, fades),
-    /// `HidesOutsideView` visibility and the `LastSeen` ghosts.
+    /// [`FogPlugin`](crate::fog::FogPlugin): the fog of war's model (team views, memory) and
+    /// its list of what changed.
     Fog,
+    /// [`GhostsPlugin`](crate::ghosts::GhostsPlugin): `HidesOutsideView` visibility and the
+    /// `LastSeen` ghosts.
+    Ghosts,
+    /// [`FogDrawPlugin`](crate::draw::FogDrawPlugin): the fog drawn (tiles, fades, overlays,
+    /// the smooth fog, remembered terrain, minimaps).
+    Draw,
 }
 
 impl ViewshedStepSystems {
     /// The steps, in the order they run.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 11] = [
         Self::Layers,
         Self::Import,
-        Self::Maps,
+        Self::Worlds,
+        Self::Placement,
+        Self::Opacity,
         Self::Views,
         Self::Light,
         Self::Sightings,
         Self::Fog,
+        Self::Ghosts,
+        Self::Draw,
     ];
 }
 
@@ -146,6 +122,7 @@ impl ViewshedStepSystems {
 /// use bevy::ecs::schedule::MultiThreadedExecutor;
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::{ViewshedSchedule};
 ///
 /// let mut app = App::new();
 /// app.add_plugins((MinimalPlugins, ViewshedPlugins::default()));
@@ -181,7 +158,13 @@ impl Plugin for ViewshedSchedulePlugin {
         app.edit_schedule(ViewshedSchedule, |schedule| {
             schedule
                 .set_executor(SingleThreadedExecutor::new())
-                .configure_sets((Layers, Import, Maps, Views, Light, Sightings, Fog).chain());
+                .configure_sets(
+                    (
+                        Layers, Import, Worlds, Placement, Opacity, Views, Light, Sightings, Fog,
+                        Ghosts, Draw,
+                    )
+                        .chain(),
+                );
         });
         app.add_systems(
             self.schedule,

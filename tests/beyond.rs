@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DistanceShape, DrawnTeam, FovMode, FovOptions, VisionCone};
 use bevy_viewshed::{OpacityGrid, Team, field_of_view};
 use common_app::{
     app, generation, logging_app, spawn_map, spawn_viewer, spotted, take_log, tile_entity, viewshed,

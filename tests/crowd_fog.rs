@@ -13,6 +13,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DrawnTeam, SoftEdge, TileLook, ViewshedSchedule, ViewshedStepSystems};
 use common_app::*;
 use proptest::prelude::*;
 

@@ -10,6 +10,7 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DensityCells, DistanceShape, FovOptions, MapOpacity, VisionCone};
 use bevy_viewshed::{DensityGrid, Lighting, OpacityGrid, field_of_view, hex_field_of_view};
 use common_app::{app, generation, hex_coords, seen, spawn_map, spawn_viewer, tile_entity};
 

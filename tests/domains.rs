@@ -1,6 +1,7 @@
 //! Each domain plugin of `ViewshedPlugins` run with only what it needs: the maps and the views
-//! always, then light, sightings or fog alone. Each app builds the plugin's schedule with
-//! Bevy's ambiguity detection as an error, and what a left-out domain owns is not there.
+//! always, then light, sightings or fog alone, and the fog's model without its drawing (a
+//! headless server). Each app builds the plugin's schedule with Bevy's ambiguity detection as
+//! an error, and what a left-out domain owns is not there.
 
 mod common_app;
 
@@ -8,18 +9,26 @@ use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Lighting;
+use bevy_viewshed::draw::FogDrawPlugin;
 use bevy_viewshed::fog::FogPlugin;
+use bevy_viewshed::ghosts::GhostsPlugin;
 use bevy_viewshed::light::LightPlugin;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::sightings::SightingsPlugin;
-use common_app::{core_seen, seen, spawn_map, spawn_player, spawn_viewer};
+use bevy_viewshed::{
+    DrawnTeam, MapOpacity, SpottedTargets, Team, ViewshedSchedule, ViewshedUpdated,
+};
+use common_app::{core_seen, seen, spawn_map, spawn_player, spawn_viewer, tile_entity};
 
 /// The optional domains an app keeps.
 #[derive(Clone, Copy, Default)]
 struct Keep {
     light: bool,
     sightings: bool,
+    /// The fog's model and its ghosts.
     fog: bool,
+    /// The fog drawn (with `fog`).
+    draw: bool,
 }
 
 /// `MinimalPlugins` and `ViewshedPlugins` without the domains `keep` leaves out; the plugin's
@@ -33,7 +42,10 @@ fn app_with(keep: Keep) -> App {
         group = group.disable::<SightingsPlugin>();
     }
     if !keep.fog {
-        group = group.disable::<FogPlugin>();
+        group = group.disable::<FogPlugin>().disable::<GhostsPlugin>();
+    }
+    if !keep.draw {
+        group = group.disable::<FogDrawPlugin>();
     }
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, group));
@@ -193,6 +205,50 @@ fn fog_with_only_the_views_reveals_and_remembers() {
     assert!(app.world().get::<Lighting>(map).is_none());
 }
 
+/// A dedicated server: the fog's model and its ghosts without the drawing. The teams' fog and
+/// ghosts are kept as on a screen, and no tile of a fog layer is written.
+#[test]
+fn a_server_keeps_the_fog_and_its_ghosts_and_draws_nothing() {
+    let mut app = app_with(Keep {
+        fog: true,
+        ..default()
+    });
+    let map = spawn_map(&mut app, 12, 9, pillar);
+    app.world_mut().entity_mut(map).insert(FogStyle::default());
+    let player = spawn_player(&mut app, map, 2, 4, 3);
+    let goblin = app
+        .world_mut()
+        .spawn((LeavesGhost, TilePos { x: 4, y: 4 }, TilemapId(map)))
+        .id();
+    app.update();
+    app.world_mut().get_mut::<TilePos>(player).unwrap().x = 9;
+    app.update();
+    let fog = app.world().get::<FogOfWar>(map).expect("the fog is kept");
+    assert_eq!(fog.state(TilePos { x: 2, y: 4 }), FogState::Remembered);
+    assert_eq!(fog.state(TilePos { x: 9, y: 4 }), FogState::Visible);
+    assert_eq!(fog.state(TilePos { x: 0, y: 0 }), FogState::Unexplored);
+    let last_seen = app
+        .world()
+        .get::<LastSeen>(map)
+        .expect("the ghosts are kept");
+    let ghosts: Vec<_> = last_seen
+        .ghosts(Team(0))
+        .map(|g| (g.entity, g.tile))
+        .collect();
+    assert_eq!(ghosts, [(goblin, TilePos { x: 4, y: 4 })]);
+    // Nothing drew: every tile still as spawned, white and shown.
+    for y in 0..9 {
+        for x in 0..12 {
+            let tile = tile_entity(&app, map, x, y);
+            assert_eq!(
+                app.world().get::<TileVisible>(tile),
+                Some(&TileVisible(true))
+            );
+            assert_eq!(app.world().get::<TileColor>(tile).unwrap().0, Color::WHITE);
+        }
+    }
+}
+
 /// Every domain together, as `ViewshedPlugins` adds them: the schedule has no ambiguity either.
 #[test]
 fn every_domain_together_has_no_ambiguity() {
@@ -200,6 +256,7 @@ fn every_domain_together_has_no_ambiguity() {
         light: true,
         sightings: true,
         fog: true,
+        draw: true,
     });
     let map = spawn_map(&mut app, 12, 9, pillar);
     let player = spawn_player(&mut app, map, 2, 4, 5);

@@ -6,6 +6,7 @@ mod common_app;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::TileLook;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 

@@ -12,6 +12,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{FogFade, SoftEdge, TileLook};
 use common_app::*;
 use proptest::prelude::*;
 

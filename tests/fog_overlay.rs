@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{FogOverlayLayer, Layers};
+use bevy_viewshed::{LayerOf, TileLook};
 use common_app::*;
 
 /// The game's own tint of tile `(x, y)`: a chequered floor of two colours.

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::hex_distance;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{FovOptions, VisionCone};
 use bevy_viewshed::{HexCoords, OpacityGrid, hex_field_of_view};
 use common_app::*;
 

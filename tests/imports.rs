@@ -12,22 +12,21 @@ use std::path::Path;
 /// The rank of each top-level module in the order of the frame: a file may import from files
 /// of its own rank or lower. Shared tools first, the wiring last.
 const RANKS: &[(&str, u32)] = &[
-    ("change_ticks", 0),
-    ("changes", 0),
-    ("staggered", 0),
-    ("parallel", 0),
-    ("save_format", 0),
+    ("support", 0),
     ("schedule", 0),
-    ("maps", 1),
-    ("viewshed", 2),
-    ("light", 3),
-    ("sightings", 4),
-    ("fog", 5),
-    ("editor_vision", 6),
-    ("ldtk", 6),
-    ("tiled", 6),
-    ("replicon", 6),
-    ("plugin", 7),
+    ("layers", 1),
+    ("worlds", 2),
+    ("placement", 3),
+    ("opacity", 4),
+    ("viewshed", 5),
+    ("light", 6),
+    ("sightings", 7),
+    ("fog", 8),
+    ("ghosts", 9),
+    ("draw", 10),
+    ("editors", 11),
+    ("replicon", 11),
+    ("plugin", 12),
 ];
 
 /// Every `.rs` file under `dir`, by its path relative to `src/`.

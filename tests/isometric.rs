@@ -8,6 +8,7 @@ mod common_app;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{FovOptions, MapOpacity};
 use bevy_viewshed::{Lighting, OpacityGrid, field_of_view};
 use common_app::*;
 

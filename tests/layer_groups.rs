@@ -7,6 +7,7 @@ mod common_app;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{LayerOf, MapOpacity};
 use common_app::*;
 
 const W: u32 = 12;

@@ -13,6 +13,7 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkViewshedPlugin, LdtkVision};
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{LayerOf, MapOpacity, ViewshedSchedule};
 use bevy_viewshed::{Radius, Team};
 use common_ldtk::*;
 

@@ -13,6 +13,7 @@ mod common_ldtk;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::FovOptions;
 use bevy_viewshed::OpacityGrid;
 use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkVision};
 use bevy_viewshed::prelude::*;

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DistanceShape, FovOptions, SpottedTargets, ViewshedUpdated, VisionCone};
 use bevy_viewshed::{Lighting, OpacityGrid, field_of_view};
 use common_app::{app, generation, spawn_map, tile_entity};
 

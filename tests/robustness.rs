@@ -8,6 +8,7 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{LayerOf, MapOpacity, ViewshedSchedule, VisionCone};
 use common_app::*;
 
 use common_app::spawn_player as player;

@@ -21,6 +21,7 @@ use bevy::ecs::reflect::{AppTypeRegistry, ReflectComponent};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DistanceShape, FovOptions, LayerOf, MapOpacity, SpottedTargets};
 use bevy_viewshed::{FogOverlayLayer, Ghost, Lighting, Placed, Team, field_of_view};
 use common_app::{app, core_seen, logging_app, seen, spawn_map, spotted, take_log, viewshed};
 

@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::save_format::SAVE_FORMAT;
+use bevy_viewshed::{DistanceShape, FovMode, FovOptions, VisionCone};
 use bevy_viewshed::{ExploredMemory, MemoryError};
 use bevy_viewshed::{Radius, Team};
 use common_app::{app, spawn_map, spawn_player, tile_entity, viewshed};

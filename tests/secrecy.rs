@@ -21,6 +21,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
 use bevy_viewshed::Team;
+use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
 use common_app::{spawn_layer, spawn_map, tile_entity};

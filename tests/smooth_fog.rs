@@ -15,6 +15,7 @@ use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::FogFade;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 

@@ -9,6 +9,7 @@ mod common_tiled;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ChunkPlacement, LayerOf, MapOpacity};
 use bevy_viewshed::{LightSource, OpacityGrid, Radius, Team, WorldMemory};
 use common_tiled::*;
 

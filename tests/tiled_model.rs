@@ -21,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
+use bevy_viewshed::MapOpacity;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{OpacityGrid, Team};
 use common_tiled::*;

@@ -14,6 +14,7 @@ use bevy::log::tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use bevy::log::tracing_subscriber::registry::Registry;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::LayerOf;
 use bevy_viewshed::Lighting;
 use bevy_viewshed::prelude::*;
 use common_app::{app, core_seen, seen, spawn_layer, spawn_map, spawn_viewer, viewshed};

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ChunkOf, ChunkPos, SpottedTargets};
 use bevy_viewshed::{
     DistanceShape, FovOptions, HexCoords, Lighting, OpacityGrid, Placed, Team, WORLD_ORIGIN,
     WorldMemory, field_of_view, hex_field_of_view,

@@ -16,6 +16,7 @@ pub mod world;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{OpacityGrid, Team};
 use support::Rng;

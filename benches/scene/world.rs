@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::OpacityGrid;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ChunkOf, ChunkPos};
 
 use super::{RADIUS, SIZE, minimal_plugins, walks};
 

@@ -2,6 +2,7 @@
 //! sprite stays, until you see that tile again without it (`3` toggles them).
 
 use bevy::prelude::*;
+use bevy_viewshed::DrawnTeam;
 use bevy_viewshed::prelude::*;
 
 use crate::looks::Looks;

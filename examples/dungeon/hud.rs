@@ -8,6 +8,9 @@ use bevy::prelude::*;
 
 use crate::shared_hud::hud_text;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{
+    DistanceShape, DrawnTeam, FovMode, ViewshedSchedule, ViewshedStepSystems, ViewshedUpdated,
+};
 
 use crate::args::Options;
 use crate::fog_mode::FogMode;

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Radius;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DistanceShape, FovMode};
 
 use crate::args::Options;
 use crate::map::Cell;

@@ -7,6 +7,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Lighting;
+use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
 
 use crate::looks::Looks;

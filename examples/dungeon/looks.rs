@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{FogFade, SoftEdge, TileLook};
 
 use crate::fog_mode::FogLooks;
 

@@ -8,6 +8,9 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{
+    DrawnTeam, ViewshedSchedule, ViewshedStepSystems, ViewshedUpdated, VisionCone,
+};
 
 use crate::input::{Doors, blocked, closed_door_next_to, neighbours, toggle_door};
 use crate::map::{Dungeon, Rng};

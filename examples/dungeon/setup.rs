@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::LayerOf;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;

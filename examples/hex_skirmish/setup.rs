@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
+use bevy_viewshed::TileLook;
 use bevy_viewshed::prelude::*;
 
 use crate::fog_mode::FogLooks;

@@ -6,6 +6,7 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::TileLook;
 use bevy_viewshed::ldtk::{EntityVision, LdtkFog, LdtkOpacity, LdtkVision};
 use bevy_viewshed::prelude::*;
 

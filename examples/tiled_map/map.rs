@@ -4,6 +4,7 @@
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
+use bevy_viewshed::TileLook;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::tiled::{ObjectVision, TiledFog, TiledVision};
 

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
+use bevy_viewshed::MapOpacity;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{Team, TeamFog};
 

@@ -1,14 +1,14 @@
-//! Which maps have a fog of war: every map the maps step made (every entity with a
+//! Which maps have a fog of war: every map the opacity step made (every entity with a
 //! [`MapOpacity`]), laid out over its area, a world's chunks that come and go remembered in
 //! its [`WorldMemory`].
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 
-use crate::fog::shown::FogShown;
+use crate::fog::past::FogPast;
 use crate::fog::world_memory::{WorldMemory, forget_area};
 use crate::fog::{FogDirty, FogOfWar};
-use crate::maps::map_opacity::MapOpacity;
+use crate::opacity::map_opacity::MapOpacity;
 use viewshed_core::visible::Window;
 
 /// The chunks of a world its fog was last laid out for: the fog's bookkeeping beside
@@ -64,7 +64,7 @@ pub(super) fn track_fog(
         // drawn whole, not as the tiles showed before.
         commands
             .entity(map)
-            .remove::<(FogOfWar, FogShown, FogChunks)>();
+            .remove::<(FogOfWar, FogPast, FogChunks)>();
     }
 }
 

@@ -14,7 +14,7 @@ pub const MAX_MEMORY_TILES: u64 = 1 << 30;
 /// [`FogOfWar::memory`] and put it back with [`FogOfWar::restore`]; with the `serde` feature
 /// this is also how a [`FogOfWar`] serializes (deserializing one checks the memory and gives a
 /// fog with that memory and nothing seen now: viewers fill that in at the next update).
-/// Saved with the crate's [`save_format`](crate::save_format) (`"format"` beside the fields).
+/// Saved with the crate's [`save_format`](crate::support::save_format) (`"format"` beside the fields).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(
     feature = "serde",
@@ -220,7 +220,7 @@ impl<'de> serde::Deserialize<'de> for FogOfWar {
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct MemorySave {
-    #[serde(default = "crate::save_format::unspecified")]
+    #[serde(default = "crate::support::save_format::unspecified")]
     format: u32,
     width: u32,
     height: u32,
@@ -236,7 +236,7 @@ impl From<ExploredMemory> for MemorySave {
             teams,
         } = memory;
         Self {
-            format: crate::save_format::SAVE_FORMAT,
+            format: crate::support::save_format::SAVE_FORMAT,
             width,
             height,
             teams,
@@ -249,7 +249,7 @@ impl TryFrom<MemorySave> for ExploredMemory {
     type Error = String;
 
     fn try_from(save: MemorySave) -> Result<Self, String> {
-        crate::save_format::check(save.format, "ExploredMemory")?;
+        crate::support::save_format::check(save.format, "ExploredMemory")?;
         Ok(Self {
             width: save.width,
             height: save.height,

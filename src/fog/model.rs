@@ -7,7 +7,7 @@ use bevy_ecs_tilemap::map::TilemapSize;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::Team;
-use viewshed_core::bits::{BitRows, WORD_BITS, for_each_one, low_bits};
+use viewshed_core::bits::BitRows;
 use viewshed_core::visible::Window;
 
 /// The fog state of one tile.
@@ -29,6 +29,7 @@ use viewshed_core::visible::Window;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Reflect)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub enum FogState {
     /// Never seen by a revealing viewer.
     Unexplored,
@@ -43,8 +44,8 @@ pub enum FogState {
 pub struct TeamFog {
     /// The map's tiles: tile `(area.x + x, area.y + y)` is row `y` bit `x` below.
     area: Window,
-    pub(crate) visible: BitRows,
-    pub(crate) explored: BitRows,
+    pub(super) visible: BitRows,
+    pub(super) explored: BitRows,
 }
 
 impl TeamFog {
@@ -124,6 +125,16 @@ impl TeamFog {
         }
     }
 
+    /// The tiles the team's members see now, as rows of bits over [`area`](Self::area).
+    pub(crate) fn visible_rows(&self) -> &BitRows {
+        &self.visible
+    }
+
+    /// The tiles the team has seen, as rows of bits over [`area`](Self::area).
+    pub(crate) fn explored_rows(&self) -> &BitRows {
+        &self.explored
+    }
+
     /// The tiles the team's members see now.
     pub fn visible_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
         let (x0, y0) = (self.area.x, self.area.y);
@@ -180,12 +191,13 @@ impl TeamFog {
 #[derive(Component, Reflect, Clone, Debug, Default)]
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
+#[type_path = "bevy_viewshed"]
 pub struct FogOfWar {
     /// The map's tiles (see [`FogOfWar::area`]).
-    pub(crate) area: Window,
-    pub(crate) teams: BTreeMap<Team, TeamFog>,
+    pub(super) area: Window,
+    pub(super) teams: BTreeMap<Team, TeamFog>,
     /// The team drawn.
-    pub(crate) drawn_team: Team,
+    pub(super) drawn_team: Team,
 }
 
 impl FogOfWar {
@@ -217,12 +229,6 @@ impl FogOfWar {
     /// The team whose fog is drawn on this map: its [`DrawnTeamOverride`](crate::DrawnTeamOverride),
     /// else the [`DrawnTeam`](crate::DrawnTeam), as of the last update.
     pub fn drawn_team(&self) -> Team {
-        self.drawn_team
-    }
-
-    /// The team whose fog is drawn.
-    #[deprecated(note = "use `drawn_team`: \"drawn\" is the one word for it")]
-    pub fn shown_team(&self) -> Team {
         self.drawn_team
     }
 
@@ -299,99 +305,11 @@ impl FogOfWar {
         self.drawn_team = team;
         self.team_mut(team);
     }
-}
 
-/// The words of the tiles that differ between `now` and `drawn`.
-pub(crate) fn differs<'a>(now: &'a BitRows, drawn: &'a BitRows) -> impl Iterator<Item = u64> + 'a {
-    now.words()
-        .iter()
-        .zip(drawn.words())
-        .map(|(now, drawn)| now ^ drawn)
-}
-
-/// Calls `f` for the cell `(x, y)` of each set bit of `words`, rows of `stride` words (row
-/// `y`, bit `x`).
-pub(super) fn for_each_set_bit(
-    stride: usize,
-    words: impl Iterator<Item = u64>,
-    mut f: impl FnMut(TilePos),
-) {
-    for (index, word) in words.enumerate() {
-        let (y, x0) = (
-            (index / stride) as u32,
-            ((index % stride) * viewshed_core::bits::WORD_BITS) as u32,
-        );
-        viewshed_core::bits::for_each_one(word, |bit| f(TilePos { x: x0 + bit, y }));
-    }
-}
-
-/// The tiles of a map whose look must be written (in map coordinates).
-#[derive(Debug)]
-pub(crate) enum TilesToWrite {
-    /// Every tile of the map's area.
-    All(Window),
-    /// The tiles whose bit is set, row `y` bit `x` standing for tile
-    /// `(area.x + x, area.y + y)`.
-    Changed { area: Window, bits: BitRows },
-}
-
-impl TilesToWrite {
-    /// How many tiles.
-    pub(crate) fn count(&self) -> usize {
-        match self {
-            Self::All(area) => area.width as usize * area.height as usize,
-            Self::Changed { bits, .. } => bits.count_ones(),
-        }
-    }
-
-    /// The map's area the tiles lie in.
-    pub(crate) fn area(&self) -> Window {
-        match self {
-            Self::All(area) | Self::Changed { area, .. } => *area,
-        }
-    }
-
-    /// Calls `f` for each of them, row after row.
-    pub(crate) fn for_each(&self, f: impl FnMut(TilePos)) {
-        self.for_each_in(self.area(), f);
-    }
-
-    /// Calls `f` for each of them in `window` (a layer's tiles, a band of rows), row after row.
-    pub(crate) fn for_each_in(&self, window: Window, mut f: impl FnMut(TilePos)) {
-        let Some(part) = self.area().intersection(&window) else {
-            return;
-        };
-        match self {
-            Self::All(_) => part.cells().for_each(|(x, y)| f(TilePos { x, y })),
-            // The layer covers the whole map (every tilemap but a world's chunks): every word.
-            Self::Changed { area, bits } if part == *area => {
-                for_each_set_bit(bits.stride(), bits.words().iter().copied(), |bit| {
-                    f(TilePos::new(area.x + bit.x, area.y + bit.y));
-                });
-            }
-            Self::Changed { area, bits } => {
-                // The part's columns as whole words, the first and last masked.
-                let (x0, x1) = (part.x - area.x, part.x - area.x + part.width);
-                let (first, last) = (x0 as usize / WORD_BITS, (x1 as usize - 1) / WORD_BITS);
-                let mask = |i: usize| {
-                    let low = if i == first {
-                        !low_bits(x0 % u64::BITS)
-                    } else {
-                        u64::MAX
-                    };
-                    let end = x1 - (i * WORD_BITS) as u32;
-                    low & if i == last { low_bits(end) } else { u64::MAX }
-                };
-                for y in part.y - area.y..part.y - area.y + part.height {
-                    let row = &bits.row(y)[first..=last];
-                    for (i, &word) in (first..).zip(row) {
-                        let start = area.x + (i * WORD_BITS) as u32;
-                        for_each_one(word & mask(i), |bit| {
-                            f(TilePos::new(start + bit, area.y + y))
-                        });
-                    }
-                }
-            }
+    /// What every team sees now is explored.
+    pub(super) fn explore_visible(&mut self) {
+        for team in self.teams.values_mut() {
+            team.explore_visible();
         }
     }
 }

@@ -31,6 +31,7 @@ use crate::viewshed::Viewshed;
 #[reflect(Component, Default, Debug)]
 #[require(Viewshed = crate::viewshed::required_by("RevealsFog"))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct RevealsFog;
 
 /// The team a [`RevealsFog`] viewer sees for (team 0 without this component). A team's view,
@@ -41,6 +42,7 @@ pub struct RevealsFog;
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[reflect(Component, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct Team(pub u32);
 
 /// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
@@ -51,6 +53,7 @@ pub struct Team(pub u32);
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::{DrawnTeam};
 /// # use bevy_viewshed::Team;
 /// // Hot seat: the next player's fog is drawn.
 /// fn next_player(mut drawn: ResMut<DrawnTeam>) {
@@ -60,11 +63,8 @@ pub struct Team(pub u32);
 #[derive(Resource, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Resource, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct DrawnTeam(pub Team);
-
-/// The name of [`DrawnTeam`] before "drawn" was the one word for the team whose fog is drawn.
-#[deprecated(note = "use `DrawnTeam`")]
-pub type FogTeam = DrawnTeam;
 
 /// Whose fog of war one map draws, overriding [`DrawnTeam`] there: put it on the root tilemap
 /// (split screen, or a minimap of the enemy's view beside the player's). Its fog layers and the
@@ -85,6 +85,7 @@ pub type FogTeam = DrawnTeam;
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct DrawnTeamOverride(pub Team);
 
 /// Team membership changed for the entity of a lifecycle event `E` on `C` (a revealing viewer

@@ -38,11 +38,13 @@ impl TeamUnion {
     }
 
     /// Makes the team views of `map` in `fog` the union of the copies gathered for it (a
-    /// team without any is left with an empty view), and empties those copies. The copies
-    /// must [`fit`](Self::fits) the fog.
-    pub(super) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) {
-        for team in fog.teams.values_mut() {
-            team.visible.clear_all();
+    /// team without any is left with an empty view), and empties those copies; returns the
+    /// tiles each team of the fog started or stopped seeing. The copies must fit the fog.
+    pub(super) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) -> Vec<(Team, BitRows)> {
+        let mut flips: Vec<(Team, BitRows)> = Vec::with_capacity(fog.teams.len());
+        for (&team, team_fog) in &mut fog.teams {
+            flips.push((team, team_fog.visible.clone()));
+            team_fog.visible.clear_all();
         }
         for shares in self.0.iter_mut() {
             for (team, share) in shares.on_map(map) {
@@ -55,6 +57,19 @@ impl TeamUnion {
                 }
             }
         }
+        for (&team, team_fog) in &fog.teams {
+            match flips.iter_mut().find(|(t, _)| *t == team) {
+                Some((_, before)) => {
+                    for (word, &now) in before.words_mut().iter_mut().zip(team_fog.visible.words())
+                    {
+                        *word ^= now;
+                    }
+                }
+                // A team new to the map: every tile it sees came into view.
+                None => flips.push((team, team_fog.visible.clone())),
+            }
+        }
+        flips
     }
 }
 
@@ -99,7 +114,7 @@ pub(super) fn gather_members(
         |shares, (viewshed, team)| {
             if viewshed.map() == Some(map) {
                 let team = team.copied().unwrap_or_default();
-                shares.add(map, team, area, &viewshed.visible);
+                shares.add(map, team, area, viewshed.visible_set());
             }
         },
     );

@@ -1,39 +1,17 @@
 //! The fog's update of each map: its team views gathered again when a member's view changed,
-//! its explored memory, the edge of the view, and the tiles whose look changed written into
-//! its fog layers, for the team drawn.
+//! its explored memory, and the one list of what changed ([`FogChanges`]) that the later steps
+//! read.
 
-use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use crate::fog::layers::{FogLayers, Frame};
-use crate::fog::model::TilesToWrite;
-use crate::fog::neighbours::Neighbourhood;
-use crate::fog::shown::FogShown;
+use crate::fog::changes::{FogChanges, MapChanges};
+use crate::fog::past::FogPast;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, RevealsFog, Team};
-use crate::maps::map_opacity::MapOpacity;
 use crate::viewshed::{Viewshed, ViewshedUpdated};
-
-/// The maps whose fog the last update changed, and for each the tiles whose look (state or
-/// edge, for the team drawn) changed: written by [`update_fog`] every frame, read by the later
-/// systems of the fog (hiding entities, the smooth fog's textures, the minimaps, the remembered
-/// terrain).
-#[derive(Resource, Default)]
-pub(crate) struct FogChanges(EntityHashMap<TilesToWrite>);
-
-impl FogChanges {
-    /// Each changed map and its changed tiles.
-    pub(crate) fn maps(&self) -> impl Iterator<Item = (&Entity, &TilesToWrite)> {
-        self.0.iter()
-    }
-
-    /// The tiles of `map` whose look changed, if its fog changed.
-    pub(crate) fn of(&self, map: Entity) -> Option<&TilesToWrite> {
-        self.0.get(&map)
-    }
-}
+use viewshed_core::bits::BitRows;
 
 /// A map as the fog updates it.
 #[derive(QueryData)]
@@ -41,8 +19,7 @@ impl FogChanges {
 pub(super) struct FogMap {
     entity: Entity,
     fog: &'static mut FogOfWar,
-    shown: &'static mut FogShown,
-    opacity: Ref<'static, MapOpacity>,
+    past: &'static mut FogPast,
     drawn: Option<&'static DrawnTeamOverride>,
 }
 
@@ -51,7 +28,7 @@ type Members<'w, 's> = Query<'w, 's, (&'static Viewshed, Option<&'static Team>),
 
 /// Which maps' team views must be gathered again, and what to gather them from.
 #[derive(SystemParam)]
-pub(super) struct TeamViews<'w, 's> {
+pub(super) struct TeamGathering<'w, 's> {
     dirty: ResMut<'w, FogDirty>,
     union: ResMut<'w, TeamUnion>,
     updated: MessageReader<'w, 's, ViewshedUpdated>,
@@ -61,7 +38,7 @@ pub(super) struct TeamViews<'w, 's> {
     retinted: Query<'w, 's, &'static Viewshed, (With<RevealsFog>, Changed<Team>)>,
 }
 
-impl TeamViews<'_, '_> {
+impl TeamGathering<'_, '_> {
     /// Marks the maps that a changed view of a member left or reached, and those of members
     /// that changed team. Most views stay on the map of the one before, so that one is not
     /// marked again.
@@ -84,71 +61,54 @@ impl TeamViews<'_, '_> {
         }
     }
 
-    /// Gathers the team views of `map` into `fog` again if they must be; returns whether they
-    /// were.
-    fn rebuild(&mut self, map: Entity, fog: &mut FogOfWar) -> bool {
+    /// Gathers the team views of `map` into `fog` again if they must be; returns, if they
+    /// were, the tiles each team started or stopped seeing.
+    fn rebuild(&mut self, map: Entity, fog: &mut FogOfWar) -> Option<Vec<(Team, BitRows)>> {
         if !self.dirty.take(map) {
-            return false;
+            return None;
         }
         gather_members(map, fog.area(), &self.members, &self.union);
-        self.union.merge_into(map, fog);
-        true
+        Some(self.union.merge_into(map, fog))
     }
 }
 
-/// Rebuilds the team views of the maps that need it and writes what changed into the fog
-/// layers, for the team drawn.
+/// Rebuilds the team views of the maps that need it, brings their memory up to date and lists
+/// what changed, for the team drawn and for each team.
 pub(super) fn update_fog(
     mut maps: Query<FogMap>,
-    mut teams: TeamViews,
-    mut layers: FogLayers,
+    mut teams: TeamGathering,
     drawn: Res<DrawnTeam>,
     mut changes: ResMut<FogChanges>,
 ) {
-    changes.0.clear();
+    changes.clear();
     teams.mark_changed();
-    let frame = layers.frame();
     for mut map in &mut maps {
-        if let Some(changed) = update_map(&mut map, &mut teams, &mut layers, (drawn.0, frame)) {
-            changes.0.insert(map.entity, changed);
+        if let Some(changed) = update_map(&mut map, &mut teams, drawn.0) {
+            changes.insert(map.entity, changed);
         }
     }
     // Maps that no longer exist.
     teams.dirty.clear();
 }
 
-/// Updates one map's fog and writes its layers; returns the tiles whose look changed, `None`
-/// when nothing could have.
-fn update_map(
-    map: &mut FogMapItem,
-    teams: &mut TeamViews,
-    layers: &mut FogLayers,
-    (drawn, frame): (Team, Frame),
-) -> Option<TilesToWrite> {
+/// Updates one map's fog; returns what changed, `None` when nothing could have.
+fn update_map(map: &mut FogMapItem, teams: &mut TeamGathering, drawn: Team) -> Option<MapChanges> {
     let written_by_game = map.fog.is_changed();
-    let rebuilt = teams.rebuild(map.entity, map.fog.bypass_change_detection());
-    let (mut restyled, soft) = layers.look_of(map.entity, frame);
-    // A new grid is a new neighbourhood: every edge is worked out again (a map's opacity is
-    // new when its type changes, and changes in every frame its walls do: compare the types).
-    restyled |= map.shown.map_type != Some(map.opacity.map_type());
-    map.shown.map_type = Some(map.opacity.map_type());
+    let seen = teams.rebuild(map.entity, map.fog.bypass_change_detection());
     let team = map.drawn.map_or(drawn, |drawn| drawn.0);
-    let switched = map.fog.drawn_team != team;
-    if !rebuilt && !written_by_game && !restyled && !switched {
+    let switched = map.fog.drawn_team() != team;
+    let fits = map.past.fits(&map.fog);
+    if seen.is_none() && !written_by_game && !switched && fits {
         return None;
     }
     let fog = map.fog.bypass_change_detection();
     fog.draw_team(team);
-    map.shown.fit(fog);
-    for team in fog.teams.values_mut() {
-        team.explore_visible();
-    }
-    if soft {
-        let around = Neighbourhood::of(map.opacity.map_type(), fog.area());
-        map.shown.update_edges(fog, restyled, &around);
-    }
-    let changed = map.shown.tiles_to_write(fog, false);
-    layers.write(map.entity, (fog, &map.shown), &changed, frame);
-    map.shown.mark_shown(fog);
-    Some(changed)
+    fog.explore_visible();
+    let drawn_changes = map.past.changes_to(fog);
+    let whole = written_by_game || !fits;
+    Some(MapChanges::new(
+        drawn_changes,
+        seen.unwrap_or_default(),
+        whole,
+    ))
 }

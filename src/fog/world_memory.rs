@@ -38,6 +38,7 @@ use viewshed_core::visible::Window;
     derive(serde::Serialize, serde::Deserialize),
     serde(into = "WorldMemorySave", try_from = "WorldMemorySave")
 )]
+#[type_path = "bevy_viewshed"]
 pub struct WorldMemory {
     /// Each unloaded chunk's memory, by its tiles in the world `(x, y, width, height)`.
     chunks: BTreeMap<(u32, u32, u32, u32), ExploredMemory>,
@@ -154,7 +155,7 @@ pub(crate) fn forget_area(fog: &mut FogOfWar, area: Window) {
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct WorldMemorySave {
-    #[serde(default = "crate::save_format::unspecified")]
+    #[serde(default = "crate::support::save_format::unspecified")]
     format: u32,
     chunks: Vec<(Window, ExploredMemory)>,
 }
@@ -164,7 +165,7 @@ impl From<WorldMemory> for WorldMemorySave {
     fn from(memory: WorldMemory) -> Self {
         let chunks = memory.chunks().map(|(area, m)| (area, m.clone())).collect();
         Self {
-            format: crate::save_format::SAVE_FORMAT,
+            format: crate::support::save_format::SAVE_FORMAT,
             chunks,
         }
     }
@@ -176,7 +177,7 @@ impl TryFrom<WorldMemorySave> for WorldMemory {
 
     /// The chunks of a save, each checked: its memory valid and the size of its area.
     fn try_from(save: WorldMemorySave) -> Result<Self, String> {
-        crate::save_format::check(save.format, "WorldMemory")?;
+        crate::support::save_format::check(save.format, "WorldMemory")?;
         let mut memory = WorldMemory::default();
         for (area, chunk) in save.chunks {
             chunk.validate().map_err(|error| error.to_string())?;

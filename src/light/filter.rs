@@ -10,8 +10,8 @@ use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::light::lighting::Lighting;
-use crate::maps::map_opacity::Grid;
-use crate::maps::map_opacity::MapOpacity;
+use crate::opacity::map_opacity::Grid;
+use crate::opacity::map_opacity::MapOpacity;
 use crate::viewshed::ViewshedUpdated;
 use crate::viewshed::state::ViewState;
 use crate::viewshed::{ViewKey, Viewshed};
@@ -52,6 +52,7 @@ use viewshed_core::visible::{VisibleSet, Window};
 #[reflect(Component, Default, Debug)]
 #[require(Viewshed = crate::viewshed::required_by("NeedsLight"))]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct NeedsLight {
     /// How far the viewer sees without light (0: only its own tile).
     pub dark_vision: u32,

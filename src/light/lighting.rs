@@ -9,13 +9,13 @@ use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::changes::ChangeLog;
-use crate::maps::map_opacity::Grid;
-use crate::maps::map_opacity::MapOpacity;
-use crate::staggered;
+use crate::opacity::map_opacity::Grid;
+use crate::opacity::map_opacity::MapOpacity;
 use crate::viewshed::ViewKey;
 use viewshed_core::bits::{WORD_BITS, low_bits, words_for};
+use viewshed_core::changes::ChangeLog;
 use viewshed_core::hex::hex_distance;
+use viewshed_core::staggered;
 use viewshed_core::visible::{VisibleSet, Window};
 
 /// Fixed-point scale of the summed light: integers add and take away exactly, so a light
@@ -52,6 +52,7 @@ const MOST: f32 = (1 << 20) as f32;
 #[derive(Component, Reflect, Clone, Debug, Default)]
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
+#[type_path = "bevy_viewshed"]
 pub struct Lighting {
     /// The map's tiles (map coordinates): tile `(area.x + x, area.y + y)` is index
     /// `y * width + x` below.

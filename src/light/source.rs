@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::change_ticks::scan_then_run;
 use crate::light::lighting::{Contribution, Lighting, LightingInserts};
+use crate::support::change_ticks::scan_then_run;
 use crate::viewshed::kept::KeptView;
 use crate::viewshed::recompute::{ViewScan, Views};
 use crate::viewshed::state::ViewState;
@@ -32,6 +32,7 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// ```
 /// use bevy::prelude::*;
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::{VisionCone};
 ///
 /// let torch = LightSource::new(6)
 ///     .with_color(Color::srgb(1.0, 0.7, 0.4))
@@ -48,8 +49,9 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// loading.
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Placed, ViewState<LightSource>)]
+#[require(crate::placement::placed::Placed, ViewState<LightSource>)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct LightSource {
     /// How far it lights, in tiles (a disk, like [`Viewshed::new`](crate::Viewshed::new)).
     pub radius: u32,

@@ -14,7 +14,7 @@ use super::sight::{FogLookup, SightBit, Standing, TeamSight};
 use super::team_view::TeamViews;
 use super::{ClientTeam, ReplicatesWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
-use crate::maps::placed::Placed;
+use crate::placement::placed::Placed;
 
 /// Where a marked entity stands and what names its team.
 type MarkedItem = (&'static Placed, Option<&'static Team>, Has<RevealsFog>);

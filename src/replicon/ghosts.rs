@@ -28,7 +28,8 @@ use serde::{Deserialize, Serialize};
 
 use super::sight::{SightBit, TeamSight};
 use super::{ClientTeam, ReplicatesWhenSeen, SightSteps};
-use crate::fog::{LastSeen, LeavesGhost, Team};
+use crate::fog::Team;
+use crate::ghosts::{LastSeen, LeavesGhost};
 
 /// Marks a [`ReplicatesWhenSeen`] entity (a monster, an enemy unit) to leave a ghost on the
 /// clients of each team that stops seeing it, as [`LeavesGhost`] does on one screen (and by
@@ -48,6 +49,7 @@ use crate::fog::{LastSeen, LeavesGhost, Team};
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
 #[require(ReplicatesWhenSeen, LeavesGhost)]
+#[type_path = "bevy_viewshed::replicon"]
 pub struct ReplicatesGhost;
 
 /// On a client: the ghost of an entity its team saw and does not see now, on a stand-in entity

@@ -111,7 +111,8 @@ use team_view::{TeamViews, update_team_views};
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(Replicated, crate::maps::placed::Findable)]
+#[require(Replicated, crate::placement::placed::Findable)]
+#[type_path = "bevy_viewshed::replicon"]
 pub struct ReplicatesWhenSeen;
 
 /// The team a connected client plays for: put it on replicon's client entity on the server
@@ -119,6 +120,7 @@ pub struct ReplicatesWhenSeen;
 /// [`ReplicatesWhenSeen`] entities this team sees; without a `ClientTeam`, none of them.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Component, Debug)]
+#[type_path = "bevy_viewshed::replicon"]
 pub struct ClientTeam(pub Team);
 
 /// The system of [`ViewshedReplicationPlugin`] that decides, each frame, which marked entities

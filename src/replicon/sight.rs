@@ -10,7 +10,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
 use crate::fog::{FogOfWar, Team};
-use crate::parallel::collect_in_parts;
+use crate::support::parallel::collect_in_parts;
 use viewshed_core::bits::{BitRows, WORD_BITS, words_for};
 use viewshed_core::visible::Window;
 
@@ -231,7 +231,7 @@ impl TeamSight {
             for (index, view) in views.iter_mut().enumerate() {
                 let now = fog
                     .team(self.teams[index])
-                    .map_or(&empty, |team_fog| &team_fog.visible);
+                    .map_or(&empty, |team_fog| team_fog.visible_rows());
                 if view != now {
                     view.clone_from(now);
                     changed = true;

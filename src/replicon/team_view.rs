@@ -193,8 +193,8 @@ impl TeamView {
         Self {
             team,
             area: fog.area(),
-            visible: fog.visible.clone(),
-            explored: fog.explored.clone(),
+            visible: fog.visible_rows().clone(),
+            explored: fog.explored_rows().clone(),
         }
     }
 
@@ -235,7 +235,7 @@ impl TeamView {
 
     /// What changed between this view and the team's fog now (`runs`: scratch).
     fn follow(&self, fog: &TeamFog, found: &mut Vec<u32>) -> Follow {
-        let (area, now) = (fog.area(), (&fog.visible, &fog.explored));
+        let (area, now) = (fog.area(), (fog.visible_rows(), fog.explored_rows()));
         if area != self.area || now.0.stride() != self.visible.stride() {
             return Follow::Whole;
         }

@@ -15,8 +15,8 @@ use viewshed_core::visible::VisibleSet;
 
 use super::viewers::ViewerIndex;
 use super::{Announce, CanBeSpotted, JudgeAgain, SpottedTargets};
-use crate::maps::placed::{Placed, PlacedIndex};
-use crate::parallel::collect_in_parts;
+use crate::placement::placed::{Placed, PlacedIndex};
+use crate::support::parallel::collect_in_parts;
 use crate::viewshed::Viewshed;
 use crate::viewshed::ViewshedUpdated;
 

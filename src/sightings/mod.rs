@@ -44,8 +44,9 @@ use viewers::ViewerIndex;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Findable)]
+#[require(crate::placement::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[type_path = "bevy_viewshed"]
 pub struct CanBeSpotted;
 
 /// The [`CanBeSpotted`] entities a viewer sees (itself excluded), as of the last
@@ -58,6 +59,7 @@ pub struct CanBeSpotted;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::{SpottedTargets};
 /// fn count_threats(guards: Query<(Entity, &SpottedTargets), Changed<SpottedTargets>>) {
 ///     for (guard, spotted) in &guards {
 ///         info!("{guard} sees {} targets", spotted.len());

@@ -15,9 +15,9 @@ pub(crate) mod state;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::maps::map_opacity::Grid;
-use crate::staggered;
+use crate::opacity::map_opacity::Grid;
 use viewshed_core::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
+use viewshed_core::staggered;
 use viewshed_core::visible::{VisibleSet, Window};
 
 pub use plugin::ViewsPlugin;
@@ -33,11 +33,12 @@ pub use recompute::ViewshedUpdated;
 /// recomputations).
 ///
 /// With the `serde` feature a `Viewshed` saves its options and its view, with the crate's
-/// [`save_format`](crate::save_format); a save that does not hold together (a view whose
+/// [`save_format`](crate::support::save_format); a save that does not hold together (a view whose
 /// window and bits disagree) or of another format is an error.
 ///
 /// ```
 /// use bevy_viewshed::prelude::*;
+/// use bevy_viewshed::{DistanceShape, VisionCone};
 /// use bevy_viewshed::Radius;
 ///
 /// let mut viewshed = Viewshed::new(8)
@@ -50,12 +51,13 @@ pub use recompute::ViewshedUpdated;
 /// ```
 #[derive(Component, Reflect, Clone, Debug)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::maps::placed::Placed, state::ViewState<Viewshed>)]
+#[require(crate::placement::placed::Placed, state::ViewState<Viewshed>)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
     serde(into = "save::ViewshedSave", try_from = "save::ViewshedSave")
 )]
+#[type_path = "bevy_viewshed"]
 pub struct Viewshed {
     /// How the viewer sees: radius, distance shape, vision cone, floor rule, light walls.
     /// Change any of them at run time; the view follows at the next update.

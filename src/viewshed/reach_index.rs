@@ -16,8 +16,9 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-use crate::maps::map_opacity::Grid;
-use crate::maps::map_opacity::MapOpacity;
+use crate::opacity::log::MapRead;
+use crate::opacity::map_opacity::Grid;
+use crate::opacity::map_opacity::MapOpacity;
 use crate::viewshed::ViewKey;
 use viewshed_core::options::Radius;
 use viewshed_core::visible::Window;
@@ -213,7 +214,7 @@ impl ReachIndex {
     pub(super) fn reached_by_changes(
         &mut self,
         map: Entity,
-        opacity: &MapOpacity,
+        opacity: MapRead,
         out: &mut EntityHashSet,
     ) -> bool {
         let version = opacity.version();
@@ -222,7 +223,7 @@ impl ReachIndex {
             return false;
         };
         let since = std::mem::replace(&mut views.seen_version, version);
-        let Some(areas) = opacity.changes_since(since) else {
+        let Some(areas) = opacity.log.changes_since(since) else {
             return false;
         };
         let mut any = false;

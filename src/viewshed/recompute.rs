@@ -18,13 +18,14 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::change_ticks::{ChangeScan, column, scan_then_run};
-use crate::maps::layers::LayerEpoch;
-use crate::maps::map_opacity::MapOpacity;
-use crate::maps::placed::{Placed, PlacedMoves};
-use crate::maps::placement::PlaceProblem;
+use crate::layers::layer_of::LayerEpoch;
+use crate::opacity::log::{MapRead, OpacityLog};
+use crate::opacity::map_opacity::MapOpacity;
+use crate::placement::locate::PlaceProblem;
+use crate::placement::placed::{Placed, PlacedMoves};
+use crate::support::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::viewshed::kept::KeptView;
-use crate::viewshed::map_lookup::MapLookup;
+use crate::viewshed::map_lookup::{MapLookup, Maps};
 use crate::viewshed::reach_index::{Filed, ReachIndex};
 use crate::viewshed::scratch::Scratch;
 use crate::viewshed::state::ViewState;
@@ -40,6 +41,7 @@ use viewshed_core::visible::VisibleSet;
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::{ViewshedUpdated};
 /// // Runs in `PostUpdate`, `.after(ViewshedStepSystems::Light)`.
 /// fn count_changed_views(mut updated: MessageReader<ViewshedUpdated>, viewers: Query<&Viewshed>) {
 ///     for update in updated.read() {
@@ -73,7 +75,7 @@ pub(crate) struct ViewItem<C: KeptView> {
 /// Finds the entities with a view of kind `C` that may need a new one even when no map
 /// changed, by reading change ticks: new ones, those whose options changed, and those whose
 /// [`ViewState`] asks to be computed afresh (re-enabled, a viewer that started or stopped
-/// needing light: their `C` is marked changed then). Those that moved are the maps step's
+/// needing light: their `C` is marked changed then). Those that moved are the placement step's
 /// [`PlacedMoves`].
 pub(crate) struct ViewScan<C: KeptView>(pub(crate) ChangeScan<C>);
 
@@ -117,7 +119,8 @@ enum Visit {
 pub(super) struct MapChanges<'w, 's> {
     epoch: Res<'w, LayerEpoch>,
     seen_epoch: Local<'s, u64>,
-    changed: Query<'w, 's, (Entity, Ref<'static, MapOpacity>), Changed<MapOpacity>>,
+    changed:
+        Query<'w, 's, (Entity, Ref<'static, MapOpacity>, &'static OpacityLog), Changed<MapOpacity>>,
     removed: RemovedComponents<'w, 's, MapOpacity>,
 }
 
@@ -130,8 +133,12 @@ impl MapChanges<'_, '_> {
             all = true;
         }
         let mut near = EntityHashSet::default();
-        for (map, opacity) in &self.changed {
-            let told = !opacity.is_added() && index.reached_by_changes(map, &opacity, &mut near);
+        for (map, opacity, log) in &self.changed {
+            let read = MapRead {
+                opacity: &opacity,
+                log,
+            };
+            let told = !opacity.is_added() && index.reached_by_changes(map, read, &mut near);
             if !told {
                 index.seen_all(map, &opacity);
                 all = true;
@@ -149,7 +156,7 @@ impl MapChanges<'_, '_> {
 #[derive(SystemParam)]
 pub(crate) struct Views<'w, 's, C: KeptView> {
     items: Query<'w, 's, ViewItem<C>>,
-    maps: Query<'w, 's, &'static MapOpacity>,
+    maps: Maps<'w, 's>,
     moves: Res<'w, PlacedMoves>,
     map_changes: MapChanges<'w, 's>,
     removed: RemovedComponents<'w, 's, C>,
@@ -200,7 +207,7 @@ impl<C: KeptView> Views<'_, '_, C> {
     }
 
     /// Whether layers changed, and the viewers to visit (`None`: every one): those
-    /// `ViewScan` found, those the maps step placed anew and those filed near changed
+    /// `ViewScan` found, those the placement step placed anew and those filed near changed
     /// tiles, when they are few.
     fn viewers_to_visit(&mut self, moved: &[Entity]) -> (bool, Option<EntityHashSet>) {
         for view in self.removed.read() {
@@ -326,7 +333,7 @@ fn catch_up<C: KeptView>(state: &mut Mut<ViewState<C>>, maps: &mut MapLookup) ->
 fn refresh<C: KeptView>(
     fov: &mut Scratch,
     item: &mut ViewItemItem<C>,
-    located: Result<(ViewKey, &MapOpacity), PlaceProblem>,
+    located: Result<(ViewKey, MapRead), PlaceProblem>,
 ) -> bool {
     let state = item.state.bypass_change_detection();
     let (key, opacity) = match located {
@@ -352,7 +359,7 @@ fn refresh<C: KeptView>(
     let at = Some((key.map, TilePos::new(key.origin.0, key.origin.1)));
     let view = item.view.start_view(at, first);
     // The origin was checked to be on the map, so this cannot fail.
-    let computed = fov.compute(&key, opacity, view).is_ok();
+    let computed = fov.compute(&key, &opacity, view).is_ok();
     state.written = buffer(view);
     computed
 }
@@ -392,7 +399,7 @@ fn locate<'a>(
     options: FovOptions,
     placed: &Placed,
     maps: &mut MapLookup<'a, '_, '_>,
-) -> Result<(ViewKey, &'a MapOpacity), PlaceProblem> {
+) -> Result<(ViewKey, MapRead<'a>), PlaceProblem> {
     let (map, tile) = placed.located()?;
     let Some(opacity) = maps.opacity(map) else {
         return Err(PlaceProblem::NotATilemap(map));

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::save_format;
+use crate::support::save_format;
 use crate::viewshed::Viewshed;
 use viewshed_core::options::FovOptions;
 use viewshed_core::visible::VisibleSet;

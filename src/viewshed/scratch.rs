@@ -4,14 +4,14 @@
 //! at the dense bits of its window when none is dense there; `DensityGrid::thin_with` with
 //! the shadows kept warm here otherwise).
 
-use crate::maps::map_opacity::Grid;
-use crate::maps::map_opacity::MapOpacity;
-use crate::staggered;
+use crate::opacity::map_opacity::Grid;
+use crate::opacity::map_opacity::MapOpacity;
 use crate::viewshed::ViewKey;
 use viewshed_core::FovError;
 use viewshed_core::density::Shadows;
 use viewshed_core::hex::HexFov;
 use viewshed_core::shadowcast::Fov;
+use viewshed_core::staggered;
 use viewshed_core::visible::VisibleSet;
 
 /// The scratch space of one thread's field-of-view computations, for every kind of grid.

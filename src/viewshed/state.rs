@@ -11,7 +11,7 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::Allow;
 use bevy::prelude::*;
 
-use crate::maps::placement::PlaceProblem;
+use crate::placement::locate::PlaceProblem;
 use crate::viewshed::ViewKey;
 
 /// The recompute's bookkeeping for the view of kind `C` of one entity.

@@ -5,6 +5,9 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{
+    FovOptions, LayerOf, MapOpacity, SpottedTargets, ViewshedSchedule, ViewshedStepSystems,
+};
 use bevy_viewshed::{HexCoords, OpacityGrid, field_of_view};
 
 /// `MinimalPlugins` + `ViewshedPlugins`: no window, no GPU.

@@ -15,6 +15,7 @@ use bevy_ecs_ldtk::assets::LdtkAssetPlugin;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_ldtk::systems;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::FovOptions;
 use bevy_viewshed::ldtk::LdtkViewshedPlugin;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{OpacityGrid, field_of_view};

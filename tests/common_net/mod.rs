@@ -19,6 +19,7 @@ use bevy_replicon::shared::backend::connected_client::NetworkId;
 use bevy_replicon::shared::server_entity_map::ServerEntityMap;
 use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampleBackendPlugins};
+use bevy_viewshed::LayerOf;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{

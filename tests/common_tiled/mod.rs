@@ -22,6 +22,7 @@ use bevy::shader::Shader;
 use bevy_ecs_tiled::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::tiled::{ObjectVision, TiledOpacity, TiledViewshedPlugin, TiledVision};
+use bevy_viewshed::{FovOptions, MapOpacity};
 use bevy_viewshed::{HexCoords, OpacityGrid, field_of_view, hex_field_of_view};
 
 /// The directory of the Tiled files.
@@ -283,7 +284,7 @@ impl MapData {
 /// Whether a tileset tile with these properties and class blocks sight by the tests'
 /// configuration.
 fn blocking(properties: &tiled::Properties, class: &str) -> bool {
-    let opaque_type = "bevy_viewshed::maps::opacity::Opaque";
+    let opaque_type = "bevy_viewshed::Opaque";
     properties.get("block_line_of_sight") == Some(&tiled::PropertyValue::BoolValue(true))
         || class == "Door"
         || properties.values().any(|v| {

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DistanceShape, FovMode, FovOptions, VisionCone};
 use proptest::prelude::*;
 
 /// The kinds of map the model plays on.

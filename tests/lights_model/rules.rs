@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
+use bevy_viewshed::FovOptions;
 use bevy_viewshed::hex_distance;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{OpacityGrid, field_of_view, hex_field_of_view};

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{LayerOf, SpottedTargets};
 use proptest::test_runner::TestCaseError;
 
 use crate::harness::{Harness, Heard};

@@ -13,6 +13,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::DrawnTeamOverride;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DrawnTeam, LayerOf};
 use proptest::test_runner::TestCaseError;
 
 use crate::ops::{COORD, GROUPS, MapKind, MapRef, Op, Pos, SLOTS, StyleKind};

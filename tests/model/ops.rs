@@ -7,6 +7,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{DistanceShape, FogFade, FovMode, FovOptions, SoftEdge, TileLook, VisionCone};
 use proptest::prelude::*;
 
 /// Map slots: at most this many tilemaps live at once.

@@ -9,6 +9,7 @@ use bevy_ecs_tilemap::helpers::hex_grid::neighbors::HexNeighbors;
 use bevy_ecs_tilemap::helpers::square_grid::neighbors::Neighbors;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ExploredMemory;
+use bevy_viewshed::FovOptions;
 use bevy_viewshed::density::{DENSITY_UNITS, units_of};
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{DensityGrid, OpacityGrid, field_of_view, hex_field_of_view};

@@ -31,6 +31,8 @@
 //! | [`visible`] | the result ([`VisibleSet`]) |
 //! | [`line_of_sight`](mod@line_of_sight) | one cell's visibility from another |
 //! | [`ascii`] | the text map format of the reference cases and `fov_ascii` |
+//! | [`staggered`] | staggered isometric maps as the diamond grids they are |
+//! | [`changes`] | a versioned log of changed cells: which views a change reaches |
 //!
 //! | feature | default | what it does |
 //! |---|---|---|
@@ -43,12 +45,14 @@
 
 pub mod ascii;
 pub mod bits;
+pub mod changes;
 pub mod density;
 pub mod grid;
 pub mod hex;
 pub mod line_of_sight;
 pub mod options;
 pub mod shadowcast;
+pub mod staggered;
 pub mod visible;
 
 pub use density::{DensityGrid, Shadows};

@@ -1,0 +1,8 @@
+//! Map editors: LDtk levels (feature `ldtk`) and Tiled maps and worlds (feature `tiled`), and
+//! what both share: how an entity the editor placed gets its vision.
+
+#[cfg(feature = "ldtk")]
+pub mod ldtk;
+#[cfg(feature = "tiled")]
+pub mod tiled;
+mod vision;

@@ -1,0 +1,136 @@
+//! Tiled objects that block sight, see, are seen, hide or light: the components
+//! [`TiledOpacity`] and [`TiledVision`] give them from their class and custom properties (or
+//! their tile's, for a tile object), read when their map is spawned; their opacity is read
+//! again when `TiledOpacity` changes. Where they stand is `place.rs`'s job.
+
+use bevy::ecs::query::QueryData;
+use bevy::prelude::*;
+use bevy_ecs_tiled::prelude::{TiledMapReference, TiledObject, TiledObjectId, tiled};
+
+use crate::editors::tiled::TiledWarnings;
+use crate::editors::tiled::config::{ObjectVision, TiledOpacity, TiledVision, VisionProperties};
+use crate::editors::tiled::data::{TiledData, map_name};
+use crate::editors::tiled::properties::{PropertySource, blocks};
+use crate::editors::tiled::tiles::{OpaqueFromTiled, set_opaque};
+use crate::opacity::opaque::Opaque;
+use viewshed_core::options::VisionCone;
+
+/// What an object's components are decided from.
+#[derive(QueryData)]
+pub(super) struct ObjectOpacity {
+    entity: Entity,
+    id: &'static TiledObjectId,
+    map: &'static TiledMapReference,
+    opaque: Has<Opaque>,
+    ours: Has<OpaqueFromTiled>,
+}
+
+/// Gives the objects spawned since the last update what [`TiledOpacity`] and [`TiledVision`]
+/// say; when `TiledOpacity` changed, gives every object its opacity again.
+pub(super) fn read_objects(
+    (opacity, vision): (Res<TiledOpacity>, Res<TiledVision>),
+    new: Query<ObjectOpacity, Added<TiledObject>>,
+    all: Query<ObjectOpacity, With<TiledObject>>,
+    data: TiledData,
+    mut warnings: ResMut<TiledWarnings>,
+    mut commands: Commands,
+) {
+    let items: Vec<(ObjectOpacityItem, bool)> = if opacity.is_changed() {
+        all.iter()
+            .map(|item| {
+                let is_new = new.contains(item.entity);
+                (item, is_new)
+            })
+            .collect()
+    } else {
+        new.iter().map(|item| (item, true)).collect()
+    };
+    for (object, is_new) in items {
+        let Some((asset, tiled_object)) = data.object(object.map.0, object.id.0) else {
+            continue;
+        };
+        let what = format!(
+            "object {} (id {}) of map {}",
+            tiled_object.name,
+            object.id.0,
+            map_name(asset)
+        );
+        let tile = tiled_object.get_tile();
+        let tile = tile.as_ref().and_then(|tile| tile.get_tile());
+        let class = class_of(&tiled_object, tile.as_ref());
+        let source = PropertySource {
+            own: &tiled_object.properties,
+            inherited: tile.as_ref().map(|tile| &tile.properties),
+            class: &class,
+            what: &what,
+        };
+        let wanted = blocks(&opacity, &source, &mut warnings);
+        set_opaque(
+            &mut commands,
+            object.entity,
+            wanted,
+            object.opaque,
+            object.ours,
+        );
+        if is_new && let Some(wanted) = vision_of(&vision, &source, &mut warnings) {
+            wanted.insert(&mut commands.entity(object.entity));
+        }
+    }
+}
+
+/// An object's class: its own, or else its tile's (a tile object).
+fn class_of(object: &tiled::Object, tile: Option<&tiled::Tile>) -> String {
+    match tile {
+        Some(tile) if object.user_type.is_empty() => tile.user_type.clone(),
+        _ => object.user_type.clone(),
+    }
+}
+
+/// What an object gets: its class's [`ObjectVision`] with its properties applied, or `None`
+/// when it gets nothing.
+fn vision_of(
+    config: &TiledVision,
+    source: &PropertySource,
+    warnings: &mut TiledWarnings,
+) -> Option<ObjectVision> {
+    let mut vision = config.for_class(source.class).unwrap_or_default();
+    let names = &config.properties;
+    fn name(name: &Option<String>) -> Option<&str> {
+        name.as_deref()
+    }
+    if let Some(radius) = source.count(name(&names.sight_radius), warnings) {
+        vision.radius = Some(radius);
+    }
+    if let Some(cone) = cone_of(names, source, warnings) {
+        vision.cone = Some(cone);
+    }
+    if let Some(team) = source.count(name(&names.team), warnings) {
+        vision.team = Some(team);
+    }
+    if let Some(light) = source.count(name(&names.light_radius), warnings) {
+        vision.light = Some(light);
+    }
+    let mut flag = |name: &Option<String>, field: &mut bool| {
+        if let Some(value) = source.bool(name.as_deref(), warnings) {
+            *field = value;
+        }
+    };
+    flag(&names.reveals_fog, &mut vision.reveals_fog);
+    flag(&names.can_be_spotted, &mut vision.spottable);
+    flag(&names.hides_outside_view, &mut vision.hide_outside_view);
+    flag(&names.leaves_ghost, &mut vision.leaves_ghost);
+    (vision != ObjectVision::default()).then_some(vision)
+}
+
+/// The vision cone an object's properties give: a width, facing the direction given (or +x).
+fn cone_of(
+    names: &VisionProperties,
+    source: &PropertySource,
+    warnings: &mut TiledWarnings,
+) -> Option<VisionCone> {
+    let width = source.number(names.sight_cone_width.as_deref(), warnings)?;
+    let facing = source
+        .number(names.sight_cone_facing.as_deref(), warnings)
+        .unwrap_or(0.0);
+    Some(VisionCone::degrees(facing, width))
+}

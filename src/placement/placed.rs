@@ -1,0 +1,527 @@
+//! The first step of a frame: where every placed entity stands. Viewers, lights, opaque
+//! entities and the entities others look for ([`CanBeSpotted`](crate::CanBeSpotted),
+//! [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost))
+//! get a [`Placed`], written by `place_entities` only when its map or tile changes, so later
+//! steps find what moved with `Changed<Placed>` (or its change ticks) and what stands near a
+//! tile in the `PlacedIndex`, and never work out a placement themselves.
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::ecs::entity_disabling::Disabled;
+use bevy::ecs::query::{Allow, QueryData};
+use bevy::ecs::system::{SystemParam, SystemState};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use bevy_ecs_tilemap::anchor::TilemapAnchor;
+use bevy_ecs_tilemap::map::{
+    TilemapGridSize, TilemapId, TilemapSize, TilemapTileSize, TilemapType,
+};
+use bevy_ecs_tilemap::tiles::TilePos;
+
+use crate::layers::layer_of::LayerEpoch;
+use crate::placement::locate::{MapOf, PlaceProblem, Placement};
+use crate::placement::residents::Residents;
+use crate::support::change_ticks::{ChangeScan, column, scan_then_run};
+use crate::worlds::chunks::ChunkOf;
+use crate::worlds::layout::ChunkChanges;
+use viewshed_core::bits::{BitRows, low_bits};
+use viewshed_core::visible::Window;
+
+/// The side of a bucket of the [`PlacedIndex`], in tiles.
+const BUCKET: u32 = 8;
+
+/// Where an entity stands: its map (the root tilemap of its `TilemapId`) and tile, from its
+/// `TilePos` or, failing that, its `GlobalTransform` and the tilemap's geometry. The plugin
+/// writes it in [`ViewshedStepSystems::Placement`](crate::ViewshedStepSystems::Placement), and only
+/// when it changes, so `Changed<Placed>` tells a game which of these entities moved this frame.
+///
+/// It comes with [`Viewshed`](crate::Viewshed), [`LightSource`](crate::LightSource),
+/// [`Opaque`](crate::Opaque), [`CanBeSpotted`](crate::CanBeSpotted),
+/// [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost)
+/// and, with the `replicon` feature, `ReplicatesWhenSeen`. A `Placed` inserted on an entity
+/// (another entity's, cloned or reflected) is worked out again for it at the next update; the
+/// plugin never reads one a game writes in place.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_viewshed::prelude::*;
+/// # use bevy_viewshed::Placed;
+/// fn report_moves(moved: Query<(Entity, &Placed), Changed<Placed>>) {
+///     for (entity, placed) in &moved {
+///         info!("{entity} now stands at {:?}", placed.tile());
+///     }
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Default, Debug)]
+#[type_path = "bevy_viewshed"]
+pub struct Placed {
+    at: Option<(Entity, TilePos)>,
+    /// Why it stands nowhere (`None` before it was first placed, and while it stands).
+    #[reflect(ignore)]
+    problem: Option<PlaceProblem>,
+}
+
+impl Placed {
+    /// The map (root tilemap) and tile, if the entity stands anywhere.
+    pub fn get(&self) -> Option<(Entity, TilePos)> {
+        self.at
+    }
+
+    /// The map (root tilemap) the entity stands on.
+    pub fn map(&self) -> Option<Entity> {
+        self.at.map(|(map, _)| map)
+    }
+
+    /// The tile the entity stands on.
+    pub fn tile(&self) -> Option<TilePos> {
+        self.at.map(|(_, tile)| tile)
+    }
+
+    /// Whether the entity stands on `tile` of `map`.
+    pub fn is_at(&self, map: Entity, tile: TilePos) -> bool {
+        self.at == Some((map, tile))
+    }
+
+    /// Where it stands, or why it stands nowhere.
+    pub(crate) fn located(&self) -> Result<(Entity, TilePos), PlaceProblem> {
+        self.at
+            .ok_or(self.problem.unwrap_or(PlaceProblem::NotPlaced))
+    }
+
+    fn from_result(located: Result<(Entity, TilePos), PlaceProblem>) -> Self {
+        Self {
+            at: located.ok(),
+            problem: located.err(),
+        }
+    }
+}
+
+/// An entity other steps look for near a tile (a target, a hidden monster, a remembered one,
+/// a replicated unit): filed in the [`PlacedIndex`] where its [`Placed`] says. Viewers, lights
+/// and walls are placed too, but not filed.
+#[derive(Component, Clone, Copy, Debug, Default)]
+#[require(Placed)]
+pub(crate) struct Findable;
+
+/// Every [`Placed`] entity by map and 8x8-tile bucket, so that later steps visit the entities
+/// near a view or a changed tile, not every entity.
+#[derive(Resource, Default)]
+pub(crate) struct PlacedIndex {
+    buckets: HashMap<(Entity, u32, u32), Vec<(Entity, TilePos)>>,
+}
+
+impl PlacedIndex {
+    fn bucket(at: Option<(Entity, TilePos)>) -> Option<(Entity, u32, u32)> {
+        at.map(|(map, tile)| (map, tile.x / BUCKET, tile.y / BUCKET))
+    }
+
+    /// `entity` moved from `from` to `to` (`None`: nowhere, or not filed yet: then it is
+    /// looked for where it goes, so that filing it twice files it once).
+    fn moved(
+        &mut self,
+        entity: Entity,
+        from: Option<(Entity, TilePos)>,
+        to: Option<(Entity, TilePos)>,
+    ) {
+        let to_bucket = Self::bucket(to);
+        let from_bucket = Self::bucket(from).or(to_bucket);
+        if let Some(key) = from_bucket
+            && let Some(entities) = self.buckets.get_mut(&key)
+            && let Some(at) = entities.iter().position(|&(e, _)| e == entity)
+        {
+            if let (true, Some((_, tile))) = (from_bucket == to_bucket, to) {
+                entities[at].1 = tile;
+                return;
+            }
+            entities.swap_remove(at);
+            if entities.is_empty() {
+                self.buckets.remove(&key);
+            }
+        }
+        if let (Some(key), Some((_, tile))) = (to_bucket, to) {
+            self.buckets.entry(key).or_default().push((entity, tile));
+        }
+    }
+
+    /// The entities filed under the buckets of `map` that overlap `window`, with their tiles
+    /// (some may stand outside the window).
+    pub(crate) fn for_each_near(
+        &self,
+        map: Entity,
+        window: Window,
+        mut f: impl FnMut(Entity, TilePos),
+    ) {
+        if window.width == 0 || window.height == 0 {
+            return;
+        }
+        let last = |from: u32, side: u32| from.saturating_add(side - 1) / BUCKET;
+        for by in window.y / BUCKET..=last(window.y, window.height) {
+            for bx in window.x / BUCKET..=last(window.x, window.width) {
+                for &(entity, tile) in self.buckets.get(&(map, bx, by)).into_iter().flatten() {
+                    f(entity, tile);
+                }
+            }
+        }
+    }
+
+    /// Every entity filed under `map`.
+    pub(crate) fn on_map(&self, map: Entity) -> impl Iterator<Item = Entity> + '_ {
+        self.buckets
+            .iter()
+            .filter(move |((m, ..), _)| *m == map)
+            .flat_map(|(_, entities)| entities.iter().map(|&(entity, _)| entity))
+    }
+}
+
+/// Entities to place again whatever their change ticks say: re-enabled, or they lost their
+/// `TilePos` or `TilemapId`.
+#[derive(Resource, Default)]
+pub(super) struct PlaceAgain(EntityHashSet);
+
+/// Finds the placed entities whose `TilePos` or `TilemapId` changed since `place_entities`
+/// last ran, by reading their change ticks 64 at a time: walls, viewers and targets are
+/// placed, and nearly none of them moves in a frame. (A new `Placed` is placed through
+/// [`PlaceAgain`], by an observer.)
+pub(crate) struct PlacedScan(ChangeScan<Placed>);
+
+impl FromWorld for PlacedScan {
+    fn from_world(world: &mut World) -> Self {
+        let columns = vec![column::<TilePos>(world), column::<TilemapId>(world)];
+        Self(ChangeScan::new(world, columns))
+    }
+}
+
+/// The entities whose [`Placed`] `place_entities` changed (or marked changed) this frame,
+/// written by it alone, anew each frame: the later steps take the moved walls, viewers and
+/// lights from here instead of scanning every one of them again.
+#[derive(Resource, Default)]
+pub(crate) struct PlacedMoves(Vec<Entity>);
+
+impl PlacedMoves {
+    /// The entities placed anew this frame (some may be listed twice).
+    pub(crate) fn entities(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+/// A placed entity, as `place_entities` reads it.
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct PlacedItem {
+    entity: Entity,
+    tile: Option<&'static TilePos>,
+    tilemap: Option<&'static TilemapId>,
+    transform: Option<&'static GlobalTransform>,
+    placed: &'static mut Placed,
+    findable: Has<Findable>,
+}
+
+/// What `place_entities` reads and writes besides the change ticks.
+#[derive(SystemParam)]
+pub(super) struct Placing<'w, 's> {
+    entities: Query<'w, 's, PlacedItem>,
+    /// Entities placed by `Transform` whose transform changed.
+    carried: Query<'w, 's, Entity, (With<Placed>, Without<TilePos>, Changed<GlobalTransform>)>,
+    /// Tilemaps whose geometry changed: every entity is placed again (unless the tilemap is
+    /// a chunk that has just come: the world's residents there are placed again instead).
+    maps: Query<
+        'w,
+        's,
+        (Ref<'static, TilemapSize>, Option<Ref<'static, ChunkOf>>),
+        (
+            With<TilemapSize>,
+            Or<(
+                Changed<TilemapSize>,
+                Changed<TilemapType>,
+                Changed<GlobalTransform>,
+                Changed<TilemapGridSize>,
+                Changed<TilemapTileSize>,
+                Changed<TilemapAnchor>,
+                Added<ChunkOf>,
+            )>,
+        ),
+    >,
+    gone_maps: RemovedComponents<'w, 's, TilemapSize>,
+    /// Entities that lost a transform or an anchor: if a tilemap, every entity is placed again.
+    lost_transforms: RemovedComponents<'w, 's, GlobalTransform>,
+    lost_anchors: RemovedComponents<'w, 's, TilemapAnchor>,
+    epoch: Res<'w, LayerEpoch>,
+    seen_epoch: Local<'s, u64>,
+    again: ResMut<'w, PlaceAgain>,
+    index: ResMut<'w, PlacedIndex>,
+    moves: ResMut<'w, PlacedMoves>,
+    chunks: Res<'w, ChunkChanges>,
+    residents: ResMut<'w, Residents>,
+    placement: Placement<'w, 's>,
+}
+
+/// Works out where every [`Placed`] entity stands when anything it depends on changed: its
+/// `TilePos`, `TilemapId` or (placed by `Transform`) `GlobalTransform`, its `Placed` is new,
+/// it was re-enabled, or for every entity: layers changed (every root may have) or any
+/// tilemap's geometry did (size, type, transform, grid). Exclusive, to read the change ticks
+/// as whole columns.
+pub(super) fn place_entities(
+    world: &mut World,
+    mut moved: Local<PlacedScan>,
+    state: &mut SystemState<Placing>,
+) {
+    scan_then_run(world, &mut moved.0, state, |moved, mut placing| {
+        placing.place(moved);
+    });
+}
+
+impl Placing<'_, '_> {
+    /// Whether a tilemap's geometry changed or a tilemap went, which may move any entity; a
+    /// chunk that has just come or has left moves only the entities on its tiles.
+    fn maps_changed(&mut self) -> bool {
+        let came = |(size, chunk): (Ref<TilemapSize>, Option<Ref<ChunkOf>>)| {
+            size.is_added() && chunk.is_some_and(|chunk| chunk.is_added())
+        };
+        let left = self.chunks.left();
+        let gone = self
+            .gone_maps
+            .read()
+            .filter(|map| !left.contains(map))
+            .count();
+        gone > 0 || !self.maps.iter().all(came)
+    }
+
+    fn place(&mut self, moved: &[Entity]) {
+        let layers = self.epoch.changed_since(&mut self.seen_epoch);
+        let maps_changed = self.maps_changed() | self.lost_geometry();
+        let again = std::mem::take(&mut self.again.0);
+        // Nearly always empty: no lookup per entity then.
+        let re_enabled = |entity: Entity| !again.is_empty() && again.contains(&entity);
+        let mut place = Place {
+            placement: &self.placement,
+            last: None,
+            index: &mut self.index,
+            residents: &mut self.residents,
+            moves: &mut self.moves.0,
+        };
+        place.moves.clear();
+        if layers || maps_changed {
+            for item in &mut self.entities {
+                let re_enabled = re_enabled(item.entity);
+                place.one(item, re_enabled);
+            }
+            return;
+        }
+        let mut near_chunks = Vec::new();
+        for &(world, area) in self.chunks.areas() {
+            place.residents.near(world, area, &mut near_chunks);
+        }
+        let listed = moved.iter().chain(&again).chain(&near_chunks);
+        let listed = listed.copied().chain(&self.carried);
+        let mut listed = self.entities.iter_many_mut(listed);
+        while let Some(item) = listed.fetch_next() {
+            let re_enabled = re_enabled(item.entity);
+            place.one(item, re_enabled);
+        }
+    }
+}
+
+impl Placing<'_, '_> {
+    /// Whether a tilemap lost its `GlobalTransform` or `TilemapAnchor` since the last run (the
+    /// removals of other entities' are read and passed over).
+    fn lost_geometry(&mut self) -> bool {
+        let lost = self.lost_transforms.read().chain(self.lost_anchors.read());
+        lost.filter(|&entity| self.placement.is_tilemap(entity))
+            .count()
+            > 0
+    }
+}
+
+/// Where `place_entities` places entities and notes what moved.
+struct Place<'a, 'w, 's> {
+    placement: &'a Placement<'w, 's>,
+    /// The last tilemap whose root was looked up, its root and the root's size: consecutive
+    /// entities mostly stand on the same tilemap, so its `LayerOf` chain is walked once for a
+    /// run of them.
+    last: Option<(Entity, MapOf)>,
+    index: &'a mut PlacedIndex,
+    residents: &'a mut Residents,
+    moves: &'a mut Vec<Entity>,
+}
+
+impl Place<'_, '_, '_> {
+    /// Places one entity; when it moved, notes it in the moves and files it again if it is
+    /// [`Findable`]. A re-enabled one counts as moved (its `Placed` is marked changed)
+    /// wherever it stands.
+    fn one(&mut self, mut item: PlacedItemItem, re_enabled: bool) {
+        let (placement, last) = (self.placement, &mut self.last);
+        let map_of = |tilemap: Entity| match *last {
+            Some((asked, map_of)) if asked == tilemap => map_of,
+            _ => {
+                let map_of = placement.root_and_size(tilemap);
+                *last = Some((tilemap, map_of));
+                map_of
+            }
+        };
+        let (tile, tilemap, transform) = (item.tile, item.tilemap, item.transform);
+        let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, map_of));
+        let was = *item.placed;
+        if item.placed.set_if_neq(now) || re_enabled {
+            if item.findable {
+                self.index.moved(item.entity, was.at, now.at);
+            }
+            let is_world = |map| placement.is_world(map);
+            self.residents
+                .moved(item.entity, was.located(), now.located(), is_world);
+            item.placed.set_changed();
+            self.moves.push(item.entity);
+        }
+    }
+}
+
+/// A placed entity is new, was re-enabled, lost its `TilePos` or `TilemapId`, or had a
+/// `Placed` inserted (a clone, a reflected copy, a scene: another entity's place): it is
+/// placed (again) at the next update (`C` is the component of the lifecycle event `E`).
+pub(super) fn place_again<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    placed: Query<(), (With<Placed>, Allow<Disabled>)>,
+    mut again: ResMut<PlaceAgain>,
+) {
+    if placed.contains(event.event_target()) {
+        again.0.insert(event.event_target());
+    }
+}
+
+/// A [`Placed`] was inserted (by the plugin or a game) on a [`Findable`] entity, or an entity
+/// became findable: it is filed where its `Placed` says.
+pub(super) fn on_findable_placed<E: EntityEvent, C: Component>(
+    event: On<E, C>,
+    placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
+    mut index: ResMut<PlacedIndex>,
+) {
+    if let Ok(placed) = placed.get(event.event_target()) {
+        index.moved(event.event_target(), None, placed.at);
+    }
+}
+
+/// A [`Placed`] is about to be replaced or removed (the entity may be despawned): it is
+/// filed nowhere.
+pub(super) fn on_placed_discarded(
+    event: On<Discard, Placed>,
+    placed: Query<(&Placed, Has<Findable>), Allow<Disabled>>,
+    mut index: ResMut<PlacedIndex>,
+    mut residents: ResMut<Residents>,
+) {
+    if let Ok((placed, findable)) = placed.get(event.entity) {
+        if findable {
+            index.moved(event.entity, placed.at, None);
+        }
+        residents.left(event.entity, placed.located());
+    }
+}
+
+impl PlacedIndex {
+    /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
+    /// `tiles`, whose row 0 bit 0 is tile `origin` (some may stand on a tile whose bit is
+    /// clear: callers check). The bits are read a bucket row at a time (its rows' words ORed
+    /// together, a bucket being one byte of a word), so only the buckets that hold a set bit
+    /// are looked up.
+    pub(crate) fn touched_by(
+        &self,
+        map: Entity,
+        tiles: &BitRows,
+        origin: (u32, u32),
+    ) -> Vec<Entity> {
+        let mut found = Vec::new();
+        if self.buckets.is_empty() || tiles.rows() == 0 {
+            return found;
+        }
+        let mut add = |(bx, by)| {
+            if let Some(entities) = self.buckets.get(&(map, bx, by)) {
+                found.extend(entities.iter().map(|&(entity, _)| entity));
+            }
+        };
+        if !origin.0.is_multiple_of(BUCKET) || !origin.1.is_multiple_of(BUCKET) {
+            // Buckets across the rows' words (a world's area need not start on a bucket).
+            let mut buckets: Vec<(u32, u32)> = tiles
+                .iter_ones()
+                .map(|(y, x)| ((origin.0 + x) / BUCKET, (origin.1 + y) / BUCKET))
+                .collect();
+            buckets.sort_unstable();
+            buckets.dedup();
+            buckets.into_iter().for_each(add);
+            return found;
+        }
+        let (bx0, by0) = (origin.0 / BUCKET, origin.1 / BUCKET);
+        let mut band = vec![0u64; tiles.row(0).len()];
+        for by in 0..tiles.rows().div_ceil(BUCKET) {
+            band.fill(0);
+            for y in by * BUCKET..((by + 1) * BUCKET).min(tiles.rows()) {
+                for (word, &bits) in band.iter_mut().zip(tiles.row(y)) {
+                    *word |= bits;
+                }
+            }
+            for (i, &word) in (0u32..).zip(&band) {
+                let mut word = word;
+                while word != 0 {
+                    // A bucket lies within one word of each row (BUCKET divides 64).
+                    let bucket = word.trailing_zeros() / BUCKET;
+                    word &= !(low_bits(BUCKET) << (bucket * BUCKET));
+                    add((bx0 + i * (64 / BUCKET) + bucket, by0 + by));
+                }
+            }
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entity(n: u32) -> Entity {
+        Entity::from_raw_u32(n).unwrap()
+    }
+
+    fn at(map: Entity, x: u32, y: u32) -> Option<(Entity, TilePos)> {
+        Some((map, TilePos::new(x, y)))
+    }
+
+    #[test]
+    fn entities_are_found_near_windows_and_changed_tiles_and_follow_their_moves() {
+        let (map, other, a, b) = (entity(1), entity(2), entity(3), entity(4));
+        let mut index = PlacedIndex::default();
+        index.moved(a, None, at(map, 5, 5));
+        index.moved(b, None, at(map, 40, 3));
+        let window = |x, y, width, height| Window {
+            x,
+            y,
+            width,
+            height,
+        };
+        let near = |index: &PlacedIndex, w| {
+            let mut found = Vec::new();
+            index.for_each_near(map, w, |entity, _| found.push(entity));
+            found.sort();
+            found
+        };
+        assert_eq!(near(&index, window(0, 0, 17, 17)), vec![a]);
+        let mut both = vec![a, b];
+        both.sort();
+        assert_eq!(near(&index, window(0, 0, 41, 6)), both);
+        assert!(near(&index, window(0, 0, 0, 0)).is_empty());
+        index.for_each_near(other, window(0, 0, 64, 64), |_, _| panic!("another map"));
+        let mut tiles = BitRows::new(64, 64);
+        tiles.set(2, 47);
+        assert_eq!(index.touched_by(map, &tiles, (0, 0)), vec![b]);
+        tiles.set(7, 7);
+        let mut touched = index.touched_by(map, &tiles, (0, 0));
+        touched.sort();
+        assert_eq!(touched, both);
+        // A move within a bucket, then out of it, then onto another map, then nowhere.
+        index.moved(a, at(map, 5, 5), at(map, 6, 5));
+        index.moved(a, at(map, 6, 5), at(map, 20, 5));
+        assert_eq!(near(&index, window(0, 0, 16, 16)), Vec::<Entity>::new());
+        index.moved(a, at(map, 20, 5), at(other, 1, 1));
+        assert_eq!(index.on_map(other).collect::<Vec<_>>(), vec![a]);
+        assert_eq!(index.on_map(map).collect::<Vec<_>>(), vec![b]);
+        index.moved(a, at(other, 1, 1), None);
+        index.moved(b, at(map, 40, 3), None);
+        assert!(index.buckets.is_empty());
+    }
+}

@@ -1,0 +1,61 @@
+//! The tile under a point of an endless grid of any kind bevy_ecs_tilemap draws: how a chunk
+//! placed by its transform and an entity placed by its `Transform` on a chunk or a world find
+//! their tile, beyond the bounds of one tilemap.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::helpers::hex_grid::axial::AxialPos;
+use bevy_ecs_tilemap::helpers::hex_grid::offset::{ColEvenPos, ColOddPos, RowEvenPos, RowOddPos};
+use bevy_ecs_tilemap::helpers::square_grid::diamond::DiamondPos;
+use bevy_ecs_tilemap::helpers::square_grid::staggered::StaggeredPos;
+use bevy_ecs_tilemap::map::{HexCoordSystem, IsoCoordSystem, TilemapGridSize, TilemapType};
+
+/// The tile under `pos` on an endless grid of this type whose tile `(0, 0)` is centred on the
+/// origin (bevy_ecs_tilemap's formulas, without the map's bounds).
+pub(crate) fn grid_position(pos: Vec2, grid: &TilemapGridSize, map_type: &TilemapType) -> IVec2 {
+    let (x, y) = match map_type {
+        TilemapType::Square => (
+            (pos.x / grid.x + 0.5).floor() as i32,
+            (pos.y / grid.y + 0.5).floor() as i32,
+        ),
+        TilemapType::Isometric(IsoCoordSystem::Diamond) => {
+            let p = DiamondPos::from_world_pos(&pos, grid);
+            (p.x, p.y)
+        }
+        TilemapType::Isometric(IsoCoordSystem::Staggered) => {
+            let p = StaggeredPos::from_world_pos(&pos, grid);
+            (p.x, p.y)
+        }
+        TilemapType::Hexagon(system) => hex_position(pos, grid, *system),
+    };
+    IVec2::new(x, y)
+}
+
+/// [`grid_position`] on a hexagonal grid.
+fn hex_position(pos: Vec2, grid: &TilemapGridSize, system: HexCoordSystem) -> (i32, i32) {
+    match system {
+        HexCoordSystem::RowEven => {
+            let p = RowEvenPos::from_world_pos(&pos, grid);
+            (p.q, p.r)
+        }
+        HexCoordSystem::RowOdd => {
+            let p = RowOddPos::from_world_pos(&pos, grid);
+            (p.q, p.r)
+        }
+        HexCoordSystem::ColumnEven => {
+            let p = ColEvenPos::from_world_pos(&pos, grid);
+            (p.q, p.r)
+        }
+        HexCoordSystem::ColumnOdd => {
+            let p = ColOddPos::from_world_pos(&pos, grid);
+            (p.q, p.r)
+        }
+        HexCoordSystem::Row => {
+            let p = AxialPos::from_world_pos_row(&pos, grid);
+            (p.q, p.r)
+        }
+        HexCoordSystem::Column => {
+            let p = AxialPos::from_world_pos_col(&pos, grid);
+            (p.q, p.r)
+        }
+    }
+}
