@@ -82,6 +82,7 @@ pub use viewshed_core;
 pub use viewshed_core::{ascii, density, grid, hex, line_of_sight, options, shadowcast, visible};
 
 pub mod draw;
+#[cfg(any(feature = "ldtk", feature = "tiled"))]
 mod editors;
 pub mod fog;
 pub mod ghosts;

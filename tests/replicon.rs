@@ -15,7 +15,7 @@ use bevy_replicon::prelude::Replicated;
 use bevy_replicon::test_app::TestClientEntity;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{ClientTeam, ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen};
+use bevy_viewshed::replicon::{ClientGhost, ClientTeam, ReplicatesGhost, ReplicatesWhenSeen};
 use common_app::spawn_map;
 use common_net::{Net, Stamp, set};
 
@@ -456,7 +456,7 @@ fn a_ghost_stays_on_its_teams_clients_as_last_seen_until_its_tile_is_seen_empty(
     net.step();
     let ghost_of = |net: &Net, i: usize| {
         let world = net.clients[i].world();
-        let mut ghosts = world.try_query::<(&ReplicatedGhost, &Stamp)>().unwrap();
+        let mut ghosts = world.try_query::<(&ClientGhost, &Stamp)>().unwrap();
         ghosts
             .iter(world)
             .map(|(g, s)| (g.tile, *s))

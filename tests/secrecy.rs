@@ -23,7 +23,7 @@ use bevy_replicon::prelude::Replicated;
 use bevy_viewshed::Team;
 use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
+use bevy_viewshed::replicon::{ClientGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
 use common_app::{spawn_layer, spawn_map, tile_entity};
 use common_net::lossy::MOST_DELAY;
 use common_net::{Net, Stamp, Transport};
@@ -192,11 +192,9 @@ impl Game {
     /// The replicated entities (team views aside), in a stable order.
     fn replicated(&mut self) -> Vec<Entity> {
         let world = self.net.server.world_mut();
-        let mut query = world.query_filtered::<Entity, (
-            With<Replicated>,
-            Without<TeamView>,
-            Without<ReplicatedGhost>,
-        )>();
+        let mut query = world
+            .query_filtered::<Entity, (With<Replicated>, Without<TeamView>, Without<ClientGhost>)>(
+            );
         let mut entities: Vec<Entity> = query.iter(world).collect();
         entities.sort();
         entities

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapType;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::changes::{ChangedTiles, differs, for_each_set_bit};
+use crate::fog::change_list::{ChangedTiles, differs, for_each_set_bit};
 use crate::fog::{FogOfWar, TeamFog};
 use crate::support::neighbours::Neighbourhood;
 use viewshed_core::bits::BitRows;

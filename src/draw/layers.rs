@@ -13,7 +13,7 @@ use crate::draw::FogStyle;
 use crate::draw::edges::FogEdges;
 use crate::draw::fade::{FadeStart, FadingTiles};
 use crate::draw::tile_writer::{LayerTiles, TileWriter};
-use crate::fog::changes::{ChangedTiles, FogChanges};
+use crate::fog::change_list::{ChangedTiles, FogChanges};
 use crate::fog::{FogOfWar, FogState};
 use crate::layers::layer_of::{LayerEpoch, LayerOf, Layers, map_tilemaps, root_of};
 use crate::opacity::MapOpacity;
@@ -198,14 +198,14 @@ fn write_layer(
     });
 }
 
+/// Tiles spawned or moved (to another tile or tilemap).
+type TileMoved = Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>;
+
 /// Gives tiles spawned (or moved) into a fog layer the look of their state. A tile counts once
 /// it is in its layer's `TileStorage`, so the tiles are only looked at in frames where the
 /// storage of a fog layer changed.
 pub(super) fn style_new_tiles(
-    new_tiles: Query<
-        (Entity, &TilePos, &TilemapId),
-        Or<(Added<TilePos>, Changed<TilePos>, Changed<TilemapId>)>,
-    >,
+    new_tiles: Query<(Entity, &TilePos, &TilemapId), TileMoved>,
     mut styles: Query<(Ref<TileStorage>, &FogStyle, &mut FadingTiles)>,
     (layers, placements): (Query<&LayerOf>, Query<&ChunkPlacement>),
     fogs: Query<(&FogOfWar, &FogEdges)>,

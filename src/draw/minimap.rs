@@ -9,7 +9,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
 
-use crate::fog::changes::FogChanges;
+use crate::fog::change_list::FogChanges;
 use crate::fog::{FogOfWar, FogState};
 
 /// Gives a map a minimap: an `Image` with one pixel per tile showing the fog of war of the

@@ -10,7 +10,7 @@ use super::minimap::{FogMinimap, draw_minimaps};
 use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};
 use super::terrain::{TerrainMemory, on_terrain_memory_removed, remember_terrain};
 use super::{FogFade, FogStyle, SoftEdge, TileLook};
-use crate::fog::changes::FogChanges;
+use crate::fog::change_list::FogChanges;
 use crate::fog::{FogOfWar, FogPlugin};
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 

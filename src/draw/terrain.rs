@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
 
-use crate::fog::changes::ChangedTiles;
-use crate::fog::changes::FogChanges;
+use crate::fog::change_list::ChangedTiles;
+use crate::fog::change_list::FogChanges;
 use crate::fog::{FogOfWar, FogState, Team};
 use crate::layers::layer_of::{LayerOf, root_of};
 
@@ -153,6 +153,18 @@ pub(super) struct TerrainLayer {
     truth: Option<&'static mut TerrainTruth>,
 }
 
+/// Tiles whose `TileTextureIndex` changed since the last update, and where they are.
+type Rekinded<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static TilePos,
+        &'static TilemapId,
+        &'static TileTextureIndex,
+    ),
+    Changed<TileTextureIndex>,
+>;
+
 /// The tiles of the layers, the fog of their maps, and what changed.
 #[derive(SystemParam)]
 pub(super) struct TerrainTiles<'w, 's> {
@@ -164,16 +176,7 @@ pub(super) struct TerrainTiles<'w, 's> {
         'w,
         's,
         (
-            Query<
-                'w,
-                's,
-                (
-                    &'static TilePos,
-                    &'static TilemapId,
-                    &'static TileTextureIndex,
-                ),
-                Changed<TileTextureIndex>,
-            >,
+            Rekinded<'w, 's>,
             Query<'w, 's, &'static mut TileTextureIndex>,
         ),
     >,
@@ -378,8 +381,12 @@ impl<'de> serde::Deserialize<'de> for TerrainMemory {
 struct TerrainSave {
     #[serde(default = "crate::support::save_format::unspecified")]
     format: u32,
-    teams: Vec<(Team, Vec<(u32, u32, u32)>)>,
+    teams: Vec<(Team, Vec<SavedTile>)>,
 }
+
+/// A remembered tile in a save: `(x, y, index)`.
+#[cfg(feature = "serde")]
+type SavedTile = (u32, u32, u32);
 
 /// A layer lost its [`TerrainMemory`]: its tiles are drawn as they are again.
 pub(super) fn on_terrain_memory_removed(

@@ -12,7 +12,7 @@ use viewshed_core::visible::Window;
 
 use crate::draw::fade::{FadeStart, FadingTiles};
 use crate::draw::style::TileLook;
-use crate::fog::changes::ChangedTiles;
+use crate::fog::change_list::ChangedTiles;
 
 /// From this many tiles to write on, the tiles are written on all threads: below it, the
 /// tasks cost more than they save.

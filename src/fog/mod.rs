@@ -16,12 +16,12 @@
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | `update` | each map's fog brought up to date: team views, memory, what changed |
 //! | `past` | what the team drawn saw at the last update (the fog's bookkeeping beside `FogOfWar`) |
-//! | `changes` | the list of what changed in a frame, per map |
+//! | `change_list` | the one list of what changed in a frame, per map |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
 //! | [`world_memory`] | what the teams remember of a world's chunks not loaded: [`WorldMemory`] |
 //! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog), their observers |
 
-pub(crate) mod changes;
+pub(crate) mod change_list;
 mod maps;
 pub mod memory;
 pub mod model;

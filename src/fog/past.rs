@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::fog::FogOfWar;
-use crate::fog::changes::{ChangedTiles, differs};
+use crate::fog::change_list::{ChangedTiles, differs};
 use viewshed_core::bits::BitRows;
 use viewshed_core::visible::Window;
 

@@ -4,7 +4,7 @@ use bevy::app::{App, Plugin};
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
-use super::changes::FogChanges;
+use super::change_list::FogChanges;
 use super::maps::{FogChunks, track_fog};
 use super::past::FogPast;
 use super::team::rebuild_team_views;

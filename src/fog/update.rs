@@ -6,7 +6,7 @@ use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use crate::fog::changes::{FogChanges, MapChanges};
+use crate::fog::change_list::{FogChanges, MapChanges};
 use crate::fog::past::FogPast;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, RevealsFog, Team};

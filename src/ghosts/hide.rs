@@ -4,8 +4,8 @@ use bevy::camera::visibility::Visibility;
 use bevy::prelude::*;
 
 use crate::fog::FogOfWar;
-use crate::fog::changes::{ChangedTiles, FogChanges};
-use crate::placement::placed::{Placed, PlacedIndex};
+use crate::fog::change_list::{ChangedTiles, FogChanges};
+use crate::placement::placed::{Moved, Placed, PlacedIndex};
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the
 /// revealed view: its `Visibility` is set to `Hidden` outside it and `Inherited` inside. It
@@ -33,13 +33,7 @@ pub struct HidesOutsideView;
 /// whose fog went are looked at.
 pub(crate) fn hide_outside_view(
     mut entities: Query<(&Placed, &mut Visibility), With<HidesOutsideView>>,
-    moved: Query<
-        Entity,
-        (
-            With<HidesOutsideView>,
-            Or<(Changed<Placed>, Added<HidesOutsideView>)>,
-        ),
-    >,
+    moved: Query<Entity, Moved<HidesOutsideView>>,
     fogs: Query<&FogOfWar>,
     (changes, index): (Res<FogChanges>, Res<PlacedIndex>),
     mut gone: RemovedComponents<FogOfWar>,

@@ -11,10 +11,10 @@ use bevy::ecs::query::{Allow, QueryData};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::changes::{FogChanges, MapChanges, SeenChange};
+use crate::fog::change_list::{FogChanges, MapChanges, SeenChange};
 use crate::fog::{FogOfWar, Team, TeamFog};
 use crate::opacity::map_opacity::MapOpacity;
-use crate::placement::placed::{Placed, PlacedIndex};
+use crate::placement::placed::{Moved, Placed, PlacedIndex};
 use crate::support::neighbours::Neighbourhood;
 use viewshed_core::bits::BitRows;
 use viewshed_core::visible::Window;
@@ -332,7 +332,7 @@ struct Judging<'a, 'w, 's> {
 /// a team (the fog's list of what changed), and what the team knew of those tiles.
 pub(super) fn remember_seen(
     entities: Query<&'static Placed, With<LeavesGhost>>,
-    moved: Query<Entity, (With<LeavesGhost>, Or<(Changed<Placed>, Added<LeavesGhost>)>)>,
+    moved: Query<Entity, Moved<LeavesGhost>>,
     (mut gone, mut disabled): (RemovedComponents<LeavesGhost>, ResMut<DisabledRemembered>),
     (index, changes): (Res<PlacedIndex>, Res<FogChanges>),
     mut maps: Query<GhostMap>,

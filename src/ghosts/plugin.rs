@@ -7,7 +7,7 @@ use super::hide::{HidesOutsideView, hide_outside_view};
 use super::last_seen::{
     DisabledRemembered, LastSeen, LeavesGhost, on_remembered_disabled, remember_seen,
 };
-use crate::fog::changes::FogChanges;
+use crate::fog::change_list::FogChanges;
 use crate::fog::{FogOfWar, FogPlugin};
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 

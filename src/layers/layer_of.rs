@@ -115,10 +115,13 @@ pub(super) fn on_layers_changed<E: EntityEvent>(
 #[derive(Resource, Default)]
 pub(super) struct LayerWarnings(EntityHashSet);
 
+/// Layers that changed root or size.
+type LayerChanged = Or<(Changed<LayerOf>, Changed<TilemapSize>)>;
+
 /// Warns once about each layer that has no root (a cycle, a chain too deep) or whose size
 /// differs from its root's.
 pub(super) fn check_layers(
-    changed: Query<(Entity, &LayerOf), Or<(Changed<LayerOf>, Changed<TilemapSize>)>>,
+    changed: Query<(Entity, &LayerOf), LayerChanged>,
     layers: Query<&LayerOf>,
     sizes: Query<&TilemapSize>,
     mut warned: ResMut<LayerWarnings>,

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::light::lighting::Lighting;
+use crate::light::lighting::{LightLedger, Lighting};
 use crate::opacity::map_opacity::Grid;
 use crate::opacity::map_opacity::MapOpacity;
 use crate::viewshed::ViewshedUpdated;
@@ -138,13 +138,16 @@ pub(super) struct NeedingLight {
     filter: Option<&'static mut LightFilter>,
 }
 
+/// The viewers whose view the light changed, and their maps (per thread).
+type Relit = Vec<(Entity, Entity)>;
+
+/// The viewers that got a new light filter (per thread).
+type Adopted = Vec<(Entity, LightFilter)>;
+
 pub(super) fn filter_by_light(
     mut viewers: Query<NeedingLight>,
-    maps: Query<(&MapOpacity, &Lighting)>,
-    (mut relit, mut adopted): (
-        Local<Parallel<Vec<(Entity, Entity)>>>,
-        Local<Parallel<Vec<(Entity, LightFilter)>>>,
-    ),
+    maps: Query<(&MapOpacity, &Lighting, &LightLedger)>,
+    (mut relit, mut adopted): (Local<Parallel<Relit>>, Local<Parallel<Adopted>>),
     mut messages: MessageWriter<ViewshedUpdated>,
     mut commands: Commands,
 ) {
@@ -193,19 +196,19 @@ fn filter_view(
         &mut LightFilter,
     ),
     (viewshed_touched, needs_touched): (bool, bool),
-    maps: &Query<(&MapOpacity, &Lighting)>,
+    maps: &Query<(&MapOpacity, &Lighting, &LightLedger)>,
 ) -> Option<Entity> {
     // A new field of view is in the viewshed: recomputed since it was last filtered (a new
     // generation or key), or written over by the game (a viewshed replaced in place, whose
     // generation may have started again at the one filtered last).
-    let from = (viewshed.generation, key.as_ref().map(source));
+    let from = (viewshed.generation(), key.as_ref().map(source));
     let fresh = filter.from != Some(from)
-        || (viewshed_touched && fingerprint(&viewshed.visible) != filter.written);
+        || (viewshed_touched && fingerprint(viewshed.visible_set()) != filter.written);
     if fresh {
         // Let go of the shared one first, so that its buffer is reused when no clone of the
         // `NeedsLight` holds it.
         needs.field_of_view = Arc::default();
-        Arc::make_mut(&mut filter.field_of_view).clone_from(&viewshed.visible);
+        Arc::make_mut(&mut filter.field_of_view).clone_from(viewshed.visible_set());
         filter.from = Some(from);
     }
     if fresh || needs_touched {
@@ -216,7 +219,7 @@ fn filter_view(
     match written {
         Some(print) => filter.written = print,
         // A fresh view the filter left as it was (a viewer that stands nowhere).
-        None if fresh => filter.written = fingerprint(&viewshed.visible),
+        None if fresh => filter.written = fingerprint(viewshed.visible_set()),
         None => {}
     }
     announce
@@ -230,18 +233,18 @@ fn relight(
     dark_vision: u32,
     filter: &mut LightFilter,
     fresh: bool,
-    maps: &Query<(&MapOpacity, &Lighting)>,
+    maps: &Query<(&MapOpacity, &Lighting, &LightLedger)>,
 ) -> (Option<Fingerprint>, Option<Entity>) {
     let Some(key) = key else {
         return (None, None);
     };
-    let Ok((opacity, lighting)) = maps.get(key.map) else {
+    let Ok((opacity, lighting, ledger)) = maps.get(key.map) else {
         return (None, None);
     };
     let fov = &*filter.field_of_view;
     let stale = fresh
         || dark_vision != filter.dark_vision
-        || lighting.changed_within(filter.lit_version, |(x, y)| fov.contains(x, y));
+        || ledger.changed_within(filter.lit_version, |(x, y)| fov.contains(x, y));
     filter.lit_version = lighting.version();
     filter.dark_vision = dark_vision;
     if !stale {
@@ -256,14 +259,14 @@ fn relight(
     };
     let (view, print) = rule.seen();
     if fresh {
-        viewshed.visible = view;
+        viewshed.filter_to(view);
         return (Some(print), None);
     }
-    if view == viewshed.visible {
+    if view == *viewshed.visible_set() {
         return (None, None);
     }
     viewshed.relight(view);
-    filter.from = Some((viewshed.generation, Some(source(&key))));
+    filter.from = Some((viewshed.generation(), Some(source(&key))));
     (Some(print), Some(key.map))
 }
 
@@ -408,16 +411,16 @@ fn spread(row: &[u64], word: usize) -> u64 {
     bits | bits << 1 | from_left | bits >> 1 | from_right
 }
 
+/// Viewers that need light, disabled ones too.
+type NeedingLightOrDisabled = (With<NeedsLight>, Allow<Disabled>);
+
 /// A `Viewshed` or a `NeedsLight` (`C`) was inserted on a viewer that needs light (anew,
 /// again, or cloned from another viewer): the field of view is computed again at the next
 /// update and filtered afresh, with a new [`LightFilter`] (the crate's bookkeeping, which a
 /// clone of the entity does not copy).
 pub(super) fn on_light_rule_inserted<C: Component>(
     event: On<Insert, C>,
-    mut viewers: Query<
-        (&mut ViewState<Viewshed>, &mut Viewshed),
-        (With<NeedsLight>, Allow<Disabled>),
-    >,
+    mut viewers: Query<(&mut ViewState<Viewshed>, &mut Viewshed), NeedingLightOrDisabled>,
     mut commands: Commands,
 ) {
     if let Ok((mut state, mut viewshed)) = viewers.get_mut(event.entity) {

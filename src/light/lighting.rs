@@ -1,10 +1,12 @@
-//! A map's [`Lighting`]: the sum of its lights' contributions, tile by tile, with the log of
-//! which tiles became lit or dark (the same versioned [`ChangeLog`] as opacity), so a viewer
-//! that needs light knows whether its view must be filtered again, and the ledger of what
-//! each light added, so that exactly that is taken away when it changes or goes out.
+//! A map's [`Lighting`]: the sum of its lights' contributions, tile by tile; and beside it the
+//! light's own bookkeeping ([`LightLedger`]): the log of which tiles became lit or dark (the
+//! same versioned [`ChangeLog`] as opacity), so a viewer that needs light knows whether its
+//! view must be filtered again, and the ledger of what each light added, so that exactly that
+//! is taken away when it changes or goes out.
 
 use bevy::color::{ColorToComponents, LinearRgba};
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy::tasks::ComputeTaskPool;
 use bevy_ecs_tilemap::tiles::TilePos;
@@ -67,15 +69,8 @@ pub struct Lighting {
     /// clear word after the last row ([`lit_bits`](Self::lit_bits) reads word pairs): what
     /// the light filter reads 64 tiles at a time.
     lit: Vec<u64>,
-    /// Which tiles became lit or dark, and when.
-    changes: ChangeLog,
-    /// What each light (by entity) added, to take exactly that away again. It lives here,
-    /// with the sums it was added to, and not in the light's [`LightSource`]: a game may
-    /// clone that component, or write a new one over it in place, and neither may copy or
-    /// drop what the map holds from the light.
-    ///
-    /// [`LightSource`]: crate::LightSource
-    applied: EntityHashMap<Contribution>,
+    /// The version of which tiles are lit (the ledger's log's).
+    version: u64,
 }
 
 impl Lighting {
@@ -171,14 +166,7 @@ impl Lighting {
 
     /// The version of which tiles are lit: it grows whenever a tile becomes lit or dark.
     pub fn version(&self) -> u64 {
-        self.changes.version()
-    }
-
-    /// Whether a tile for which `in_reach` holds became lit or dark after version `since`.
-    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
-        // The light's changes are single tiles.
-        let in_reach = |area: Window| area.cells().any(&in_reach);
-        self.changes.changed_within(since, in_reach)
+        self.version
     }
 
     /// The map's tiles it covers.
@@ -186,62 +174,15 @@ impl Lighting {
         self.area
     }
 
-    /// Whether `light` added something to this lighting (and has not taken it away).
-    pub(crate) fn holds(&self, light: Entity) -> bool {
-        self.applied.contains_key(&light)
-    }
-
-    /// Whether what `light` added is exactly `wanted` over the tiles `lit`.
-    pub(super) fn holds_exactly(
-        &self,
-        light: Entity,
-        wanted: &Contribution,
-        lit: &VisibleSet,
-    ) -> bool {
-        self.applied
-            .get(&light)
-            .is_some_and(|applied| applied.same_look(wanted) && applied.lit == *lit)
-    }
-
-    /// Lays the lighting out anew over `area` (a map resized, a world whose chunks came or
-    /// went): every light's contribution in the ledger is added again where it falls in the
-    /// new area, and every tile counts as changed.
-    fn resize(&mut self, area: Window) {
-        let applied = std::mem::take(&mut self.applied);
-        *self = Self {
-            changes: std::mem::take(&mut self.changes),
-            ..Self::new(area)
-        };
-        self.changes.reset();
-        let again = applied.into_iter().map(|(light, contribution)| {
-            let lit = contribution.lit.clone();
-            (light, contribution.over(&lit, area))
-        });
-        self.apply(&[], again.collect());
-    }
-
-    /// Takes `light` out of the ledger, without taking its light away from the tiles: the
-    /// caller hands what it returns to [`apply`](Self::apply) as taken away.
-    pub(super) fn unledger(&mut self, light: Entity) -> Option<Contribution> {
-        self.applied.remove(&light)
-    }
-
-    /// Takes away exactly what was added for `light`, if anything; returns whether it did.
-    pub(super) fn take_away(&mut self, light: Entity) -> bool {
-        let Some(contribution) = self.unledger(light) else {
-            return false;
-        };
-        self.apply(&[contribution], Vec::new());
-        true
-    }
-
-    /// Takes away the contributions `taken` (out of the ledger already,
-    /// [`unledger`](Self::unledger)) and adds each light's contribution of `added` (each
-    /// [`over`](Contribution::over) its lit set, its light out of the ledger), which the
-    /// ledger then holds. Many tiles are shared out among the threads by bands of rows, each
-    /// thread going through every contribution; the tiles that end up lit or dark (not those
-    /// that only flickered between the two) go in the change log.
-    pub(super) fn apply(&mut self, taken: &[Contribution], added: Vec<(Entity, Contribution)>) {
+    /// Takes away the contributions `taken` and adds those of `added`. Many tiles are shared
+    /// out among the threads by bands of rows, each thread going through every contribution;
+    /// returns the tiles (of the area's own coordinates) that ended up lit or dark, not those
+    /// that only flickered between the two.
+    fn add_up(
+        &mut self,
+        taken: &[Contribution],
+        added: &[(Entity, Contribution)],
+    ) -> Vec<(u32, u32)> {
         let cells = (self.width as usize) * (self.height as usize);
         if self.counts.len() != cells {
             self.counts = vec![0; cells];
@@ -250,8 +191,7 @@ impl Lighting {
         }
         if cells == 0 {
             // Nothing to light on a map without tiles.
-            self.applied.extend(added);
-            return;
+            return Vec::new();
         }
         let adds: Vec<&Contribution> = added.iter().map(|(_, c)| c).collect();
         let work: usize = taken
@@ -260,7 +200,7 @@ impl Lighting {
             .map(Contribution::cells)
             .sum();
         let pool = ComputeTaskPool::try_get().filter(|pool| pool.thread_num() > 1);
-        let flipped = match pool {
+        match pool {
             Some(pool) if work >= CELLS_IN_PARALLEL => {
                 let bands = self.bands(2 * pool.thread_num());
                 let adds = &adds;
@@ -275,11 +215,7 @@ impl Lighting {
                 .bands(1)
                 .flat_map(|mut band| band.apply(taken, &adds))
                 .collect(),
-        };
-        for (x, y) in flipped {
-            self.changes.note_change((self.area.x + x, self.area.y + y));
         }
-        self.applied.extend(added);
     }
 
     /// The map's counts, sums and lit bits cut into `parts` bands of rows.
@@ -300,6 +236,97 @@ impl Lighting {
                 sums,
                 lit,
             })
+    }
+}
+
+/// What the light domain keeps beside a map's [`Lighting`]: which tiles became lit or dark,
+/// and when, and what each light (by entity) added, to take exactly that away again. A
+/// component of its own, no game's: a `Lighting` or a `LightSource` a game clones, or writes
+/// over in place, copies or drops nothing of what the map holds from its lights.
+#[derive(Component, Debug, Default)]
+#[component(clone_behavior = Ignore)]
+pub(crate) struct LightLedger {
+    changes: ChangeLog,
+    applied: EntityHashMap<Contribution>,
+}
+
+impl LightLedger {
+    /// Whether `light` added something to this map's lighting (and has not taken it away).
+    pub(crate) fn holds(&self, light: Entity) -> bool {
+        self.applied.contains_key(&light)
+    }
+
+    /// Whether what `light` added is exactly `wanted` over the tiles `lit`.
+    pub(super) fn holds_exactly(
+        &self,
+        light: Entity,
+        wanted: &Contribution,
+        lit: &VisibleSet,
+    ) -> bool {
+        self.applied
+            .get(&light)
+            .is_some_and(|applied| applied.same_look(wanted) && applied.lit == *lit)
+    }
+
+    /// Whether a tile for which `in_reach` holds became lit or dark after version `since`.
+    pub(crate) fn changed_within(&self, since: u64, in_reach: impl Fn((u32, u32)) -> bool) -> bool {
+        // The light's changes are single tiles.
+        let in_reach = |area: Window| area.cells().any(&in_reach);
+        self.changes.changed_within(since, in_reach)
+    }
+}
+
+/// A map's light as the light domain changes it: its [`Lighting`] and its [`LightLedger`].
+#[derive(QueryData)]
+#[query_data(mutable)]
+pub(super) struct LitMap {
+    pub(super) entity: Entity,
+    pub(super) lighting: &'static mut Lighting,
+    pub(super) ledger: &'static mut LightLedger,
+}
+
+impl LitMapItem<'_, '_> {
+    /// Lays the lighting out anew over `area` (a map resized, a world whose chunks came or
+    /// went, a `Lighting` a game inserted): every light's contribution in the ledger is added
+    /// again where it falls in the new area, and every tile counts as changed.
+    pub(super) fn lay_out(&mut self, area: Window) {
+        let applied = std::mem::take(&mut self.ledger.applied);
+        *self.lighting = Lighting::new(area);
+        self.ledger.changes.reset();
+        let again = applied.into_iter().map(|(light, contribution)| {
+            let lit = contribution.lit.clone();
+            (light, contribution.over(&lit, area))
+        });
+        self.apply(&[], again.collect());
+    }
+
+    /// Takes `light` out of the ledger, without taking its light away from the tiles: the
+    /// caller hands what it returns to [`apply`](Self::apply) as taken away.
+    pub(super) fn unledger(&mut self, light: Entity) -> Option<Contribution> {
+        self.ledger.applied.remove(&light)
+    }
+
+    /// Takes away exactly what was added for `light`, if anything; returns whether it did.
+    pub(super) fn take_away(&mut self, light: Entity) -> bool {
+        let Some(contribution) = self.unledger(light) else {
+            return false;
+        };
+        self.apply(&[contribution], Vec::new());
+        true
+    }
+
+    /// Takes away the contributions `taken` (out of the ledger already,
+    /// [`unledger`](Self::unledger)) and adds each light's contribution of `added` (each
+    /// [`over`](Contribution::over) its lit set, its light out of the ledger), which the
+    /// ledger then holds; the tiles that end up lit or dark go in the change log.
+    pub(super) fn apply(&mut self, taken: &[Contribution], added: Vec<(Entity, Contribution)>) {
+        let flipped = self.lighting.add_up(taken, &added);
+        let area = self.lighting.area;
+        for (x, y) in flipped {
+            self.ledger.changes.note_change((area.x + x, area.y + y));
+        }
+        self.lighting.version = self.ledger.changes.version();
+        self.ledger.applied.extend(added);
     }
 }
 
@@ -557,7 +584,7 @@ fn distance(grid: Grid, a: (u32, u32), b: (u32, u32)) -> f32 {
 
 /// The [`Lighting`]s inserted on maps: those `track_lighting` gives new maps, and those
 /// someone else inserted (a game's copy of another map's, a reflected one, a scene's), whose
-/// ledger holds another map's lights: they are made anew and filled with the map's own lights.
+/// sums are another map's lights: they are made anew from the map's own lights.
 #[derive(Resource, Default)]
 pub(crate) struct LightingInserts {
     own: EntityHashSet,
@@ -586,12 +613,12 @@ pub(super) fn on_lighting_inserted(
     }
 }
 
-/// Gives every map with a [`MapOpacity`] a [`Lighting`] of its size, clears it when the map
-/// is resized, and takes it from tilemaps that are no longer maps.
+/// Gives every map with a [`MapOpacity`] a [`Lighting`] of its size, lays it out anew when
+/// the map is resized, and takes it (and its ledger) from tilemaps that are no longer maps.
 pub(super) fn track_lighting(
     mut commands: Commands,
     new_maps: Query<(Entity, &MapOpacity), Without<Lighting>>,
-    mut maps: Query<(&MapOpacity, &mut Lighting)>,
+    mut maps: Query<(&MapOpacity, LitMap)>,
     stale: Query<Entity, (With<Lighting>, Without<MapOpacity>)>,
     mut inserts: ResMut<LightingInserts>,
 ) {
@@ -599,13 +626,27 @@ pub(super) fn track_lighting(
         inserts.own.insert(map);
         commands.entity(map).insert(Lighting::new(opacity.area()));
     }
-    for (opacity, mut lighting) in &mut maps {
-        if lighting.area != opacity.area() {
-            lighting.resize(opacity.area());
+    for (opacity, mut lit) in &mut maps {
+        if lit.lighting.area != opacity.area() {
+            lit.lay_out(opacity.area());
         }
     }
     for map in &stale {
-        commands.entity(map).remove::<Lighting>();
+        commands.entity(map).remove::<(Lighting, LightLedger)>();
+    }
+}
+
+/// Lays out anew the [`Lighting`] of each map a game gave one (another map's copy): its sums
+/// are made again from the map's own lights, which its ledger holds.
+pub(super) fn rebuild_replaced_lighting(
+    mut maps: Query<LitMap>,
+    mut inserts: ResMut<LightingInserts>,
+) {
+    for map in inserts.take_replaced() {
+        if let Ok(mut lit) = maps.get_mut(map) {
+            let area = lit.lighting.area;
+            lit.lay_out(area);
+        }
     }
 }
 

@@ -5,8 +5,11 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
 use super::filter::{filter_by_light, on_light_rule_inserted, on_needs_light_removed};
-use super::lighting::{LightingInserts, on_lighting_inserted, track_lighting};
-use super::source::{apply_lights, on_light_gone, rebuild_replaced_lighting, recompute_lights};
+use super::lighting::{
+    LightLedger, Lighting, LightingInserts, on_lighting_inserted, rebuild_replaced_lighting,
+    track_lighting,
+};
+use super::source::{apply_lights, on_light_gone, recompute_lights};
 use super::{LightSource, NeedsLight};
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
@@ -24,7 +27,8 @@ impl Plugin for LightPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<LightSource>()
             .register_type::<NeedsLight>()
-            .register_type::<super::Lighting>()
+            .register_type::<Lighting>()
+            .register_required_components::<Lighting, LightLedger>()
             .init_resource::<LightingInserts>();
         app.add_systems(
             ViewshedSchedule,

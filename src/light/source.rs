@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::utils::Parallel;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::light::lighting::{Contribution, Lighting, LightingInserts};
+use crate::light::lighting::{Contribution, LitMap};
 use crate::support::change_ticks::scan_then_run;
 use crate::viewshed::kept::KeptView;
 use crate::viewshed::recompute::{ViewScan, Views};
@@ -186,35 +186,38 @@ pub(super) fn recompute_lights(
     });
 }
 
+/// Each light that changed, and what it now gives its map (per thread).
+type Wanted = Vec<(Entity, Option<Contribution>)>;
+
 /// Brings each map's [`Lighting`] in step with the lights that changed (moved, recomputed,
 /// edited, replaced in place, new): unless the map's ledger holds exactly what a light
 /// should add now, what it added is taken away and what it should add is added.
 ///
 /// What each light should add is worked out on every thread (the amounts at each tile are
 /// most of the work); then each map takes away and adds them all at once
-/// ([`Lighting::apply`], by bands of rows on every thread).
+/// (by bands of rows on every thread).
 ///
 /// What a light added is found by its entity in the maps' ledgers, never in its
 /// `LightSource`: a component written over in place (`*light = LightSource::new(..)`, or a
 /// clone of another light) carries nothing of what its entity added.
 pub(super) fn apply_lights(
     lights: Query<(Entity, &LightSource, &ViewState<LightSource>), Changed<LightSource>>,
-    mut maps: Query<(Entity, &mut Lighting)>,
-    mut wanted: Local<Parallel<Vec<(Entity, Option<Contribution>)>>>,
+    mut maps: Query<LitMap>,
+    mut wanted: Local<Parallel<Wanted>>,
 ) {
     let readable = maps.as_readonly();
     lights.par_iter().for_each(|(entity, light, state)| {
         let contribution = light.contribution(state);
-        let lighting = contribution
+        let lit = contribution
             .as_ref()
             .and_then(|contribution| readable.get(contribution.map()).ok());
-        if let (Some(contribution), Some((_, lighting))) = (&contribution, lighting)
-            && lighting.holds_exactly(entity, contribution, &light.lit)
+        if let (Some(contribution), Some(lit)) = (&contribution, &lit)
+            && lit.ledger.holds_exactly(entity, contribution, &light.lit)
         {
             return;
         }
         // A light on an entity that is no map is added nowhere.
-        let area = lighting.map_or_else(Window::default, |(_, lighting)| lighting.area());
+        let area = lit.map_or_else(Window::default, |lit| lit.lighting.area());
         let ready = contribution.map(|contribution| contribution.over(&light.lit, area));
         wanted.borrow_local_mut().push((entity, ready));
     });
@@ -234,34 +237,13 @@ pub(super) fn apply_lights(
         }
     }
     for (map, taken, added) in changes {
-        if let Ok((_, mut lighting)) = maps.get_mut(map) {
-            lighting.apply(&taken, added);
+        if let Ok(mut lit) = maps.get_mut(map) {
+            lit.apply(&taken, added);
         }
     }
 }
 
-/// Makes anew the [`Lighting`] of each map a game gave one (another map's copy, whose ledger
-/// holds other lights), and marks the map's own lights changed, so that `apply_lights` adds
-/// them to it (its new ledger holds none of them).
-pub(super) fn rebuild_replaced_lighting(
-    mut maps: Query<&mut Lighting>,
-    mut lights: Query<(&mut LightSource, &ViewState<LightSource>)>,
-    mut inserts: ResMut<LightingInserts>,
-) {
-    for map in inserts.take_replaced() {
-        let Ok(mut lighting) = maps.get_mut(map) else {
-            continue;
-        };
-        *lighting = Lighting::new(lighting.area);
-        for (mut light, state) in &mut lights {
-            if state.key().is_some_and(|key| key.map == map) {
-                light.set_changed();
-            }
-        }
-    }
-}
-
-/// A map, what it takes away and what it adds ([`Lighting::apply`]).
+/// A map, what it takes away and what it adds.
 type LightingChanges = (Entity, Vec<Contribution>, Vec<(Entity, Contribution)>);
 
 /// The changes of `map` among `changes` (new ones if it has none yet).
@@ -276,40 +258,39 @@ fn changes_of(changes: &mut Vec<LightingChanges>, map: Entity) -> &mut LightingC
     &mut changes[i]
 }
 
-/// Takes `light` out of the ledger of the [`Lighting`] that holds it (`likely`'s if it is
+/// Takes `light` out of the ledger of the map whose [`Lighting`] holds it (`likely`'s if it is
 /// there: a light seldom changes maps), and returns that map and what the light added there.
 fn unledger(
     light: Entity,
     likely: Option<Entity>,
-    maps: &mut Query<(Entity, &mut Lighting)>,
+    maps: &mut Query<LitMap>,
 ) -> Option<(Entity, Contribution)> {
     if let Some(map) = likely
-        && let Ok((_, mut lighting)) = maps.get_mut(map)
-        && lighting.holds(light)
+        && let Ok(mut lit) = maps.get_mut(map)
+        && lit.ledger.holds(light)
     {
-        return lighting.unledger(light).map(|taken| (map, taken));
+        return lit.unledger(light).map(|taken| (map, taken));
     }
     // Looked at through `Deref`, so that the maps that do not hold it are not marked changed.
-    let (map, mut lighting) = maps
-        .iter_mut()
-        .find(|(_, lighting)| lighting.holds(light))?;
-    lighting.unledger(light).map(|taken| (map, taken))
+    let mut lit = maps.iter_mut().find(|lit| lit.ledger.holds(light))?;
+    let map = lit.entity;
+    lit.unledger(light).map(|taken| (map, taken))
 }
 
 /// Takes what `light` added away from the [`Lighting`] that holds it: `likely`'s if it is
 /// there (a light seldom changes maps), else the one among the others.
-fn withdraw(light: Entity, likely: Option<Entity>, maps: &mut Query<&mut Lighting>) {
-    if let Some(mut lighting) = likely.and_then(|map| maps.get_mut(map).ok())
-        && lighting.holds(light)
+fn withdraw(light: Entity, likely: Option<Entity>, maps: &mut Query<LitMap>) {
+    if let Some(mut lit) = likely.and_then(|map| maps.get_mut(map).ok())
+        && lit.ledger.holds(light)
     {
-        lighting.take_away(light);
+        lit.take_away(light);
         return;
     }
-    for mut lighting in maps.iter_mut() {
+    for mut lit in maps.iter_mut() {
         // Looked at through `Deref`, so that the maps that do not hold it are not marked
         // changed.
-        if lighting.holds(light) {
-            lighting.take_away(light);
+        if lit.ledger.holds(light) {
+            lit.take_away(light);
             return;
         }
     }
@@ -321,7 +302,7 @@ fn withdraw(light: Entity, likely: Option<Entity>, maps: &mut Query<&mut Lightin
 pub(super) fn on_light_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     lights: Query<(), (With<LightSource>, Allow<Disabled>)>,
-    mut maps: Query<&mut Lighting>,
+    mut maps: Query<LitMap>,
 ) {
     let light = event.event_target();
     if lights.contains(light) {

@@ -49,6 +49,9 @@ type NewTilemaps = (
     With<TileStorage>,
 );
 
+/// Worlds laid out that are not maps yet.
+type NewWorlds = (With<WorldMap>, Without<MapOpacity>);
+
 /// Entities that are maps no more: root tilemaps that became layers or chunks or stopped being
 /// tilemaps.
 type NoMore = (
@@ -68,7 +71,7 @@ type NoMore = (
 pub(super) fn track_maps(
     mut commands: Commands,
     new_tilemaps: Query<(Entity, &TilemapSize, Option<&TilemapType>), NewTilemaps>,
-    new_worlds: Query<(Entity, &WorldLayout), (With<WorldMap>, Without<MapOpacity>)>,
+    new_worlds: Query<(Entity, &WorldLayout), NewWorlds>,
     stale: Query<Entity, NoMore>,
     (mut given, mut remade): (ResMut<MapsGiven>, ResMut<RemadeMaps>),
 ) {
@@ -99,27 +102,25 @@ pub(super) fn track_maps(
 /// A map as its layout is kept: its grids and its change log.
 type Layout<'a> = (Mut<'a, MapOpacity>, Mut<'a, OpacityLog>);
 
+/// A tilemap's size and type.
+type TilemapShape = (&'static TilemapSize, Option<&'static TilemapType>);
+
+/// Tilemap maps whose size or type changed, or that are maps anew.
+type TilemapChanged = (
+    Without<WorldMap>,
+    Or<(
+        Changed<TilemapSize>,
+        Changed<TilemapType>,
+        Added<MapOpacity>,
+    )>,
+);
+
 /// Keeps each tilemap map laid out like its tilemap (its size and its `TilemapType`: square,
 /// hexagonal or staggered isometric), from when it becomes a map.
 pub(super) fn follow_tilemaps(
-    mut maps: Query<
-        (
-            &TilemapSize,
-            Option<&TilemapType>,
-            &mut MapOpacity,
-            &mut OpacityLog,
-        ),
-        (
-            Without<WorldMap>,
-            Or<(
-                Changed<TilemapSize>,
-                Changed<TilemapType>,
-                Added<MapOpacity>,
-            )>,
-        ),
-    >,
+    mut maps: Query<(TilemapShape, &mut MapOpacity, &mut OpacityLog), TilemapChanged>,
 ) {
-    for (size, map_type, opacity, log) in &mut maps {
+    for ((size, map_type), opacity, log) in &mut maps {
         let map_type = map_type.copied().unwrap_or_default();
         follow_tilemap((opacity, log), *size, map_type);
     }
@@ -143,18 +144,16 @@ type World<'a> = (
     Option<&'a Tallies<Opaque>>,
 );
 
+/// Worlds whose layout changed, or that are maps anew.
+type WorldChanged = (
+    With<WorldMap>,
+    Or<(Changed<WorldLayout>, Added<MapOpacity>)>,
+);
+
 /// Keeps each world's map laid out like its layout: its grid, its area and its chunks. A chunk
 /// that comes or goes costs its own tiles (logged as one changed area: only the views that
 /// reach it are computed again); a new area or grid lays the map out anew.
-pub(super) fn follow_worlds(
-    mut worlds: Query<
-        World,
-        (
-            With<WorldMap>,
-            Or<(Changed<WorldLayout>, Added<MapOpacity>)>,
-        ),
-    >,
-) {
+pub(super) fn follow_worlds(mut worlds: Query<World, WorldChanged>) {
     for (layout, mut opacity, mut log, opaque) in &mut worlds {
         let retyped = opacity.set_type(layout.map_type());
         let was = opacity.chunks().to_vec();
@@ -187,8 +186,7 @@ fn only_in(a: &[Window], b: &[Window]) -> Vec<Window> {
 /// fills it from its own tallies, so a map's grids are always its own walls.
 pub(super) fn refill_replaced(
     mut maps: Query<(
-        Option<&TilemapSize>,
-        Option<&TilemapType>,
+        Option<TilemapShape>,
         Option<&WorldLayout>,
         &mut MapOpacity,
         &mut OpacityLog,
@@ -196,16 +194,16 @@ pub(super) fn refill_replaced(
     mut given: ResMut<MapsGiven>,
 ) {
     for map in std::mem::take(&mut given.replaced) {
-        let Ok((size, map_type, layout, mut opacity, mut log)) = maps.get_mut(map) else {
+        let Ok((shape, layout, mut opacity, mut log)) = maps.get_mut(map) else {
             continue;
         };
-        match (layout, size) {
+        match (layout, shape) {
             (Some(layout), _) => {
                 *opacity = MapOpacity::world(layout.map_type());
                 opacity.set_chunks(layout.chunks(), layout.coverage());
                 opacity.lay_out(layout.area());
             }
-            (None, Some(size)) => {
+            (None, Some((size, map_type))) => {
                 *opacity = MapOpacity::tilemap(*size, map_type.copied().unwrap_or_default());
             }
             (None, None) => continue,

@@ -103,6 +103,9 @@ impl Placed {
 #[require(Placed)]
 pub(crate) struct Findable;
 
+/// Entities with `C` that moved (their `Placed` changed) or got `C` in this frame.
+pub(crate) type Moved<C> = (With<C>, Or<(Changed<Placed>, Added<C>)>);
+
 /// Every [`Placed`] entity by map and 8x8-tile bucket, so that later steps visit the entities
 /// near a view or a changed tile, not every entity.
 #[derive(Resource, Default)]
@@ -216,31 +219,32 @@ pub(super) struct PlacedItem {
     findable: Has<Findable>,
 }
 
+/// Entities placed by `Transform` whose transform changed.
+type Carried = (With<Placed>, Without<TilePos>, Changed<GlobalTransform>);
+
+/// Tilemaps whose geometry changed, and chunks that joined a world.
+type Regeared = (
+    With<TilemapSize>,
+    Or<(
+        Changed<TilemapSize>,
+        Changed<TilemapType>,
+        Changed<GlobalTransform>,
+        Changed<TilemapGridSize>,
+        Changed<TilemapTileSize>,
+        Changed<TilemapAnchor>,
+        Added<ChunkOf>,
+    )>,
+);
+
 /// What `place_entities` reads and writes besides the change ticks.
 #[derive(SystemParam)]
 pub(super) struct Placing<'w, 's> {
     entities: Query<'w, 's, PlacedItem>,
     /// Entities placed by `Transform` whose transform changed.
-    carried: Query<'w, 's, Entity, (With<Placed>, Without<TilePos>, Changed<GlobalTransform>)>,
+    carried: Query<'w, 's, Entity, Carried>,
     /// Tilemaps whose geometry changed: every entity is placed again (unless the tilemap is
     /// a chunk that has just come: the world's residents there are placed again instead).
-    maps: Query<
-        'w,
-        's,
-        (Ref<'static, TilemapSize>, Option<Ref<'static, ChunkOf>>),
-        (
-            With<TilemapSize>,
-            Or<(
-                Changed<TilemapSize>,
-                Changed<TilemapType>,
-                Changed<GlobalTransform>,
-                Changed<TilemapGridSize>,
-                Changed<TilemapTileSize>,
-                Changed<TilemapAnchor>,
-                Added<ChunkOf>,
-            )>,
-        ),
-    >,
+    maps: Query<'w, 's, (Ref<'static, TilemapSize>, Option<Ref<'static, ChunkOf>>), Regeared>,
     gone_maps: RemovedComponents<'w, 's, TilemapSize>,
     /// Entities that lost a transform or an anchor: if a tilemap, every entity is placed again.
     lost_transforms: RemovedComponents<'w, 's, GlobalTransform>,

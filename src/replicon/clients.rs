@@ -11,7 +11,7 @@ use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
 use super::ghosts::ClientGhosts;
 use super::sight::{FogLookup, SightBit, Standing, TeamSight};
-use super::team_view::TeamViews;
+use super::team_view::TeamViewIndex;
 use super::{ClientTeam, ReplicatesWhenSeen};
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::placement::placed::Placed;
@@ -95,7 +95,7 @@ fn apply_changes(
 /// What a client of a team may see: the teams' sight, views and ghosts.
 type Known<'w> = (
     Res<'w, TeamSight>,
-    Res<'w, TeamViews>,
+    Res<'w, TeamViewIndex>,
     Res<'w, ClientGhosts>,
 );
 

@@ -1,5 +1,5 @@
 //! Ghosts for clients: a [`ReplicatesGhost`] entity that a team stops seeing leaves, on the
-//! clients of that team, a stand-in entity of its own with a [`ReplicatedGhost`] (where the
+//! clients of that team, a stand-in entity of its own with a [`ClientGhost`] (where the
 //! team's [`LastSeen`] puts it) and copies of the components the game chose
 //! ([`GhostAppExt::ghost_keeps`]) as the team last saw them. The stand-in is made once and
 //! never changes with the entity (only if the team's ghost moves), so a client learns nothing
@@ -31,9 +31,21 @@ use super::{ClientTeam, ReplicatesWhenSeen, SightSteps};
 use crate::fog::Team;
 use crate::ghosts::{LastSeen, LeavesGhost};
 
+/// Entities that leave ghosts on the clients.
+type Marked = (With<ReplicatesGhost>, With<ReplicatesWhenSeen>);
+
+/// Entities marked in this frame.
+type NewlyMarked = Or<(Added<ReplicatesGhost>, Added<ReplicatesWhenSeen>)>;
+
+/// Marked entities whose `C` changed, or marked anew.
+type ChangedOrNew<C> = (
+    With<ReplicatesGhost>,
+    Or<(Changed<C>, Added<ReplicatesGhost>)>,
+);
+
 /// Marks a [`ReplicatesWhenSeen`] entity (a monster, an enemy unit) to leave a ghost on the
 /// clients of each team that stops seeing it, as [`LeavesGhost`] does on one screen (and by
-/// its rules: it requires it): a stand-in entity with a [`ReplicatedGhost`] and copies of the
+/// its rules: it requires it): a stand-in entity with a [`ClientGhost`] and copies of the
 /// components registered with [`GhostAppExt::ghost_keeps`], as the team last saw them. Mark
 /// the entity when it is spawned.
 ///
@@ -60,7 +72,7 @@ pub struct ReplicatesGhost;
 /// replicated itself).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "GhostWire", from = "GhostWire")]
-pub struct ReplicatedGhost {
+pub struct ClientGhost {
     /// Where the team last saw the entity, or the neighbouring tile it stepped to out of view
     /// ([`LeavesGhost`]'s rules), in map coordinates (as [`TeamView::state`] takes them).
     ///
@@ -70,7 +82,7 @@ pub struct ReplicatedGhost {
     pub seen_at: Duration,
 }
 
-/// A [`ReplicatedGhost`] as it is sent.
+/// A [`ClientGhost`] as it is sent.
 #[derive(Serialize, Deserialize)]
 struct GhostWire {
     x: u32,
@@ -78,8 +90,8 @@ struct GhostWire {
     seen_at: Duration,
 }
 
-impl From<ReplicatedGhost> for GhostWire {
-    fn from(ghost: ReplicatedGhost) -> Self {
+impl From<ClientGhost> for GhostWire {
+    fn from(ghost: ClientGhost) -> Self {
         Self {
             x: ghost.tile.x,
             y: ghost.tile.y,
@@ -88,7 +100,7 @@ impl From<ReplicatedGhost> for GhostWire {
     }
 }
 
-impl From<GhostWire> for ReplicatedGhost {
+impl From<GhostWire> for ClientGhost {
     fn from(wire: GhostWire) -> Self {
         Self {
             tile: TilePos::new(wire.x, wire.y),
@@ -133,7 +145,7 @@ impl<C: Component> Default for SentCopies<C> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct StandIn {
     entity: Entity,
-    ghost: ReplicatedGhost,
+    ghost: ClientGhost,
 }
 
 /// The stand-ins on the server, and which entities leave them.
@@ -167,7 +179,7 @@ impl ClientGhosts {
         maps: impl Iterator<Item = &'a LastSeen>,
         alive: impl Fn(Entity) -> bool,
         sight: &TeamSight,
-    ) -> HashMap<(Team, Entity), ReplicatedGhost> {
+    ) -> HashMap<(Team, Entity), ClientGhost> {
         let mut wanted = HashMap::default();
         for last_seen in maps {
             for (team, ghost) in last_seen.every_ghost() {
@@ -176,7 +188,7 @@ impl ClientGhosts {
                     || (self.stand_ins.contains_key(&key) && !alive(ghost.entity));
                 if leaves && !sight.sees(team, ghost.entity) {
                     let (tile, seen_at) = (ghost.tile, ghost.seen_at);
-                    wanted.insert(key, ReplicatedGhost { tile, seen_at });
+                    wanted.insert(key, ClientGhost { tile, seen_at });
                 }
             }
         }
@@ -193,22 +205,8 @@ type Clients<'w, 's> = Query<'w, 's, (&'static mut ClientVisibility, Option<&'st
 pub(super) fn update_client_ghosts(
     mut commands: Commands,
     maps: Query<&LastSeen>,
-    marked: Query<
-        (),
-        (
-            With<ReplicatesGhost>,
-            With<ReplicatesWhenSeen>,
-            Allow<Disabled>,
-        ),
-    >,
-    newly: Query<
-        Entity,
-        (
-            With<ReplicatesGhost>,
-            With<ReplicatesWhenSeen>,
-            Or<(Added<ReplicatesGhost>, Added<ReplicatesWhenSeen>)>,
-        ),
-    >,
+    marked: Query<(), (Marked, Allow<Disabled>)>,
+    newly: Query<Entity, (Marked, NewlyMarked)>,
     mut unmarked: (
         RemovedComponents<ReplicatesGhost>,
         RemovedComponents<ReplicatesWhenSeen>,
@@ -234,7 +232,7 @@ impl ClientGhosts {
     /// Despawns the stand-ins whose ghost is no longer wanted.
     fn drop_unwanted(
         &mut self,
-        wanted: &HashMap<(Team, Entity), ReplicatedGhost>,
+        wanted: &HashMap<(Team, Entity), ClientGhost>,
         clients: &mut Clients,
         bit: FilterBit,
         commands: &mut Commands,
@@ -257,7 +255,7 @@ impl ClientGhosts {
     /// only), and moves those whose ghost changed.
     fn keep_wanted(
         &mut self,
-        wanted: HashMap<(Team, Entity), ReplicatedGhost>,
+        wanted: HashMap<(Team, Entity), ClientGhost>,
         clients: &mut Clients,
         bit: FilterBit,
         commands: &mut Commands,
@@ -296,17 +294,11 @@ fn copy_into_stand_ins<C: Component + Clone>(
 
 /// Keeps each marked entity's `C` as of this frame, for the stand-ins of the next.
 fn remember_sent<C: Component + Clone>(
-    changed: Query<
-        (Entity, &C),
-        (
-            With<ReplicatesGhost>,
-            Or<(Changed<C>, Added<ReplicatesGhost>)>,
-        ),
-    >,
-    mut removed: (RemovedComponents<C>, RemovedComponents<ReplicatesGhost>),
+    changed: Query<(Entity, &C), ChangedOrNew<C>>,
+    mut lost: RemovedComponents<C>,
+    mut unmarked: RemovedComponents<ReplicatesGhost>,
     mut copies: ResMut<SentCopies<C>>,
 ) {
-    let (lost, unmarked) = &mut removed;
     for entity in lost.read().chain(unmarked.read()) {
         copies.0.remove(&entity);
     }

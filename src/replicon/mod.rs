@@ -87,11 +87,11 @@ use clients::{
     on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
     resync_changed_teams, update_client_sight,
 };
+pub use ghosts::{ClientGhost, GhostAppExt, ReplicatesGhost};
 use ghosts::{ClientGhosts, update_client_ghosts};
-pub use ghosts::{GhostAppExt, ReplicatedGhost, ReplicatesGhost};
 use sight::{SightBit, TeamSight};
 pub use team_view::{TeamView, TeamViewChange, TeamViewProtocolPlugin};
-use team_view::{TeamViews, update_team_views};
+use team_view::{TeamViewIndex, update_team_views};
 
 /// Marks an entity (a monster, a unit, an item) on the server to be replicated to a client
 /// only while the client's [`ClientTeam`] sees it (see the [module docs](self) for the rules).
@@ -197,7 +197,7 @@ impl Plugin for ViewshedReplicationPlugin {
 /// `ClientSightSystems` after the plugin.
 fn add_systems(app: &mut App) {
     app.init_resource::<TeamSight>()
-        .init_resource::<TeamViews>()
+        .init_resource::<TeamViewIndex>()
         .init_resource::<ClientGhosts>()
         .add_systems(
             PostUpdate,

@@ -265,15 +265,15 @@ pub struct TeamViewProtocolPlugin;
 impl Plugin for TeamViewProtocolPlugin {
     fn build(&self, app: &mut App) {
         app.replicate_diff::<TeamView>()
-            .replicate::<super::ReplicatedGhost>();
+            .replicate::<super::ClientGhost>();
     }
 }
 
 /// The server's [`TeamView`] entities, by (root map, team).
 #[derive(Resource, Default)]
-pub(super) struct TeamViews(HashMap<(Entity, Team), Entity>);
+pub(super) struct TeamViewIndex(HashMap<(Entity, Team), Entity>);
 
-impl TeamViews {
+impl TeamViewIndex {
     /// Shows each view to the clients of its team only.
     pub(super) fn show_to(
         &self,
@@ -294,7 +294,7 @@ pub(super) fn update_team_views(
     mut commands: Commands,
     fogs: Query<(Entity, &FogOfWar)>,
     mut views: Query<&mut TeamView>,
-    mut index: ResMut<TeamViews>,
+    mut index: ResMut<TeamViewIndex>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
 ) {

@@ -15,7 +15,7 @@ use viewshed_core::visible::VisibleSet;
 
 use super::viewers::ViewerIndex;
 use super::{Announce, CanBeSpotted, JudgeAgain, SpottedTargets};
-use crate::placement::placed::{Placed, PlacedIndex};
+use crate::placement::placed::{Moved, Placed, PlacedIndex};
 use crate::support::parallel::collect_in_parts;
 use crate::viewshed::Viewshed;
 use crate::viewshed::ViewshedUpdated;
@@ -62,13 +62,7 @@ pub(crate) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
     mut viewers: Query<(Entity, &Viewshed, &mut SpottedTargets)>,
     targets: Query<&Placed, With<CanBeSpotted>>,
-    moved: Query<
-        (Entity, &Placed),
-        (
-            With<CanBeSpotted>,
-            Or<(Changed<Placed>, Added<CanBeSpotted>)>,
-        ),
-    >,
+    moved: Query<(Entity, &Placed), Moved<CanBeSpotted>>,
     (mut index, placed): (ResMut<ViewerIndex>, Res<PlacedIndex>),
     (mut judged, mut again): (ResMut<TargetsJudged>, ResMut<JudgeAgain>),
     mut announce: Announce,
@@ -95,7 +89,7 @@ pub(crate) fn notify_sightings(
     let moves = judged.moves(moved.iter());
     let reading = viewers.as_readonly();
     let mut changes = collect_in_parts(&recomputed, JUDGED_IN_PARALLEL, |&viewer, found| {
-        judge_view(viewer, (&reading, &targets, &placed), found);
+        judge_view(viewer, &reading, (&targets, &placed), found);
     });
     changes.extend(collect_in_parts(
         &moves,
@@ -134,27 +128,24 @@ fn file_views(
 
 /// Where the viewer index files a view: its map and what it sees.
 fn filing(viewshed: &Viewshed) -> Option<(Entity, &VisibleSet)> {
-    viewshed.map().map(|map| (map, &viewshed.visible))
+    viewshed.map().map(|map| (map, viewshed.visible_set()))
 }
 
 /// A recomputed view: the targets filed near it that it sees now and did not see, then
 /// those it saw that no longer stand in it.
 fn judge_view(
     viewer: Entity,
-    (viewers, targets, placed): (
-        &Query<(Entity, &Viewshed, &SpottedTargets)>,
-        &Query<&Placed, With<CanBeSpotted>>,
-        &PlacedIndex,
-    ),
+    viewers: &Query<(Entity, &Viewshed, &SpottedTargets)>,
+    (targets, placed): (&Query<&Placed, With<CanBeSpotted>>, &PlacedIndex),
     found: &mut Vec<Change>,
 ) {
     let Ok((_, viewshed, spotted)) = viewers.get(viewer) else {
         return;
     };
     if let Some(map) = viewshed.map() {
-        placed.for_each_near(map, viewshed.visible.window(), |target, tile| {
+        placed.for_each_near(map, viewshed.visible_set().window(), |target, tile| {
             if target != viewer
-                && viewshed.visible.contains(tile.x, tile.y)
+                && viewshed.is_visible(tile)
                 && !spotted.contains(target)
                 && targets.contains(target)
             {
@@ -205,9 +196,7 @@ fn judge_move(&Move { target, before, at }: &Move, index: &ViewerIndex, found: &
 
 /// Whether `viewshed` holds the tile `at`.
 fn sees(viewshed: &Viewshed, at: At) -> bool {
-    at.is_some_and(|(map, tile)| {
-        viewshed.map() == Some(map) && viewshed.visible.contains(tile.x, tile.y)
-    })
+    at.is_some_and(|(map, tile)| viewshed.map() == Some(map) && viewshed.is_visible(tile))
 }
 
 /// Writes a change into its viewer's seen targets; false if it was already written (found

@@ -97,8 +97,8 @@ fn changed_in(
     // compared side by side in vector registers.
     let now = this_run.get();
     let since_last_run = now.wrapping_sub(last_run.get()).min(MAX_CHANGE_AGE);
-    // SAFETY: the ticks are read through `&World`, so no system writes them meanwhile.
     let newer = |tick: &UnsafeCell<Tick>| {
+        // SAFETY: the ticks are read through `&World`, so no system writes them meanwhile.
         let tick = unsafe { *tick.get() }.get();
         since_last_run > now.wrapping_sub(tick).min(MAX_CHANGE_AGE)
     };
@@ -153,10 +153,10 @@ mod tests {
         }
     }
 
-    fn by_filter(
-        changed: Query<Entity, (With<Watched>, Or<(Changed<A>, Changed<B>)>)>,
-        mut seen: ResMut<Seen>,
-    ) {
+    /// Watched entities whose `A` or `B` changed, as Bevy's filter finds them.
+    type WatchedChanged = (With<Watched>, Or<(Changed<A>, Changed<B>)>);
+
+    fn by_filter(changed: Query<Entity, WatchedChanged>, mut seen: ResMut<Seen>) {
         seen.by_filter = changed.iter().collect();
     }
 

@@ -64,18 +64,18 @@ pub struct Viewshed {
     pub options: FovOptions,
     /// What it sees.
     #[reflect(ignore)]
-    pub(crate) visible: VisibleSet,
+    pub(super) visible: VisibleSet,
     /// What it saw before the last recomputation (nothing before its first one on this
     /// entity), for [`newly_seen`](Self::newly_seen).
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) previous: VisibleSet,
+    pub(super) previous: VisibleSet,
     /// Where the view was computed from: its map and tile.
     #[reflect(ignore)]
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) at: Option<(Entity, TilePos)>,
+    pub(super) at: Option<(Entity, TilePos)>,
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub(crate) generation: u64,
+    pub(super) generation: u64,
 }
 
 /// Everything a view depends on: the map and its opacity version, the tile and the options.
@@ -254,6 +254,12 @@ impl Viewshed {
     /// The map the current view was computed on, if any.
     pub(crate) fn map(&self) -> Option<Entity> {
         self.at.map(|(map, _)| map)
+    }
+
+    /// Puts `view` in place of the view just computed, without counting a recomputation (the
+    /// light rule filtering a fresh field of view).
+    pub(crate) fn filter_to(&mut self, view: VisibleSet) {
+        self.visible = view;
     }
 
     /// Replaces the view with `view`, computed from the same place (a viewer that needs light

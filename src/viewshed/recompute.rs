@@ -102,6 +102,9 @@ fn batching() -> BatchingStrategy {
         .batches_per_thread(8)
 }
 
+/// Views to file again where their reach now asks (`None`: nowhere), per thread.
+type Refile = Vec<(Entity, Option<Filed>)>;
+
 /// One recomputed view: the entity, and its map before and after.
 pub(crate) type Update = (Entity, Option<Entity>, Option<Entity>);
 
@@ -163,7 +166,7 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
     index: Local<'s, ReachIndex>,
     updates: Local<'s, Parallel<Vec<Update>>>,
     /// Views filed elsewhere than their reach now asks for: to file again.
-    refile: Local<'s, Parallel<Vec<(Entity, Option<Filed>)>>>,
+    refile: Local<'s, Parallel<Refile>>,
     /// Each thread's scratch space, kept from frame to frame (its buffers and the vision
     /// cones' masks stay warm).
     fov: Local<'s, Parallel<Scratch>>,
@@ -243,7 +246,7 @@ fn visit_item<C: KeptView>(
     (fov, updates, maps): Task<'_, '_, '_, '_>,
     mut item: ViewItemItem<C>,
     layers_changed: bool,
-    (index, refile): (&ReachIndex, &Parallel<Vec<(Entity, Option<Filed>)>>),
+    (index, refile): (&ReachIndex, &Parallel<Refile>),
 ) {
     let before = item.state.key().map(|key| key.map);
     if let Some(after) = visit_view(fov, &mut item, layers_changed, maps) {

@@ -151,12 +151,15 @@ impl ChunkPlacement {
     }
 }
 
+/// Root tilemaps that are no chunk (yet).
+type Unjoined = (Without<LayerOf>, Without<ChunkOf>);
+
 /// Gives a [`ChunkOf`] to the root tilemaps below a [`WorldMap`]: new tilemaps (a chunk
 /// streamed in), and every tilemap below a world entity that is new.
 pub(super) fn join_chunks(
-    new_roots: Query<Entity, (Added<TileStorage>, Without<LayerOf>, Without<ChunkOf>)>,
+    new_roots: Query<Entity, (Added<TileStorage>, Unjoined)>,
     new_worlds: Query<Entity, Added<WorldMap>>,
-    roots: Query<(), (With<TileStorage>, Without<LayerOf>, Without<ChunkOf>)>,
+    roots: Query<(), (With<TileStorage>, Unjoined)>,
     (parents, children): (Query<&ChildOf>, Query<&Children>),
     worlds: Query<(), With<WorldMap>>,
     mut commands: Commands,

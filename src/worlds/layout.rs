@@ -207,20 +207,18 @@ type WorldItem<'a> = (
     Option<&'a mut WorldLayout>,
 );
 
+/// New worlds, and worlds that moved.
+type NewOrMoved = (
+    With<WorldMap>,
+    Or<(Added<WorldMap>, Changed<GlobalTransform>)>,
+);
+
 /// What laying out the worlds reads and writes.
 #[derive(SystemParam)]
 pub(super) struct Layout<'w, 's> {
     moved: Query<'w, 's, &'static ChunkOf, ChunkMoved>,
     /// New worlds, and worlds that moved (their chunks placed by transform move in them).
-    new_or_moved: Query<
-        'w,
-        's,
-        Entity,
-        (
-            With<WorldMap>,
-            Or<(Added<WorldMap>, Changed<GlobalTransform>)>,
-        ),
-    >,
+    new_or_moved: Query<'w, 's, Entity, NewOrMoved>,
     worlds: Query<'w, 's, WorldItem<'static>, With<WorldMap>>,
     shapes: Query<'w, 's, ChunkShape>,
     placements: Query<'w, 's, &'static mut ChunkPlacement>,

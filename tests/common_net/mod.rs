@@ -23,7 +23,7 @@ use bevy_viewshed::LayerOf;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientTeam, GhostAppExt, ReplicatedGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView,
+    ClientGhost, ClientTeam, GhostAppExt, ReplicatesGhost, ReplicatesWhenSeen, TeamView,
     TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
 use bevy_viewshed::visible::Window;
@@ -514,7 +514,7 @@ impl Net {
             .iter()
             .filter(|&(_, &local)| {
                 let local = world.entity(local);
-                !local.contains::<TeamView>() && !local.contains::<ReplicatedGhost>()
+                !local.contains::<TeamView>() && !local.contains::<ClientGhost>()
             })
             .map(|(&server, _)| server)
             .collect()
@@ -538,7 +538,7 @@ impl Net {
             .try_query_filtered::<Entity, (
                 With<Replicated>,
                 Without<ReplicatesWhenSeen>,
-                Without<ReplicatedGhost>,
+                Without<ClientGhost>,
             )>()
             .unwrap();
         sees.extend(
@@ -572,7 +572,7 @@ impl Net {
     pub fn ghosts_held(&self, i: usize) -> Vec<Option<Stamp>> {
         let world = self.clients[i].world();
         let mut ghosts = world
-            .try_query_filtered::<Option<&Stamp>, With<ReplicatedGhost>>()
+            .try_query_filtered::<Option<&Stamp>, With<ClientGhost>>()
             .unwrap();
         ghosts.iter(world).map(Option::<&Stamp>::copied).collect()
     }

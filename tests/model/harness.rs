@@ -305,7 +305,7 @@ impl Harness {
             | Op::ToggleViewerDisabled(..)
             | Op::SetRevealsFog(..)
             | Op::SetTeam(..)
-            | Op::SetFogTeam(..) => self.apply_viewer_op(op),
+            | Op::SwitchDrawnTeam(..) => self.apply_viewer_op(op),
             Op::ToggleTileOpaque(..)
             | Op::PaintCell(..)
             | Op::RemovePaint(..)
@@ -405,7 +405,7 @@ impl Harness {
                     self.set_team(v, team, in_place);
                 }
             }
-            Op::SetFogTeam(team) => {
+            Op::SwitchDrawnTeam(team) => {
                 self.model.fog_team = team;
                 self.world().insert_resource(DrawnTeam(Team(team)));
             }

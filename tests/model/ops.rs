@@ -206,7 +206,7 @@ pub(crate) enum Op {
     /// A viewer's team: a `Team` inserted or removed, or (`true`) the one it has changed in
     /// place.
     SetTeam(usize, Option<u32>, bool),
-    SetFogTeam(u32),
+    SwitchDrawnTeam(u32),
     /// The tilemap in a slot draws this team (`DrawnTeamOverride`), or the one of `DrawnTeam` (`None`).
     SetDrawnTeam(usize, Option<u32>),
     // Opacity.
@@ -310,7 +310,7 @@ impl Op {
             Op::ToggleViewerDisabled(..) => "ToggleViewerDisabled",
             Op::SetRevealsFog(..) => "SetRevealsFog",
             Op::SetTeam(..) => "SetTeam",
-            Op::SetFogTeam(..) => "SetFogTeam",
+            Op::SwitchDrawnTeam(..) => "SwitchDrawnTeam",
             Op::SetDrawnTeam(..) => "SetDrawnTeam",
             Op::ToggleTileOpaque(..) => "ToggleTileOpaque",
             Op::PaintCell(..) => "PaintCell",
@@ -499,7 +499,7 @@ fn op() -> impl Strategy<Value = Op> {
         4 => i().prop_map(Op::ToggleViewerDisabled),
         2 => (i(), any::<bool>()).prop_map(|(i, on)| Op::SetRevealsFog(i, on)),
         2 => (i(), team(), any::<bool>()).prop_map(|(i, t, p)| Op::SetTeam(i, t, p)),
-        1 => (0..TEAMS).prop_map(Op::SetFogTeam),
+        1 => (0..TEAMS).prop_map(Op::SwitchDrawnTeam),
         1 => (slot(), team()).prop_map(|(s, t)| Op::SetDrawnTeam(s, t)),
         5 => (slot(), at()).prop_map(|(s, at)| Op::ToggleTileOpaque(s, at)),
         3 => (slot(), at(), any::<bool>()).prop_map(|(s, at, o)| Op::PaintCell(s, at, o)),

@@ -25,7 +25,7 @@ use bevy::render::RenderApp;
 pub use settings::SmoothFog;
 
 use crate::draw::minimap::draw_minimaps;
-use crate::fog::changes::FogChanges;
+use crate::fog::change_list::FogChanges;
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
 /// Adds the smooth fog's systems at the end of the fog's step, its observer, and (in an app

@@ -11,8 +11,8 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use super::settings::SmoothFog;
 use super::texels::{Level, TEXEL_BYTES, Texel, millis};
 use crate::fog::FogOfWar;
-use crate::fog::changes::ChangedTiles;
-use crate::fog::changes::FogChanges;
+use crate::fog::change_list::ChangedTiles;
+use crate::fog::change_list::FogChanges;
 
 /// The texture the plugin made for a [`SmoothFog`] map, and until when the fades written in
 /// it run: the fog's bookkeeping beside `SmoothFog`, so a clone of the map makes its own.

@@ -44,15 +44,15 @@ type NewLdtkEntity = (
 /// places them on their level's map. An entity's identifier and fields come from its
 /// `EntityInstance`, or from the project's data by its `EntityIid` when a registered bundle
 /// left the instance out.
+/// LDtk entities whose vision was not read yet.
+type Unread = (
+    Without<VisionRead>,
+    Or<(With<EntityInstance>, With<EntityIid>)>,
+);
+
 pub(super) fn give_vision(
     vision: Res<LdtkVision>,
-    new: Query<
-        NewLdtkEntity,
-        (
-            Without<VisionRead>,
-            Or<(With<EntityInstance>, With<EntityIid>)>,
-        ),
-    >,
+    new: Query<NewLdtkEntity, Unread>,
     project: ProjectData,
     levels: Query<&LayerGroup, With<LevelIid>>,
     mut warnings: ResMut<LdtkWarnings>,
@@ -107,9 +107,12 @@ fn place_on_level(
     wanted.insert(&mut commands);
 }
 
+/// Entities placed on a level that the game moved.
+type MovedOnLevel = (Changed<GridCoords>, With<PlacedOnLevel>);
+
 /// Keeps the `TilePos` of placed entities on their `GridCoords` when the game moves them.
 pub(super) fn follow_grid_coords(
-    moved: Query<(Entity, &GridCoords), (Changed<GridCoords>, With<PlacedOnLevel>)>,
+    moved: Query<(Entity, &GridCoords), MovedOnLevel>,
     mut commands: Commands,
 ) {
     for (entity, &grid) in &moved {

@@ -17,10 +17,13 @@ pub(super) fn group_level(event: On<Add, LevelIid>, mut commands: Commands) {
 }
 
 /// Puts the [`LdtkFog`] style on the tile layers spawned since the last update.
+/// Tilemaps of a level's layers spawned since the last update.
+type NewLayers = (Added<LayerMetadata>, With<TileStorage>);
+
 pub(super) fn style_level_layers(
     fog: Res<LdtkFog>,
     settings: Option<Res<LdtkSettings>>,
-    layers: Query<(Entity, &LayerMetadata), (Added<LayerMetadata>, With<TileStorage>)>,
+    layers: Query<(Entity, &LayerMetadata), NewLayers>,
     mut commands: Commands,
 ) {
     let Some(style) = fog.0 else {

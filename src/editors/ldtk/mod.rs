@@ -43,8 +43,8 @@ mod checks;
 mod config;
 mod entities;
 mod levels;
+mod opaque_cells;
 mod project;
-mod tiles;
 
 pub use config::{EntityVision, IntGridRule, LdtkFog, LdtkOpacity, LdtkVision};
 
@@ -72,8 +72,8 @@ impl Plugin for LdtkViewshedPlugin {
                 ViewshedSchedule,
                 (
                     levels::style_level_layers,
-                    tiles::read_int_grid_values,
-                    tiles::sync_tile_opacity,
+                    opaque_cells::read_int_grid_values,
+                    opaque_cells::sync_tile_opacity,
                     entities::give_vision,
                     entities::follow_grid_coords,
                 )

@@ -50,17 +50,17 @@ pub(super) struct CoveringObject {
     tile: &'static TilePos,
 }
 
+/// Opaque (or covering) objects placed by the plugin whose cover may have changed.
+type CoveringChanged = (
+    With<PlacedByTiled>,
+    Or<(With<Opaque>, With<Cover>)>,
+    CoverChanged,
+);
+
 /// Works out the tiles the opaque objects that were placed, moved or made opaque cover, and
 /// spawns (or respawns) the entities that block them.
 pub(super) fn cover_tiles(
-    mut objects: Query<
-        CoveringObject,
-        (
-            With<PlacedByTiled>,
-            Or<(With<Opaque>, With<Cover>)>,
-            CoverChanged,
-        ),
-    >,
+    mut objects: Query<CoveringObject, CoveringChanged>,
     data: TiledData,
     grids: Query<MapGrid>,
     mut commands: Commands,

@@ -53,9 +53,9 @@ mod headless;
 mod maps;
 mod memory;
 mod objects;
+mod opaque_tiles;
 mod place;
 mod properties;
-mod tiles;
 
 pub use config::{ObjectVision, TiledFog, TiledOpacity, TiledVision, VisionProperties};
 
@@ -100,7 +100,7 @@ impl Plugin for TiledViewshedPlugin {
                 checks::check_grids,
                 maps::style_tilemaps,
                 memory::give_back_explored,
-                tiles::sync_tile_opacity,
+                opaque_tiles::sync_tile_opacity,
                 objects::read_objects,
                 place::place_objects,
                 place::follow_objects,

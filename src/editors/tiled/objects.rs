@@ -10,8 +10,8 @@ use bevy_ecs_tiled::prelude::{TiledMapReference, TiledObject, TiledObjectId, til
 use crate::editors::tiled::TiledWarnings;
 use crate::editors::tiled::config::{ObjectVision, TiledOpacity, TiledVision, VisionProperties};
 use crate::editors::tiled::data::{TiledData, map_name};
+use crate::editors::tiled::opaque_tiles::{OpaqueFromTiled, set_opaque};
 use crate::editors::tiled::properties::{PropertySource, blocks};
-use crate::editors::tiled::tiles::{OpaqueFromTiled, set_opaque};
 use crate::opacity::opaque::Opaque;
 use viewshed_core::options::VisionCone;
 

@@ -107,12 +107,12 @@ pub(super) fn place_objects(
     }
 }
 
+/// Objects placed by the plugin that moved.
+type MovedObjects = (With<PlacedByTiled>, Changed<GlobalTransform>);
+
 /// Keeps the tile of the placed objects whose `GlobalTransform` changed under their centre.
 pub(super) fn follow_objects(
-    moved: Query<
-        (ObjectShape, &TilemapId, &TilePos),
-        (With<PlacedByTiled>, Changed<GlobalTransform>),
-    >,
+    moved: Query<(ObjectShape, &TilemapId, &TilePos), MovedObjects>,
     data: TiledData,
     grids: Query<MapGrid>,
     mut commands: Commands,
