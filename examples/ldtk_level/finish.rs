@@ -10,7 +10,7 @@ use bevy_viewshed::prelude::*;
 use crate::level::{Goblin, Level, Player, ZOOM};
 use crate::screenshot::save_and_exit;
 use crate::script::{Options, Settle};
-use crate::walk::Turns;
+use crate::shared_walk::Turns;
 
 pub struct FinishPlugin;
 

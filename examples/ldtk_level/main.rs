@@ -26,6 +26,8 @@ mod screenshot;
 mod script;
 #[path = "../shared/args.rs"]
 mod shared_args;
+#[path = "../shared/walk.rs"]
+mod shared_walk;
 mod walk;
 
 use bevy::prelude::*;
@@ -57,7 +59,7 @@ fn main() {
         .add_plugins((ViewshedPlugins::default(), LdtkViewshedPlugin))
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(LevelSelection::index(0))
-        .insert_resource(walk::Turns::new(&options))
+        .insert_resource(shared_walk::Turns::new(&options))
         .insert_resource(options)
         .add_plugins((level::LevelPlugin, walk::WalkPlugin, finish::FinishPlugin))
         .run();

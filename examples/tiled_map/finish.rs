@@ -9,7 +9,7 @@ use bevy_viewshed::prelude::*;
 use crate::map::{GRID, Level, ZOOM};
 use crate::screenshot::save_and_exit;
 use crate::script::{Options, Settle};
-use crate::walk::Turns;
+use crate::shared_walk::Turns;
 
 pub struct FinishPlugin;
 

@@ -26,6 +26,8 @@ mod screenshot;
 mod script;
 #[path = "../shared/args.rs"]
 mod shared_args;
+#[path = "../shared/walk.rs"]
+mod shared_walk;
 mod walk;
 
 use bevy::prelude::*;
@@ -60,7 +62,7 @@ fn main() {
         }))
         .add_plugins((ViewshedPlugins::default(), TiledViewshedPlugin))
         .insert_resource(ClearColor(Color::BLACK))
-        .insert_resource(walk::Turns::new(&options))
+        .insert_resource(shared_walk::Turns::new(&options))
         .insert_resource(options)
         .add_plugins((map::MapPlugin, walk::WalkPlugin, finish::FinishPlugin))
         .run();

@@ -73,7 +73,7 @@ impl Plugin for LdtkViewshedPlugin {
                 (
                     levels::style_level_layers,
                     opaque_cells::read_int_grid_values,
-                    opaque_cells::sync_tile_opacity,
+                    opaque_cells::sync_int_grid_opacity,
                     entities::give_vision,
                     entities::follow_grid_coords,
                 )

@@ -49,7 +49,7 @@ type ChangedTile = Or<(
 
 /// Puts `Opaque` on the LDtk tiles [`LdtkOpacity`] lists and takes it from those it no longer
 /// lists: the tiles whose value or tags changed, or all of them when the configuration did.
-pub(super) fn sync_tile_opacity(
+pub(super) fn sync_int_grid_opacity(
     config: Res<LdtkOpacity>,
     changed: Query<TileItem, (LdtkTile, ChangedTile)>,
     all: Query<TileItem, LdtkTile>,
