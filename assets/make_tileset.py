@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Draws assets/tiles.png, the dungeon example's tileset: 8 tiles of 16x16 pixels in a row.
+"""Draws assets/tiles.png, the dungeon example's tileset: 8 tiles of 16x16 pixels in a row,
+and assets/props.png, things that stay on a map (drawn as sprites under the fog): 2 tiles.
 
 Made by this project (no third-party art); only the Python standard library is needed:
     python3 assets/make_tileset.py
 
 Tiles: 0 floor, 1 wall, 2 closed door, 3 open door, 4 player, 5 monster, 6 guard,
-7 plain white (tinted for overlays).
+7 plain white (tinted for overlays). Props: 0 closed chest, 1 open chest.
 """
 import random
 import struct
@@ -96,7 +97,8 @@ for y in range(T):
         put(7, x, y, (255, 255, 255, 255))
 
 
-def png(path):
+def png(path, pixels):
+    H, W = len(pixels), len(pixels[0])
     raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in pixels)
     def chunk(kind, data):
         body = kind + data
@@ -108,4 +110,31 @@ def png(path):
     Path(path).write_bytes(data)
 
 
-png(Path(__file__).with_name("tiles.png"))
+png(Path(__file__).with_name("tiles.png"), pixels)
+
+
+def chest(tile, open_):
+    """A wooden chest with iron bands, its lid shut or thrown back on a heap of gold."""
+    wood, dark, iron, gold = (150, 92, 40, 255), (96, 56, 24, 255), (70, 70, 80, 255), (240, 200, 60, 255)
+    for y in range(5, 14):
+        for x in range(2, 14):
+            edge = x in (2, 13) or y == 13
+            band = x in (5, 10)
+            props[y][tile * T + x] = iron if band else dark if edge else wood
+    if open_:
+        for y in range(2, 5):
+            for x in range(2, 14):
+                props[y][tile * T + x] = dark
+        for x in range(3, 13):
+            props[5][tile * T + x] = gold
+            props[6][tile * T + x] = gold if x % 3 else (255, 240, 150, 255)
+    else:
+        for x in range(2, 14):
+            props[5][tile * T + x] = dark
+        props[8][tile * T + 7] = props[8][tile * T + 8] = gold
+
+
+props = [[(0, 0, 0, 0)] * (T * 2) for _ in range(T)]
+chest(0, False)
+chest(1, True)
+png(Path(__file__).with_name("props.png"), props)

@@ -1,9 +1,12 @@
 //! An open world streamed around a walking player: a `WorldMap` of 12x12-tile chunks (tinted
 //! warm and cool like a chessboard, so their borders show), the 3x3 chunks around the player
 //! loaded and the others despawned as it walks west and south into negative chunk
-//! coordinates. The view crosses chunk borders as if the world were one map, the fog of war
-//! (an overlay on each chunk) is continuous across them, and a `WorldMemory` keeps what was
-//! explored of the chunks that go (walk back and the remembered tiles are there again).
+//! coordinates. The view crosses chunk borders as if the world were one map, the smooth fog
+//! (`SmoothFog` on the world: a texture per chunk) flows on across them without a seam, and a
+//! `WorldMemory` keeps what was explored of the chunks that go (walk back and the remembered
+//! tiles are there again). The minimap in the corner (`FogMinimap` on the world) shows the
+//! loaded chunks and the remembered ones; the chests (`FogSprite`) stay hidden until seen and
+//! are drawn as last seen under the fog.
 //!
 //! ```text
 //! cargo run --example open_world                      # the arrow keys walk, or it walks alone
@@ -64,7 +67,7 @@ fn main() {
             steps: 0,
         })
         .add_systems(Startup, setup)
-        .add_systems(Update, (walk, stream_chunks, follow).chain())
+        .add_systems(Update, (walk, stream_chunks, follow, show_minimap).chain())
         .run();
 }
 
@@ -101,20 +104,42 @@ struct Streamed {
 #[derive(Component)]
 struct Player(IVec2);
 
+/// The minimap's frame, and the player's dot on it.
+#[derive(Component)]
+struct MinimapView;
+#[derive(Component)]
+struct PlayerDot;
+
+/// Window pixels per minimap pixel.
+const MINIMAP_SCALE: f32 = 3.0;
+
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     let zoom = OrthographicProjection {
         scale: 0.5,
         ..OrthographicProjection::default_2d()
     };
     commands.spawn((Camera2d, Projection::Orthographic(zoom)));
-    // The chunks kept around the player remember what was explored of those that go.
+    // The chunks kept around the player remember what was explored of those that go; the
+    // fog is drawn smooth over every chunk, and the minimap shows walls and floors.
+    let minimap = FogMinimap::default()
+        .with_unexplored(Color::srgba(0.0, 0.0, 0.0, 0.8))
+        .with_kind(0, Color::srgb(0.62, 0.6, 0.55))
+        .with_kind(1, Color::srgb(0.3, 0.3, 0.36));
     let world = commands
-        .spawn((WorldMap, WorldMemory::default(), Transform::default()))
+        .spawn((
+            WorldMap,
+            WorldMemory::default(),
+            SmoothFog::default(),
+            minimap,
+            Transform::default(),
+        ))
         .id();
+    spawn_minimap_view(&mut commands);
     let tiles = assets.load("tiles.png");
     commands.insert_resource(Streamed {
         entity: world,
         tiles: tiles.clone(),
+        props: assets.load("props.png"),
     });
     let figure = Rect::new(64.0, 0.0, 80.0, 16.0);
     let sprite = Sprite {
@@ -227,6 +252,9 @@ fn spawn_chunk(commands: &mut Commands, world: &Streamed, pos: IVec2) {
                 tile.insert(Opaque);
             }
             storage.set(&position, tile.id());
+            if is_chest(wx, wy) {
+                spawn_chest(commands, world, (chunk, position));
+            }
         }
     }
     let tile_size = TilemapTileSize::new(TILE, TILE);
@@ -243,7 +271,32 @@ fn spawn_chunk(commands: &mut Commands, world: &Streamed, pos: IVec2) {
         },
         ChunkOf(world.entity),
         ChunkPos(pos),
-        FogOverlay::default(),
+    ));
+}
+
+/// Whether a chest stands on world tile `(x, y)`: a few, on floor in the rooms' corners.
+fn is_chest(x: i32, y: i32) -> bool {
+    let (rx, ry) = (x.rem_euclid(8), y.rem_euclid(8));
+    let h = (x.wrapping_mul(83_492_791) ^ y.wrapping_mul(2_654_435_761_u32 as i32)) as u32;
+    !is_wall(x, y) && rx == 1 && ry == 6 && h % 3 != 0
+}
+
+/// A chest on a chunk's tile, a child of the chunk (it goes with it), under the fog: hidden
+/// until seen, then drawn as last seen.
+fn spawn_chest(commands: &mut Commands, world: &Streamed, (chunk, at): (Entity, TilePos)) {
+    let sprite = Sprite {
+        image: world.props.clone(),
+        rect: Some(Rect::new(0.0, 0.0, TILE, TILE)),
+        ..default()
+    };
+    let local = Vec3::new(at.x as f32 * TILE, at.y as f32 * TILE, 5.0);
+    commands.spawn((
+        sprite,
+        FogSprite::Remembered,
+        Transform::from_translation(local),
+        TilemapId(chunk),
+        at,
+        ChildOf(chunk),
     ));
 }
 
@@ -261,4 +314,72 @@ fn follow(
     mut camera: Single<&mut Transform, (With<Camera2d>, Without<Player>)>,
 ) {
     camera.translation = player.translation.with_z(camera.translation.z);
+}
+
+/// The minimap's frame in the top right corner, and the player's dot on it.
+fn spawn_minimap_view(commands: &mut Commands) {
+    let frame = Node {
+        position_type: PositionType::Absolute,
+        top: Val::Px(10.0),
+        right: Val::Px(10.0),
+        border: UiRect::all(Val::Px(1.0)),
+        ..default()
+    };
+    let dot = Node {
+        position_type: PositionType::Absolute,
+        width: Val::Px(MINIMAP_SCALE),
+        height: Val::Px(MINIMAP_SCALE),
+        ..default()
+    };
+    commands.spawn((
+        MinimapView,
+        ImageNode::default(),
+        frame,
+        BorderColor::all(Color::srgba(0.8, 0.8, 0.9, 0.5)),
+        children![(PlayerDot, dot, BackgroundColor(Color::srgb(1.0, 0.9, 0.2)))],
+    ));
+}
+
+/// Shows the world's minimap image at its size (it grows as chunks are remembered) and puts
+/// the dot on the player's tile.
+fn show_minimap(
+    world: Res<Streamed>,
+    minimaps: Query<&FogMinimap>,
+    player: Single<&Player>,
+    mut view: Single<(&mut ImageNode, &mut Node), (With<MinimapView>, Without<PlayerDot>)>,
+    mut dot: Single<&mut Node, With<PlayerDot>>,
+) {
+    let Ok(minimap) = minimaps.get(world.entity) else {
+        return;
+    };
+    let (Some(image), Some(tiles)) = (minimap.image(), minimap.tiles()) else {
+        return;
+    };
+    let (ref mut node, ref mut frame) = *view;
+    if node.image != *image {
+        node.image = image.clone();
+    }
+    let (width, height) = (
+        Val::Px(tiles.width as f32 * MINIMAP_SCALE),
+        Val::Px(tiles.height as f32 * MINIMAP_SCALE),
+    );
+    if frame.width != width || frame.height != height {
+        frame.width = width;
+        frame.height = height;
+    }
+    let at = player.0;
+    let tile = TilePos::new(
+        WORLD_ORIGIN.wrapping_add_signed(at.x),
+        WORLD_ORIGIN.wrapping_add_signed(at.y),
+    );
+    if let Some(pixel) = minimap.pixel_of(tile) {
+        let (left, top) = (
+            Val::Px(pixel.x as f32 * MINIMAP_SCALE),
+            Val::Px(pixel.y as f32 * MINIMAP_SCALE),
+        );
+        if dot.left != left || dot.top != top {
+            dot.left = left;
+            dot.top = top;
+        }
+    }
 }

@@ -110,10 +110,13 @@ pub use editors::tiled;
 #[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub use support::save_format;
 
-#[cfg(feature = "render")]
-pub use draw::SmoothFog;
 pub use draw::{
     FogFade, FogMinimap, FogOverlay, FogOverlayLayer, FogStyle, SoftEdge, TerrainMemory, TileLook,
+};
+#[cfg(feature = "render")]
+pub use draw::{
+    FogSprite, FogSpriteStandIn, RememberedSprite, SmoothFog, SmoothFogTexture, SpriteLook,
+    SpriteMemory,
 };
 pub use fog::{
     DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogState, MemoryError, RevealsFog,
@@ -144,14 +147,14 @@ pub use worlds::{ChunkOf, ChunkPlacement, ChunkPos, WORLD_ORIGIN, WorldChunks, W
 /// game is likely to have already (`Team`, `Ghost`, `Lighting`, `Radius`, `Fov`) stay out of
 /// a glob import.
 pub mod prelude {
-    #[cfg(feature = "render")]
-    pub use crate::SmoothFog;
     pub use crate::{
         CanBeSpotted, Density, FogMinimap, FogOfWar, FogOverlay, FogState, FogStyle,
         HidesOutsideView, LastSeen, LayerGroup, LeavesGhost, LightSource, LostSight, NeedsLight,
         Opaque, OpaqueCells, RevealsFog, Spotted, TerrainMemory, Viewshed, ViewshedPlugins,
         ViewshedSystems, WorldMap,
     };
+    #[cfg(feature = "render")]
+    pub use crate::{FogSprite, SmoothFog};
 }
 
 /// Compiles and runs the README's Rust examples as doc tests, so they cannot drift.

@@ -16,6 +16,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::FogFade;
+use bevy_viewshed::SmoothFogTexture;
 use bevy_viewshed::prelude::*;
 use common_app::*;
 
@@ -70,9 +71,8 @@ fn smooth_app(smooth: SmoothFog, x: u32) -> (App, Entity, Entity) {
 fn texels(app: &App, map: Entity) -> Vec<Texel> {
     let handle = app
         .world()
-        .get::<SmoothFog>(map)
-        .unwrap()
-        .texture()
+        .get::<SmoothFogTexture>(map)
+        .map(SmoothFogTexture::handle)
         .expect("the plugin made the texture");
     let image = app.world().resource::<Assets<Image>>().get(handle).unwrap();
     assert_eq!(
@@ -197,10 +197,8 @@ fn a_resized_map_gets_a_texture_of_its_new_size_and_the_state_carries_over() {
     let (mut app, map, _) = smooth_app(SmoothFog::default().with_fade(None), 3);
     let old = app
         .world()
-        .get::<SmoothFog>(map)
-        .unwrap()
-        .texture()
-        .cloned();
+        .get::<SmoothFogTexture>(map)
+        .map(|texture| texture.handle().clone());
     // Wider by five columns: the new tiles are unexplored, the rest as it was.
     let world = app.world_mut();
     let mut storage = TileStorage::empty(TilemapSize::new(W + 5, H));
@@ -214,8 +212,8 @@ fn a_resized_map_gets_a_texture_of_its_new_size_and_the_state_carries_over() {
         .entity_mut(map)
         .insert((TilemapSize::new(W + 5, H), storage));
     app.update();
-    let smooth = app.world().get::<SmoothFog>(map).unwrap();
-    let handle = smooth.texture().unwrap().clone();
+    let texture = app.world().get::<SmoothFogTexture>(map).unwrap();
+    let handle = texture.handle().clone();
     assert_ne!(Some(&handle), old.as_ref(), "a new texture");
     let image = app
         .world()

@@ -76,8 +76,8 @@ type Figures<'w, 's> = Query<
 fn step(
     (time, mut turns, level): (Res<Time>, ResMut<Turns>, Res<Level>),
     fog: Query<&FogOfWar>,
-    (storages, opaque): (Query<&TileStorage>, Query<(), With<Opaque>>),
-    mut cells: Query<(&mut IntGridCell, &mut TileTextureIndex)>,
+    (storages, opaque): (Query<&'static TileStorage>, Query<(), With<Opaque>>),
+    mut cells: Query<(&'static mut IntGridCell, &'static mut TileTextureIndex)>,
     mut figures: Figures,
 ) {
     let Some(explored) = fog.iter().find_map(|fog| fog.team(Team(0))) else {
@@ -111,9 +111,10 @@ fn step(
         })
         .collect();
     for action in moves {
-        if let Move::Walk { walker, to, .. } = action
+        if let Move::Walk { walker, from, to } = action
             && let Ok((.., mut grid)) = figures.get_mut(walker)
         {
+            debug_assert_eq!(TilePos::from(*grid), from, "the plan's start");
             *grid = GridCoords::from(to);
         }
     }

@@ -15,10 +15,10 @@ use crate::draw::fade::{FadeStart, FadingTiles};
 use crate::draw::tile_writer::{LayerTiles, TileWriter};
 use crate::fog::change_list::{ChangedTiles, FogChanges};
 use crate::fog::{FogOfWar, FogState};
-use crate::layers::layer_of::{LayerEpoch, LayerOf, Layers, map_tilemaps, root_of};
+use crate::layers::layer_of::{LayerEpoch, LayerOf, Layers, map_tilemaps};
 use crate::opacity::MapOpacity;
 use crate::support::neighbours::Neighbourhood;
-use crate::worlds::chunks::{ChunkPlacement, WorldChunks};
+use crate::worlds::chunks::{ChunkPlacement, WorldChunks, map_of_tilemap};
 
 /// What one update's writing depends on: whether layers changed anywhere (every fog layer is
 /// then written whole) and the time, for fades.
@@ -221,13 +221,9 @@ pub(super) fn style_new_tiles(
         if storage.checked_get(&tile) != Some(entity) {
             continue;
         }
-        let Ok(root) = root_of(tilemap, &layers) else {
-            continue;
-        };
         // A chunk's fog is its world's, in the world's tiles.
-        let (map, first) = match placements.get(root) {
-            Ok(place) => (place.world(), place.first()),
-            Err(_) => (root, TilePos::new(0, 0)),
+        let Some((map, first)) = map_of_tilemap(tilemap, &layers, &placements) else {
+            continue;
         };
         let Ok((fog, edges)) = fogs.get(map) else {
             continue;

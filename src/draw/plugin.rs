@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use super::edges::FogEdges;
 use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
 use super::layers::{draw_fog_layers, style_new_tiles};
-use super::minimap::{FogMinimap, draw_minimaps};
+use super::minimap::FogMinimap;
+use super::minimap_canvas::draw_minimaps;
 use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};
 use super::terrain::{TerrainMemory, on_terrain_memory_removed, remember_terrain};
 use super::{FogFade, FogStyle, SoftEdge, TileLook};
@@ -58,13 +59,38 @@ impl Plugin for FogDrawPlugin {
         app.add_observer(on_fog_style_removed);
         #[cfg(feature = "render")]
         super::smooth::add_smooth_fog(app);
+        #[cfg(feature = "render")]
+        add_sprite_fog(app);
     }
 
     fn finish(&self, app: &mut App) {
         if !app.is_plugin_added::<FogPlugin>() {
             error!(
-                "bevy_viewshed: FogDrawPlugin needs FogPlugin, whose model it draws; no fog is                  drawn without it"
+                "bevy_viewshed: FogDrawPlugin needs FogPlugin, whose model it draws; no fog is \
+                 drawn without it"
             );
         }
     }
+}
+
+/// Sprites under the fog: their types, each map's memory of them, and their systems at the end
+/// of the drawing.
+#[cfg(feature = "render")]
+fn add_sprite_fog(app: &mut App) {
+    use super::sprite_fog::{FreshSprites, draw_sprites, on_fog_sprite_inserted, remember_sprites};
+    use super::sprites::{FogSprite, FogSpriteStandIn, SpriteMemory};
+    app.init_resource::<FreshSprites>()
+        .add_observer(on_fog_sprite_inserted)
+        .register_type::<FogSprite>()
+        .register_type::<FogSpriteStandIn>()
+        .register_type::<SpriteMemory>()
+        .register_required_components::<FogOfWar, SpriteMemory>();
+    app.add_systems(
+        ViewshedSchedule,
+        (remember_sprites, draw_sprites)
+            .chain()
+            .after(draw_fog_layers)
+            .run_if(resource_exists::<FogChanges>)
+            .in_set(ViewshedStepSystems::Draw),
+    );
 }

@@ -8,11 +8,13 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::{TilePos, TileStorage, TileTextureIndex};
+use viewshed_core::visible::Window;
 
 use crate::fog::change_list::ChangedTiles;
 use crate::fog::change_list::FogChanges;
 use crate::fog::{FogOfWar, FogState, Team};
-use crate::layers::layer_of::{LayerOf, root_of};
+use crate::layers::layer_of::LayerOf;
+use crate::worlds::chunks::{ChunkPlacement, map_of_tilemap};
 
 /// Remembered terrain: on a tilemap of a map (the root or a layer), each team remembers the
 /// tiles as it last saw them. A tile whose `TileTextureIndex` the game changes while a team
@@ -171,7 +173,9 @@ pub(super) struct TerrainTiles<'w, 's> {
     commands: Commands<'w, 's>,
     changes: Res<'w, FogChanges>,
     layer_of: Query<'w, 's, &'static LayerOf>,
-    fogs: Query<'w, 's, &'static FogOfWar>,
+    placements: Query<'w, 's, &'static ChunkPlacement>,
+    transforms: Query<'w, 's, &'static Transform>,
+    fogs: Query<'w, 's, (&'static FogOfWar, Option<&'static mut ChunkTerrain>)>,
     tiles: ParamSet<
         'w,
         's,
@@ -190,30 +194,157 @@ pub(super) fn remember_terrain(mut layers: Query<TerrainLayer>, mut tiles: Terra
         .map(|(tile, layer, index)| (layer.0, *tile, index.0))
         .collect();
     for mut layer in &mut layers {
-        let root = root_of(layer.entity, &tiles.layer_of).unwrap_or(layer.entity);
-        let Ok(fog) = tiles.fogs.get(root) else {
+        let placements = (&tiles.layer_of, &tiles.placements);
+        let Some((map, first)) = map_of_tilemap(layer.entity, placements.0, placements.1) else {
             continue;
         };
+        let chunk = tiles
+            .placements
+            .get(map_root(&layer, &tiles))
+            .ok()
+            .map(|p| p.area());
+        let key = chunk.map(|area| (area, layer_key(tiles.transforms.get(layer.entity).ok())));
+        let Ok((fog, mut kept)) = tiles.fogs.get_mut(map) else {
+            continue;
+        };
+        let fog = LayerFog { fog, first };
         let size = (layer.storage.size.x, layer.storage.size.y);
         let mut fresh = None;
         let truth = match layer.truth.as_deref_mut() {
             Some(truth) if truth.size == size => truth,
-            _ => fresh.insert(truth_of(layer.storage, &mut tiles.tiles.p1())),
+            _ => {
+                // A chunk that comes back remembers what its layer's teams remembered.
+                if let (Some(key), Some(kept)) = (key, kept.as_deref_mut()) {
+                    kept.give_back(key, &mut layer.memory);
+                }
+                fresh.insert(truth_of(layer.storage, &mut tiles.tiles.p1()))
+            }
         };
         let game = written.iter().filter(|(of, ..)| *of == layer.entity);
-        let changed = tiles.changes.drawn(root);
+        let changed = tiles.changes.drawn(map);
         let redraw = update_memory(&mut layer.memory, truth, fog, game, changed);
-        draw(
-            &layer.memory,
-            truth,
-            fog,
-            (layer.storage, &redraw),
-            &mut tiles.tiles.p1(),
-        );
+        let indices = &mut tiles.tiles.p1();
+        draw(&layer.memory, truth, fog, (layer.storage, &redraw), indices);
         truth.drawn = Some(fog.drawn_team());
+        if let Some(key) = key.filter(|_| !redraw.is_empty() || fresh.is_some()) {
+            keep_chunk(&mut tiles.commands, (map, kept), key, &layer.memory);
+        }
         if let Some(truth) = fresh {
             tiles.commands.entity(layer.entity).insert(truth);
         }
+    }
+}
+
+/// The root tilemap of `layer`'s map (a chunk's root, on a world).
+fn map_root(layer: &TerrainLayerItem, tiles: &TerrainTiles) -> Entity {
+    crate::layers::layer_of::root_of(layer.entity, &tiles.layer_of).unwrap_or(layer.entity)
+}
+
+/// What tells a chunk's layers apart, the same each time the chunk is spawned: the layer's
+/// height in its chunk (its `Transform`'s `z`, in thousandths).
+fn layer_key(transform: Option<&Transform>) -> i64 {
+    transform.map_or(0, |t| (t.translation.z * 1000.0).round() as i64)
+}
+
+/// Keeps what the teams remember of a chunk's layer in its world, for when the chunk goes and
+/// comes back.
+fn keep_chunk(
+    commands: &mut Commands,
+    (world, kept): (Entity, Option<Mut<ChunkTerrain>>),
+    key: (Window, i64),
+    memory: &TerrainMemory,
+) {
+    match kept {
+        Some(mut kept) => kept.keep(key, memory),
+        None => {
+            let mut kept = ChunkTerrain::default();
+            kept.keep(key, memory);
+            commands.entity(world).try_insert(kept);
+        }
+    }
+}
+
+/// What the teams remember of the terrain layers of a world's chunks, by each chunk's tiles in
+/// the world and the layer's height in it: given back to a chunk that comes back (streamed
+/// out and in again), the drawing's bookkeeping on the world.
+#[derive(Component, Debug, Default)]
+#[component(clone_behavior = Ignore)]
+pub(super) struct ChunkTerrain(BTreeMap<((u32, u32, u32, u32), i64), TerrainMemory>);
+
+impl ChunkTerrain {
+    fn key((area, layer): (Window, i64)) -> ((u32, u32, u32, u32), i64) {
+        ((area.x, area.y, area.width, area.height), layer)
+    }
+
+    fn keep(&mut self, key: (Window, i64), memory: &TerrainMemory) {
+        if memory.teams().next().is_none() {
+            self.0.remove(&Self::key(key));
+        } else {
+            self.0.insert(Self::key(key), memory.clone());
+        }
+    }
+
+    /// Gives a layer that comes back, with an empty memory, what it remembered.
+    fn give_back(&self, key: (Window, i64), memory: &mut Mut<TerrainMemory>) {
+        if memory.teams().next().is_none()
+            && let Some(kept) = self.0.get(&Self::key(key))
+        {
+            **memory = kept.clone();
+        }
+    }
+}
+
+/// A map's fog as one of its layers sees it, in the layer's own tiles: a chunk's tile `(0, 0)`
+/// is its world's tile `first`.
+#[derive(Clone, Copy)]
+struct LayerFog<'a> {
+    fog: &'a FogOfWar,
+    first: TilePos,
+}
+
+impl LayerFog<'_> {
+    fn map_tile(&self, tile: TilePos) -> TilePos {
+        TilePos::new(self.first.x + tile.x, self.first.y + tile.y)
+    }
+
+    fn drawn_team(&self) -> Team {
+        self.fog.drawn_team()
+    }
+
+    fn state(&self, tile: TilePos) -> FogState {
+        self.fog.state(self.map_tile(tile))
+    }
+
+    fn teams(&self) -> impl Iterator<Item = Team> + '_ {
+        self.fog.teams().map(|(team, _)| team)
+    }
+
+    fn is_visible(&self, team: Team, tile: TilePos) -> bool {
+        let tile = self.map_tile(tile);
+        self.fog.team(team).is_some_and(|fog| fog.is_visible(tile))
+    }
+
+    fn is_explored(&self, team: Team, tile: TilePos) -> bool {
+        let tile = self.map_tile(tile);
+        self.fog.team(team).is_some_and(|fog| fog.is_explored(tile))
+    }
+
+    /// Calls `f` with the layer's own tile of each of `changed` (map tiles) that lies on it.
+    fn for_each_changed(
+        &self,
+        changed: &ChangedTiles,
+        size: (u32, u32),
+        mut f: impl FnMut(TilePos),
+    ) {
+        let window = Window {
+            x: self.first.x,
+            y: self.first.y,
+            width: size.0,
+            height: size.1,
+        };
+        changed.for_each_in(window, |tile| {
+            f(TilePos::new(tile.x - self.first.x, tile.y - self.first.y));
+        });
     }
 }
 
@@ -243,7 +374,7 @@ fn truth_of(storage: &TileStorage, indices: &mut Query<&mut TileTextureIndex>) -
 fn update_memory<'a>(
     memory: &mut Mut<TerrainMemory>,
     truth: &mut TerrainTruth,
-    fog: &FogOfWar,
+    fog: LayerFog,
     written: impl Iterator<Item = &'a (Entity, TilePos, u32)>,
     changed: Option<&ChangedTiles>,
 ) -> Vec<TilePos> {
@@ -260,9 +391,9 @@ fn update_memory<'a>(
             continue;
         };
         let old = std::mem::replace(&mut truth.indices[at], new);
-        for (team, seen) in fog.teams() {
+        for team in fog.teams() {
             let tiles = memory.teams.entry(team).or_default();
-            if seen.is_explored(tile) && !seen.is_visible(tile) && old != new {
+            if fog.is_explored(team, tile) && !fog.is_visible(team, tile) && old != new {
                 tiles.entry(tile).or_insert(old);
             }
             if tiles.get(&tile) == Some(&new) {
@@ -275,7 +406,7 @@ fn update_memory<'a>(
     let drawn = fog.drawn_team();
     if let Some(changed) = changed.filter(|_| !whole) {
         let remembers = memory.teams.get(&drawn);
-        changed.for_each(|tile| {
+        fog.for_each_changed(changed, truth.size, |tile| {
             if remembers.is_some_and(|tiles| tiles.contains_key(&tile)) {
                 redraw.push(tile);
             }
@@ -286,12 +417,11 @@ fn update_memory<'a>(
 
 /// What a team sees again, it no longer remembers otherwise; the tiles the team drawn sees
 /// again go into `redraw`.
-fn forget_seen_again(memory: &mut TerrainMemory, fog: &FogOfWar, redraw: &mut Vec<TilePos>) {
+fn forget_seen_again(memory: &mut TerrainMemory, fog: LayerFog, redraw: &mut Vec<TilePos>) {
     let drawn = fog.drawn_team();
     for (&team, tiles) in &mut memory.teams {
-        let sees = fog.team(team);
         tiles.retain(|&tile, _| {
-            let seen = sees.is_some_and(|sees| sees.is_visible(tile));
+            let seen = fog.is_visible(team, tile);
             if seen && team == drawn {
                 redraw.push(tile);
             }
@@ -305,7 +435,7 @@ fn forget_seen_again(memory: &mut TerrainMemory, fog: &FogOfWar, redraw: &mut Ve
 fn draw(
     memory: &TerrainMemory,
     truth: &mut TerrainTruth,
-    fog: &FogOfWar,
+    fog: LayerFog,
     (storage, tiles): (&TileStorage, &[TilePos]),
     indices: &mut Query<&mut TileTextureIndex>,
 ) {

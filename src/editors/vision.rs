@@ -48,6 +48,13 @@ impl EditorVision {
         }
     }
 
+    /// Whether it is a thing that moves: hidden out of view, or leaving a ghost. Editors' sprites
+    /// that are not get a `FogSprite` (feature `render`), for things that
+    /// stay.
+    pub fn moves(&self) -> bool {
+        self.hide_outside_view || self.leaves_ghost
+    }
+
     /// Nothing but what the builder methods add.
     pub fn none() -> Self {
         Self::default()

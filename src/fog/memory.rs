@@ -97,6 +97,16 @@ impl std::fmt::Display for MemoryError {
 impl std::error::Error for MemoryError {}
 
 impl ExploredMemory {
+    /// Whether `team` explored tile `(x, y)` of the map (`false` off the map).
+    pub fn is_explored(&self, team: Team, x: u32, y: u32) -> bool {
+        if x >= self.width || y >= self.height {
+            return false;
+        }
+        let at = y as usize * words_for(self.width) + x as usize / 64;
+        let words = self.teams.iter().find(|(t, _)| *t == team);
+        words.is_some_and(|(_, words)| words.get(at).is_some_and(|w| w >> (x % 64) & 1 != 0))
+    }
+
     /// Checks that the memory describes a map it can be put on: a size within
     /// [`MAX_MEMORY_TILES`], each team once, with `height * width.div_ceil(64)` words and no
     /// tile set past the width.

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::memory::ExploredMemory;
 use crate::fog::{FogOfWar, Team};
@@ -66,6 +67,14 @@ impl WorldMemory {
                 },
                 memory,
             )
+        })
+    }
+
+    /// Whether `team` explored world tile `tile` of an unloaded chunk kept here.
+    pub fn remembers(&self, team: Team, tile: TilePos) -> bool {
+        self.chunks().any(|(area, memory)| {
+            area.contains(tile.x, tile.y)
+                && memory.is_explored(team, tile.x - area.x, tile.y - area.y)
         })
     }
 

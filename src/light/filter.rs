@@ -124,8 +124,6 @@ impl NeedsLight {
     }
 }
 
-/// Filters the views of viewers that need light, and announces those that changed only
-/// because the light did.
 /// A viewer that needs light, as the filter visits it.
 #[derive(QueryData)]
 #[query_data(mutable)]
@@ -144,6 +142,8 @@ type Relit = Vec<(Entity, Entity)>;
 /// The viewers that got a new light filter (per thread).
 type Adopted = Vec<(Entity, LightFilter)>;
 
+/// Filters the views of viewers that need light, and announces those that changed only
+/// because the light did.
 pub(super) fn filter_by_light(
     mut viewers: Query<NeedingLight>,
     maps: Query<(&MapOpacity, &Lighting, &LightLedger)>,

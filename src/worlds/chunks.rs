@@ -180,3 +180,17 @@ pub(super) fn join_chunks(
         }
     }
 }
+
+/// The map a tilemap's tiles lie on and the map tile of its tile `(0, 0)`: its root tilemap's
+/// own (`(0, 0)`), or its world's at its chunk's place. `None` for a tilemap with no root.
+pub(crate) fn map_of_tilemap(
+    tilemap: Entity,
+    layers: &Query<&LayerOf>,
+    placements: &Query<&ChunkPlacement>,
+) -> Option<(Entity, TilePos)> {
+    let root = crate::layers::layer_of::root_of(tilemap, layers).ok()?;
+    Some(match placements.get(root) {
+        Ok(place) => (place.world(), place.first()),
+        Err(_) => (root, TilePos::new(0, 0)),
+    })
+}

@@ -37,7 +37,7 @@
 //! | feature | default | what it does |
 //! |---|---|---|
 //! | `serde` | no | `Serialize`/`Deserialize` for the options and visible sets |
-//! | `bevy_reflect` | no | `bevy_reflect::Reflect` on the options (bevy_viewshed turns it on) |
+//! | `bevy_reflect` | no | `bevy_reflect::Reflect` on the options and `Window` (bevy_viewshed turns it on) |
 #![warn(missing_docs)]
 // docs.rs builds with every feature and `--cfg docsrs`: feature-gated items get a badge.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -38,6 +38,7 @@ pub struct VisibleSet {
 /// The rectangle of map cells a [`VisibleSet`] covers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct Window {
     /// Left column.
     pub x: u32,
@@ -83,6 +84,34 @@ impl Window {
             width: (end_x - x64) as u32,
             height: (end_y - y64) as u32,
         })
+    }
+
+    /// The smallest window that holds both (an empty one holds nothing: the other is the union).
+    ///
+    /// ```
+    /// use viewshed_core::visible::Window;
+    ///
+    /// let a = Window { x: 0, y: 0, width: 4, height: 4 };
+    /// let b = Window { x: 2, y: 3, width: 5, height: 5 };
+    /// assert_eq!(a.union(&b), Window { x: 0, y: 0, width: 7, height: 8 });
+    /// assert_eq!(a.union(&Window::default()), a);
+    /// ```
+    pub fn union(&self, other: &Window) -> Window {
+        if other.is_empty() {
+            return *self;
+        }
+        if self.is_empty() {
+            return *other;
+        }
+        let (x, y) = (self.x.min(other.x), self.y.min(other.y));
+        let end_x = self.end_x().max(other.end_x());
+        let end_y = self.end_y().max(other.end_y());
+        Window {
+            x,
+            y,
+            width: (end_x - u64::from(x)).min(u64::from(u32::MAX)) as u32,
+            height: (end_y - u64::from(y)).min(u64::from(u32::MAX)) as u32,
+        }
     }
 
     /// The cell of a non-empty window nearest to `(x, y)` (each coordinate clamped to the

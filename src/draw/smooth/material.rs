@@ -2,13 +2,14 @@
 //! the map's texture and what the shader needs to find the tiles and colour them.
 
 use bevy::asset::{AssetPath, embedded_asset, embedded_path};
-use bevy::math::{Mat2, Vec2, Vec4};
+use bevy::math::{UVec2, Vec2, Vec4};
 use bevy::prelude::*;
 use bevy::render::render_resource::{AsBindGroup, ShaderType};
 use bevy::shader::ShaderRef;
 use bevy::sprite_render::{AlphaMode2d, Material2d, Material2dPlugin};
 
 use super::geometry::TileGrid;
+use super::pieces::Piece;
 use super::settings::SmoothFog;
 use super::texels::millis;
 
@@ -36,7 +37,13 @@ pub(super) struct SmoothFogParams {
     shift_x: Vec2,
     shift_y: Vec2,
     unit: Vec2,
-    inverse: Mat2,
+    /// The columns of the matrix from a point to tile coordinates (two vectors, not a `mat2x2`:
+    /// WebGL2's uniform layout would place its columns 16 bytes apart).
+    inverse_x: Vec2,
+    inverse_y: Vec2,
+    /// The texel of the piece's own tile `(0, 0)`, and how many tiles are its own.
+    margin: UVec2,
+    own: UVec2,
     remembered: Vec4,
     unexplored: Vec4,
     softness: f32,
@@ -47,8 +54,8 @@ pub(super) struct SmoothFogParams {
 }
 
 impl SmoothFogParams {
-    /// The uniform for a map of grid `grid` in the look `fog`, at `now` milliseconds.
-    pub(super) fn new(grid: &TileGrid, fog: &SmoothFog, now: u32) -> Self {
+    /// The uniform for `piece`, of grid `grid`, in the look `fog`, at `now` milliseconds.
+    pub(super) fn new(grid: &TileGrid, fog: &SmoothFog, (piece, now): (Piece, u32)) -> Self {
         let (fade_in, fade_out) = fog
             .fade
             .map_or((0, 0), |fade| (millis(fade.fade_in), millis(fade.fade_out)));
@@ -61,7 +68,10 @@ impl SmoothFogParams {
             shift_x: grid.shift_x,
             shift_y: grid.shift_y,
             unit: grid.unit,
-            inverse: grid.inverse(),
+            inverse_x: grid.inverse().x_axis,
+            inverse_y: grid.inverse().y_axis,
+            margin: piece.margin(),
+            own: UVec2::new(piece.area.width, piece.area.height),
             remembered: LinearRgba::from(fog.remembered).to_vec4(),
             unexplored: LinearRgba::from(fog.unexplored).to_vec4(),
             softness: fog.softness.max(MIN_SOFTNESS),

@@ -1,6 +1,6 @@
-//! The quad each [`SmoothFog`] map is drawn on: spawned with its mesh and material when the
-//! map gets its texture, brought in line when the map's geometry, the `SmoothFog` or the
-//! texture change, and its material's clock moved on while fades run (only then).
+//! The quad each piece of a [`SmoothFog`] map is drawn on: spawned with its mesh and material
+//! when the piece gets its texture, brought in line when the piece's geometry, the `SmoothFog`
+//! or the texture change, and its material's clock moved on while fades run (only then).
 
 use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
@@ -9,15 +9,16 @@ use bevy::sprite_render::MeshMaterial2d;
 
 use super::geometry::{MapShape, TileGrid};
 use super::material::{SmoothFogMaterial, SmoothFogParams};
+use super::pieces::{Piece, SmoothMaps};
 use super::settings::SmoothFog;
 use super::texels::millis;
-use super::texture::FogTexture;
+use super::texture::{FogPiece, SmoothFogTexture};
 use crate::draw::FogOverlayLayer;
 use crate::draw::overlay::{GeometryChanged, MapGeometry, MapGeometryItem, highest_z, placement};
-use crate::layers::layer_of::{LayerOf, Layers};
+use crate::layers::{LayerOf, Layers};
 
-/// The quad the plugin spawned for a [`SmoothFog`] map, its material, and the fog's clock the
-/// material holds: the fog's bookkeeping beside `SmoothFog`.
+/// The quad the plugin spawned over a piece, its material, and the fog's clock the material
+/// holds: the drawing's bookkeeping beside [`SmoothFogTexture`].
 #[derive(Component, Clone, Debug)]
 #[component(clone_behavior = Ignore)]
 pub(super) struct FogQuad {
@@ -26,18 +27,13 @@ pub(super) struct FogQuad {
     clock: u32,
 }
 
-/// A smooth fog map, as its quad is kept.
+/// A piece, as its quad is kept.
 #[derive(QueryData)]
-pub(super) struct QuadMap {
-    entity: Entity,
-    smooth: &'static SmoothFog,
-    texture: &'static FogTexture,
+pub(super) struct QuadPiece {
+    texture: Ref<'static, SmoothFogTexture>,
     geometry: MapGeometry,
     quad: Option<&'static FogQuad>,
 }
-
-/// Maps whose quad must be spawned or brought in line with them.
-type QuadChanged = Or<(Changed<SmoothFog>, Changed<FogTexture>, GeometryChanged)>;
 
 /// What drawing a quad needs: the assets, and the heights of the map's tilemaps.
 #[derive(SystemParam)]
@@ -51,59 +47,70 @@ pub(super) struct QuadAssets<'w, 's> {
     time: Option<Res<'w, Time>>,
 }
 
-/// Spawns the quad of each map that got its texture, and brings the quads of the maps whose
-/// geometry, look or texture changed in line.
-pub(super) fn keep_fog_quads(mut maps: Query<QuadMap, QuadChanged>, mut assets: QuadAssets) {
-    let now = assets
-        .time
-        .as_ref()
-        .map_or(0, |time| millis(time.elapsed()));
-    for map in &mut maps {
-        let grid = TileGrid::of(&shape_of(&map.geometry));
-        let params = SmoothFogParams::new(&grid, map.smooth, now);
+/// Spawns the quad of each piece that got its texture, and brings the quads of the pieces
+/// whose geometry, look or texture changed in line.
+pub(super) fn keep_fog_quads(
+    maps: SmoothMaps,
+    pieces: Query<QuadPiece>,
+    regeared: Query<(), GeometryChanged>,
+    mut assets: QuadAssets,
+) {
+    let now = assets.time.as_ref().map_or(0, |t| millis(t.elapsed()));
+    for (_, smooth, _, map_pieces) in maps.each() {
+        for piece in map_pieces {
+            let Ok(item) = pieces.get(piece.tilemap) else {
+                continue;
+            };
+            let stale = smooth.is_changed()
+                || item.texture.is_changed()
+                || item.quad.is_none()
+                || regeared.contains(piece.tilemap);
+            if stale {
+                assets.draw(piece, &item, &smooth, now);
+            }
+        }
+    }
+}
+
+impl QuadAssets<'_, '_> {
+    /// Draws `piece`'s quad: its material, mesh and place, spawned if it has none.
+    fn draw(&mut self, piece: Piece, item: &QuadPieceItem, smooth: &SmoothFog, now: u32) {
+        let grid = TileGrid::of(&shape_of(&item.geometry));
+        let params = SmoothFogParams::new(&grid, smooth, (piece, now));
         let material = SmoothFogMaterial {
             params,
-            texture: map.texture.handle.clone(),
+            texture: item.texture.handle().clone(),
         };
-        let (Some(meshes), Some(materials)) = (&mut assets.meshes, &mut assets.materials) else {
+        let (Some(meshes), Some(materials)) = (&mut self.meshes, &mut self.materials) else {
             return;
         };
         let mesh = meshes.add(Rectangle::from_size(grid.rect_size));
-        let quad = match map.quad {
+        let quad = match item.quad {
             Some(quad) => {
                 materials.insert(&quad.material, material).ok();
                 quad.entity
             }
-            None => spawn_quad(
-                &mut assets.commands,
-                map.entity,
-                materials.add(material),
-                now,
-            ),
+            None => {
+                let material = materials.add(material);
+                spawn_quad(&mut self.commands, piece.tilemap, material, now)
+            }
         };
-        let z = highest_z(
-            map.entity,
-            quad,
-            (&assets.layer_of, &assets.below),
-            &assets.heights,
-        );
-        let (mut local, _) = placement(map.geometry.transform, z + map.smooth.z_above);
+        let layers = (&self.layer_of, &self.below);
+        let z = highest_z(piece.tilemap, quad, layers, &self.heights);
+        let transform = item.geometry.transform;
+        let (mut local, _) = placement(transform, z + smooth.z_above);
         local.translation += (grid.rect_min + grid.rect_size / 2.0).extend(0.0);
-        let global = map
-            .geometry
-            .transform
-            .map_or(GlobalTransform::from(local), |map| map.mul_transform(local));
-        assets
-            .commands
+        let global = transform.map_or(GlobalTransform::from(local), |t| t.mul_transform(local));
+        self.commands
             .entity(quad)
             .insert((Mesh2d(mesh), local, global));
     }
 }
 
-/// Spawns the quad of `map`, drawn with `material`; returns it.
+/// Spawns the quad of `tilemap`, drawn with `material`; returns it.
 fn spawn_quad(
     commands: &mut Commands,
-    map: Entity,
+    tilemap: Entity,
     material: Handle<SmoothFogMaterial>,
     now: u32,
 ) -> Entity {
@@ -111,7 +118,7 @@ fn spawn_quad(
         Name::new("Smooth fog"),
         MeshMaterial2d(material.clone()),
         Visibility::Inherited,
-        ChildOf(map),
+        ChildOf(tilemap),
     );
     let entity = commands.spawn(parts).id();
     let quad = FogQuad {
@@ -119,11 +126,11 @@ fn spawn_quad(
         material,
         clock: now,
     };
-    commands.entity(map).insert(quad);
+    commands.entity(tilemap).insert(quad);
     entity
 }
 
-/// The map's shape, as bevy_ecs_tilemap's defaults fill in what it lacks.
+/// The tilemap's shape, as bevy_ecs_tilemap's defaults fill in what it lacks.
 fn shape_of(geometry: &MapGeometryItem) -> MapShape {
     MapShape {
         size: *geometry.size,
@@ -137,7 +144,7 @@ fn shape_of(geometry: &MapGeometryItem) -> MapShape {
 /// Moves the clock of each quad whose fades are not all over to now: the only change to its
 /// material in a frame where no tile changed, and none once the fades have ended.
 pub(super) fn run_fog_clocks(
-    mut maps: Query<(&FogTexture, &mut FogQuad)>,
+    mut pieces: Query<(&FogPiece, &mut FogQuad)>,
     materials: Option<ResMut<Assets<SmoothFogMaterial>>>,
     time: Option<Res<Time>>,
 ) {
@@ -145,8 +152,8 @@ pub(super) fn run_fog_clocks(
         return;
     };
     let now = millis(time.elapsed());
-    for (texture, mut quad) in &mut maps {
-        if quad.clock >= texture.fading_until || quad.clock == now {
+    for (piece, mut quad) in &mut pieces {
+        if quad.clock >= piece.fading_until || quad.clock == now {
             continue;
         }
         if let Some(mut material) = materials.get_mut(&quad.material) {
@@ -156,16 +163,17 @@ pub(super) fn run_fog_clocks(
     }
 }
 
-/// A [`SmoothFog`] removed (or its map despawned): its quad goes, and the texture with it.
-pub(super) fn on_smooth_fog_removed(
-    removed: On<Remove, SmoothFog>,
-    maps: Query<&FogQuad>,
+/// A piece lost its texture (its map lost its `SmoothFog`, or it is no piece any more): its
+/// quad goes, and the texture with it.
+pub(super) fn on_piece_removed(
+    removed: On<Remove, SmoothFogTexture>,
+    pieces: Query<&FogQuad>,
     mut commands: Commands,
 ) {
-    if let Ok(quad) = maps.get(removed.entity) {
+    if let Ok(quad) = pieces.get(removed.entity) {
         commands.entity(quad.entity).try_despawn();
     }
-    if let Ok(mut map) = commands.get_entity(removed.entity) {
-        map.try_remove::<(FogQuad, FogTexture)>();
+    if let Ok(mut piece) = commands.get_entity(removed.entity) {
+        piece.try_remove::<FogQuad>();
     }
 }

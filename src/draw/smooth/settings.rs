@@ -8,24 +8,26 @@ use crate::draw::FogFade;
 /// what is seen is a soft curve, not a staircase of tiles, and tiles fade between looks in
 /// the shader.
 ///
-/// Put it on a map (the root tilemap, which gets the [`FogOfWar`](crate::FogOfWar)). The
-/// plugin then keeps, per map:
+/// Put it on a map: its root tilemap (which gets the [`FogOfWar`](crate::FogOfWar)), its
+/// [`WorldMap`](crate::WorldMap) entity, or the [`LayerGroup`](crate::LayerGroup) entity of a
+/// level an importer spawned (a Tiled map, an LDtk level: the group's root map takes it). The
+/// fog is drawn over each piece of the map: the root tilemap, or each chunk of a world. The
+/// plugin keeps, per piece:
 ///
-/// - **a texture** of one texel per tile for the team the map draws
-///   ([`DrawnTeam`](crate::DrawnTeam)): whether it is seen now and explored, and the fade it
-///   is in (from one look to another since a time). Only the texels of the tiles whose state
-///   changed are written, so a frame in which no tile changed uploads nothing. Read it with
-///   [`texture`](Self::texture); its format is `Rg32Uint`, texel `(x, y)` for tile `(x, y)`:
-///   the first word holds four bytes, the levels (0 to 255) seen and known the fade starts
-///   from, then those it goes to, the second the time it started in milliseconds of `Time`'s
-///   elapsed time.
-/// - **a quad** over the map's rectangle, a child of the map drawn [`z_above`](Self::z_above)
-///   its highest tilemap, with a `Material2d` whose shader (WGSL, embedded in the crate)
-///   finds the tiles around each pixel in the grid's own coordinates (square, hexagonal in
-///   any coordinate system, isometric), works out each tile's look at the fog's clock and
-///   blurs them over [`softness`](Self::softness) tiles. Seen tiles are clear, remembered ones
-///   under [`remembered`](Self::remembered), unexplored ones under
-///   [`unexplored`](Self::unexplored); nothing is drawn outside the map's tiles.
+/// - **a texture** ([`SmoothFogTexture`](crate::SmoothFogTexture), on the piece) of one texel
+///   per tile for the team the map draws ([`DrawnTeam`](crate::DrawnTeam)): whether it is seen
+///   now and explored, and the fade it is in (from one look to another since a time). Only the
+///   texels of the tiles whose state changed are written, so a frame in which no tile changed
+///   uploads nothing; a chunk's texture holds two tiles of its neighbours' around its own, so
+///   the fog flows on across its border without a seam, and a chunk streamed in makes its own
+///   texture only (drawing what its team remembers of it from its first frame).
+/// - **a quad** over the piece's rectangle, a child of the piece drawn
+///   [`z_above`](Self::z_above) its highest tilemap, with a `Material2d` whose shader (WGSL,
+///   embedded in the crate) finds the tiles around each pixel in the grid's own coordinates
+///   (square, hexagonal in any coordinate system, isometric), works out each tile's look at
+///   the fog's clock and blurs them over [`softness`](Self::softness) tiles. Seen tiles are
+///   clear, remembered ones under [`remembered`](Self::remembered), unexplored ones under
+///   [`unexplored`](Self::unexplored); nothing is drawn outside the piece's tiles.
 ///
 /// The map's own tiles are left alone: give its layers
 /// [`FogStyle::under_smooth_fog`](crate::FogStyle::under_smooth_fog) (every tile seen drawn as
@@ -62,8 +64,6 @@ pub struct SmoothFog {
     /// How far above the highest tilemap of the map (in world `z`) the fog is drawn: 1.0 by
     /// default.
     pub z_above: f32,
-    /// The texture, once the plugin has made it.
-    texture: Option<Handle<Image>>,
 }
 
 impl Default for SmoothFog {
@@ -74,7 +74,6 @@ impl Default for SmoothFog {
             softness: 0.4,
             fade: Some(FogFade::default()),
             z_above: 1.0,
-            texture: None,
         }
     }
 }
@@ -112,16 +111,5 @@ impl SmoothFog {
     /// This fog, drawn `z` above the highest tilemap of its map.
     pub fn with_z_above(self, z: f32) -> Self {
         Self { z_above: z, ..self }
-    }
-
-    /// The map's fog texture (`None` until the plugin has made it, and in an app without
-    /// `Assets<Image>`).
-    pub fn texture(&self) -> Option<&Handle<Image>> {
-        self.texture.as_ref()
-    }
-
-    /// The plugin made `texture` for this map.
-    pub(super) fn set_texture(&mut self, texture: Handle<Image>) {
-        self.texture = Some(texture);
     }
 }

@@ -1,7 +1,9 @@
-// The smooth fog of war of one map, drawn on a quad over the map's rectangle.
+// The smooth fog of war of one piece of a map (the map itself, or a chunk of a world), drawn
+// on a quad over the piece's rectangle.
 //
 // The texture holds one texel per tile (see `texels.rs`): a fade from one level to another
-// since a time. Each pixel finds the tiles around it in the grid's own coordinates (square,
+// since a time, for the piece's own tiles and a margin of its neighbours' around them (texel
+// `margin` is its own tile (0, 0)), so the blur flows on across a chunk's border. Each pixel finds the tiles around it in the grid's own coordinates (square,
 // hexagonal or isometric: a centre is origin + x * step_x + y * step_y, plus a shift on odd
 // columns and rows), works out each one's level at the fog's clock (the fade), and takes
 // their mean weighted by a Gaussian of the distance to their centres, in tiles: the edge of
@@ -20,7 +22,10 @@ struct SmoothFogParams {
     shift_x: vec2<f32>,
     shift_y: vec2<f32>,
     unit: vec2<f32>,
-    inverse: mat2x2<f32>,
+    inverse_x: vec2<f32>,
+    inverse_y: vec2<f32>,
+    margin: vec2<u32>,
+    own: vec2<u32>,
     remembered: vec4<f32>,
     unexplored: vec4<f32>,
     softness: f32,
@@ -32,9 +37,10 @@ struct SmoothFogParams {
 @group(#{MATERIAL_BIND_GROUP}) @binding(0) var<uniform> params: SmoothFogParams;
 @group(#{MATERIAL_BIND_GROUP}) @binding(1) var fog: texture_2d<u32>;
 
-// How much the tile at `tile` is seen (x) and known (y) now, from 0 to 1.
+// How much the tile at `tile` (the piece's own coordinates) is seen (x) and known (y) now,
+// from 0 to 1.
 fn level(tile: vec2<i32>) -> vec2<f32> {
-    let texel = textureLoad(fog, tile, 0);
+    let texel = textureLoad(fog, tile + vec2<i32>(params.margin), 0);
     let start_level = vec2<f32>(f32(texel.x & 255u), f32((texel.x >> 8u) & 255u)) / 255.0;
     let end_level = vec2<f32>(f32((texel.x >> 16u) & 255u), f32((texel.x >> 24u) & 255u)) / 255.0;
     let length = select(params.fade_out, params.fade_in, end_level.x > start_level.x);
@@ -56,8 +62,12 @@ fn center(tile: vec2<i32>) -> vec2<f32> {
 @fragment
 fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let point = params.rect_min + vec2<f32>(in.uv.x, 1.0 - in.uv.y) * params.rect_size;
-    let near = vec2<i32>(round(params.inverse * (point - params.origin)));
-    let size = vec2<i32>(textureDimensions(fog, 0));
+    let inverse = mat2x2<f32>(params.inverse_x, params.inverse_y);
+    let near = vec2<i32>(round(inverse * (point - params.origin)));
+    // The tiles the texture holds, in the piece's own coordinates.
+    let first = -vec2<i32>(params.margin);
+    let last = first + vec2<i32>(textureDimensions(fog, 0));
+    let own = vec2<i32>(params.own);
     let spread = 2.0 * params.softness * params.softness;
     var sum = vec2<f32>(0.0);
     var weights = 0.0;
@@ -68,10 +78,10 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
             let tile = near + vec2<i32>(dx, dy);
             let away = (point - center(tile)) / params.unit;
             let distance = dot(away, away);
-            let on_map = all(tile >= vec2<i32>(0)) && all(tile < size);
+            let on_map = all(tile >= first) && all(tile < last);
             if (distance < nearest) {
                 nearest = distance;
-                nearest_on_map = on_map;
+                nearest_on_map = all(tile >= vec2<i32>(0)) && all(tile < own);
             }
             if (on_map) {
                 let weight = exp(-distance / spread);
@@ -80,7 +90,8 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
             }
         }
     }
-    // The tile nearest the pixel is the tile drawn there: none of the map's, nothing to fog.
+    // The tile nearest the pixel is the tile drawn there: none of the piece's own (off the
+    // map, or a neighbour's, which its own quad fogs), nothing to fog here.
     if (!nearest_on_map || weights <= 0.0) {
         discard;
     }

@@ -40,16 +40,16 @@ type NewLdtkEntity = (
     Option<&'static GridCoords>,
 );
 
-/// Gives the LDtk entities spawned since the last update what [`LdtkVision`] says, and
-/// places them on their level's map. An entity's identifier and fields come from its
-/// `EntityInstance`, or from the project's data by its `EntityIid` when a registered bundle
-/// left the instance out.
 /// LDtk entities whose vision was not read yet.
 type Unread = (
     Without<VisionRead>,
     Or<(With<EntityInstance>, With<EntityIid>)>,
 );
 
+/// Gives the LDtk entities spawned since the last update what [`LdtkVision`] says, and
+/// places them on their level's map. An entity's identifier and fields come from its
+/// `EntityInstance`, or from the project's data by its `EntityIid` when a registered bundle
+/// left the instance out.
 pub(super) fn give_vision(
     vision: Res<LdtkVision>,
     new: Query<NewLdtkEntity, Unread>,
@@ -70,10 +70,12 @@ pub(super) fn give_vision(
             commands.entity(entity).try_insert(VisionRead);
             continue;
         };
-        let Some(wanted) = vision_of(&vision, instance, &mut warnings) else {
+        let wanted = vision_of(&vision, instance, &mut warnings);
+        let sprite = fogs_sprite(instance, wanted);
+        if wanted.is_none() && !sprite {
             commands.entity(entity).try_insert(VisionRead);
             continue;
-        };
+        }
         let map = match level_map(entity, &project, &levels) {
             LevelMap::Found(map) => map,
             LevelMap::NotYet => continue,
@@ -87,14 +89,32 @@ pub(super) fn give_vision(
                 continue;
             }
         };
-        place_on_level(commands.entity(entity), map, grid, wanted);
+        let mut placed = commands.entity(entity);
+        place_on_level(&mut placed, map, grid, wanted.unwrap_or_default());
+        #[cfg(feature = "render")]
+        if sprite {
+            placed.insert_if_new(crate::draw::FogSprite::Remembered);
+        }
     }
+}
+
+/// Whether an LDtk entity drawn as a sprite (it has a tile in LDtk) goes under the fog: unless
+/// it is a thing that moves ([`EntityVision::moves`]).
+#[cfg(feature = "render")]
+fn fogs_sprite(instance: &EntityInstance, wanted: Option<EntityVision>) -> bool {
+    instance.tile.is_some() && !wanted.is_some_and(|vision| vision.moves())
+}
+
+/// Without the `render` feature no sprite is drawn.
+#[cfg(not(feature = "render"))]
+fn fogs_sprite(_: &EntityInstance, _: Option<EntityVision>) -> bool {
+    false
 }
 
 /// Gives an LDtk entity its place on its level's `map` (unless the game gave one) and what
 /// [`LdtkVision`] wants of it.
 fn place_on_level(
-    mut commands: EntityCommands,
+    commands: &mut EntityCommands,
     map: Entity,
     grid: Option<&GridCoords>,
     wanted: EntityVision,
@@ -104,7 +124,7 @@ fn place_on_level(
     if let Some(&grid) = grid {
         commands.try_insert_if_new(tile_of(grid));
     }
-    wanted.insert(&mut commands);
+    wanted.insert(commands);
 }
 
 /// Entities placed on a level that the game moved.

@@ -16,10 +16,10 @@ pub(super) fn group_level(event: On<Add, LevelIid>, mut commands: Commands) {
         .try_insert_if_new(LayerGroup::default());
 }
 
-/// Puts the [`LdtkFog`] style on the tile layers spawned since the last update.
 /// Tilemaps of a level's layers spawned since the last update.
 type NewLayers = (Added<LayerMetadata>, With<TileStorage>);
 
+/// Puts the [`LdtkFog`] style on the tile layers spawned since the last update.
 pub(super) fn style_level_layers(
     fog: Res<LdtkFog>,
     settings: Option<Res<LdtkSettings>>,

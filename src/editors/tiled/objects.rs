@@ -21,6 +21,7 @@ pub(super) struct ObjectOpacity {
     entity: Entity,
     id: &'static TiledObjectId,
     map: &'static TiledMapReference,
+    object: &'static TiledObject,
     opaque: Has<Opaque>,
     ours: Has<OpaqueFromTiled>,
 }
@@ -72,7 +73,18 @@ pub(super) fn read_objects(
             object.opaque,
             object.ours,
         );
-        if is_new && let Some(wanted) = vision_of(&vision, &source, &mut warnings) {
+        if !is_new {
+            continue;
+        }
+        let wanted = vision_of(&vision, &source, &mut warnings);
+        // A tile object is drawn as a sprite: under the fog, as its tile is, unless it is one
+        // that moves (hidden out of view, or leaving a ghost).
+        #[cfg(feature = "render")]
+        if matches!(object.object, TiledObject::Tile { .. }) && !wanted.is_some_and(|v| v.moves()) {
+            let sprite = crate::draw::FogSprite::Remembered;
+            commands.entity(object.entity).insert_if_new(sprite);
+        }
+        if let Some(wanted) = wanted {
             wanted.insert(&mut commands.entity(object.entity));
         }
     }

@@ -57,7 +57,7 @@ impl ObjectShapeItem<'_, '_> {
 }
 
 /// The objects the field of view needs on a tile.
-type NeedsPlace = Or<(
+type FovNeeds = Or<(
     With<Viewshed>,
     With<LightSource>,
     With<Opaque>,
@@ -65,6 +65,13 @@ type NeedsPlace = Or<(
     With<HidesOutsideView>,
     With<LeavesGhost>,
 )>;
+
+/// The objects that need a tile: those of the field of view, and the sprites under the fog.
+#[cfg(feature = "render")]
+type NeedsPlace = Or<(FovNeeds, With<crate::draw::FogSprite>)>;
+/// The objects that need a tile: those of the field of view.
+#[cfg(not(feature = "render"))]
+type NeedsPlace = FovNeeds;
 
 /// Places the objects that need a tile and have none (the game may place one itself with a
 /// `TilemapId`): on their map's root tilemap, at the tile under their centre. An object off
