@@ -8,13 +8,14 @@ library is needed:
 
 The JSON follows LDtk's project format (LDtk 1.5, deepnight/ldtk docs/JSON_SCHEMA.json), as
 bevy_ecs_ldtk 0.15 reads it. The level has four layers, top first:
-- "Entities": the Player and the Goblins (an Int field `sight_radius` on each goblin);
+- "Entities": the Player, the Goblins (an Int field `sight_radius` on each goblin) and the
+  Chests (drawn from assets/props.png, a second tileset);
 - "Decor" (Tiles): pillars, drawn with the wall tile, which the tileset tags "Solid";
 - "Walls" (IntGrid, drawn with the tileset): 1 wall, 2 closed door, 3 open door;
 - "Floor" (Tiles): a floor tile under everything.
 
 Map legend: '#' wall, '+' closed door, '/' open door, 'o' pillar, '@' player,
-'g' goblin (sight radius 5), 'G' goblin (sight radius 7), '.' floor.
+'g' goblin (sight radius 5), 'G' goblin (sight radius 7), 'c' chest, '.' floor.
 """
 import json
 from pathlib import Path
@@ -22,7 +23,7 @@ from pathlib import Path
 MAP = """
 ################################
 #..........#.........#.........#
-#..........#.........#.....g...#
+#..........#.........#.....g..c#
 #...@......+.........#.........#
 #..........#....o....+.........#
 #..........#.........#.........#
@@ -30,9 +31,9 @@ MAP = """
 #..........#....o....#.........#
 #..........#####+#####.........#
 #..o.......#.........#.........#
-#..........+.........+....G....#
+#c.........+.........+....G....#
 #.......g..#.........#.........#
-#..........#....g....#.........#
+#..........#....g...c#.........#
 ################################
 """.strip().splitlines()
 
@@ -44,9 +45,11 @@ assert all(len(row) == WIDTH for row in MAP), "every map row must have the same 
 FLOOR, WALL, CLOSED_DOOR, OPEN_DOOR, PLAYER_TILE, MONSTER_TILE = 0, 1, 2, 3, 4, 5
 INT_GRID = {"#": (1, WALL), "+": (2, CLOSED_DOOR), "/": (3, OPEN_DOOR)}
 
-TILESET_UID, SOLID_ENUM_UID = 1, 2
+TILESET_UID, SOLID_ENUM_UID, PROPS_UID = 1, 2, 3
+# Tiles of assets/props.png: 0 closed chest.
+CHEST_TILE = 0
 FLOOR_UID, WALLS_UID, DECOR_UID, ENTITIES_UID = 10, 11, 12, 13
-PLAYER_UID, GOBLIN_UID, SIGHT_FIELD_UID = 20, 21, 22
+PLAYER_UID, GOBLIN_UID, SIGHT_FIELD_UID, CHEST_UID = 20, 21, 22, 23
 LEVEL_UID = 30
 
 
@@ -59,8 +62,8 @@ def tile(x, y, t):
             "d": [y * WIDTH + x], "a": 1}
 
 
-def rect(t):
-    return {"tilesetUid": TILESET_UID, "x": t * GRID, "y": 0, "w": GRID, "h": GRID}
+def rect(t, tileset=TILESET_UID):
+    return {"tilesetUid": tileset, "x": t * GRID, "y": 0, "w": GRID, "h": GRID}
 
 
 def field_def():
@@ -79,15 +82,15 @@ def field_def():
     }
 
 
-def entity_def(identifier, uid, t, color, fields):
+def entity_def(identifier, uid, t, color, fields, tileset=TILESET_UID):
     return {
         "identifier": identifier, "uid": uid, "tags": [], "exportToToc": False,
         "allowOutOfBounds": False, "doc": None, "width": GRID, "height": GRID,
         "resizableX": False, "resizableY": False, "minWidth": None, "maxWidth": None,
         "minHeight": None, "maxHeight": None, "keepAspectRatio": False, "tileOpacity": 1,
         "fillOpacity": 0.08, "lineOpacity": 1, "hollow": False, "color": color,
-        "renderMode": "Tile", "showName": True, "tilesetId": TILESET_UID,
-        "tileRenderMode": "FitInside", "tileRect": rect(t), "uiTileRect": None,
+        "renderMode": "Tile", "showName": True, "tilesetId": tileset,
+        "tileRenderMode": "FitInside", "tileRect": rect(t, tileset), "uiTileRect": None,
         "nineSliceBorders": [], "maxCount": 0, "limitScope": "PerLevel",
         "limitBehavior": "MoveLastOne", "pivotX": 0.5, "pivotY": 0.5, "fieldDefs": fields,
     }
@@ -130,10 +133,11 @@ def entity(n, identifier, uid, x, y, color, sight):
         fields.append({"__identifier": "sight_radius", "__type": "Int", "__value": sight,
                        "__tile": None, "defUid": SIGHT_FIELD_UID,
                        "realEditorValues": [{"id": "V_Int", "params": [sight]}]})
-    t = PLAYER_TILE if identifier == "Player" else MONSTER_TILE
+    t = {"Player": rect(PLAYER_TILE), "Chest": rect(CHEST_TILE, PROPS_UID)}.get(
+        identifier, rect(MONSTER_TILE))
     return {
         "__identifier": identifier, "__grid": [x, y], "__pivot": [0.5, 0.5], "__tags": [],
-        "__tile": rect(t), "__smartColor": color, "__worldX": x * GRID + 8,
+        "__tile": t, "__smartColor": color, "__worldX": x * GRID + 8,
         "__worldY": y * GRID + 8, "iid": iid(1000 + n), "width": GRID, "height": GRID,
         "defUid": uid, "px": [x * GRID + 8, y * GRID + 8], "fieldInstances": fields,
     }
@@ -150,11 +154,13 @@ def level():
     walls = [tile(x, y, INT_GRID[c][1]) for x, y, c in cells() if c in INT_GRID]
     floor = [tile(x, y, FLOOR) for x, y, _ in cells()]
     decor = [tile(x, y, WALL) for x, y, c in cells() if c == "o"]
-    figures = [(x, y, c) for x, y, c in cells() if c in "@gG"]
+    figures = [(x, y, c) for x, y, c in cells() if c in "@gGc"]
     entities = []
     for n, (x, y, c) in enumerate(figures):
         if c == "@":
             entities.append(entity(n, "Player", PLAYER_UID, x, y, "#5FCDE4", None))
+        elif c == "c":
+            entities.append(entity(n, "Chest", CHEST_UID, x, y, "#E5A03C", None))
         else:
             entities.append(entity(n, "Goblin", GOBLIN_UID, x, y, "#D95763",
                                    5 if c == "g" else 7))
@@ -184,6 +190,8 @@ def project():
         "enumTags": [{"enumValueId": "Solid", "tileIds": [WALL]}],
         "customData": [], "savedSelections": [], "cachedPixelData": None,
     }
+    props = dict(tileset, __cWid=2, identifier="Props", uid=PROPS_UID, relPath="props.png",
+                 pxWid=2 * GRID, tagsSourceEnumUid=None, enumTags=[])
     solid = {
         "identifier": "Material", "uid": SOLID_ENUM_UID, "values": [
             {"id": "Solid", "tileRect": None, "tileId": None, "color": 0xB0B0B0,
@@ -220,8 +228,9 @@ def project():
             "entities": [
                 entity_def("Player", PLAYER_UID, PLAYER_TILE, "#5FCDE4", []),
                 entity_def("Goblin", GOBLIN_UID, MONSTER_TILE, "#D95763", [field_def()]),
+                entity_def("Chest", CHEST_UID, CHEST_TILE, "#E5A03C", [], PROPS_UID),
             ],
-            "tilesets": [tileset], "enums": [solid], "externalEnums": [], "levelFields": [],
+            "tilesets": [tileset, props], "enums": [solid], "externalEnums": [], "levelFields": [],
         },
         "levels": [level()],
     }

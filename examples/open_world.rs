@@ -15,6 +15,8 @@
 //!
 //! `tests/open_world_screenshot.rs` plays its scripted walk under Xvfb.
 
+#[path = "shared/minimap.rs"]
+mod minimap;
 #[path = "shared/screenshot.rs"]
 mod screenshot;
 
@@ -60,6 +62,7 @@ fn main() {
     App::new()
         .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
         .add_plugins(ViewshedPlugins::default())
+        .add_plugins(minimap::CornerMinimapPlugin::<Player>::below(10.0))
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(Script {
             screenshot,
@@ -67,7 +70,7 @@ fn main() {
             steps: 0,
         })
         .add_systems(Startup, setup)
-        .add_systems(Update, (walk, stream_chunks, follow, show_minimap).chain())
+        .add_systems(Update, (walk, stream_chunks, follow).chain())
         .run();
 }
 
@@ -93,25 +96,17 @@ struct Script {
     steps: usize,
 }
 
-/// The world entity and the tileset.
+/// The world entity, the tileset and the props (chests).
 #[derive(Resource)]
 struct Streamed {
     entity: Entity,
     tiles: Handle<Image>,
+    props: Handle<Image>,
 }
 
 /// Where the player stands, in world tiles from chunk (0, 0)'s tile (0, 0).
 #[derive(Component)]
 struct Player(IVec2);
-
-/// The minimap's frame, and the player's dot on it.
-#[derive(Component)]
-struct MinimapView;
-#[derive(Component)]
-struct PlayerDot;
-
-/// Window pixels per minimap pixel.
-const MINIMAP_SCALE: f32 = 3.0;
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     let zoom = OrthographicProjection {
@@ -134,7 +129,6 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             Transform::default(),
         ))
         .id();
-    spawn_minimap_view(&mut commands);
     let tiles = assets.load("tiles.png");
     commands.insert_resource(Streamed {
         entity: world,
@@ -278,7 +272,7 @@ fn spawn_chunk(commands: &mut Commands, world: &Streamed, pos: IVec2) {
 fn is_chest(x: i32, y: i32) -> bool {
     let (rx, ry) = (x.rem_euclid(8), y.rem_euclid(8));
     let h = (x.wrapping_mul(83_492_791) ^ y.wrapping_mul(2_654_435_761_u32 as i32)) as u32;
-    !is_wall(x, y) && rx == 1 && ry == 6 && h % 3 != 0
+    !is_wall(x, y) && rx == 1 && ry == 6 && !h.is_multiple_of(3)
 }
 
 /// A chest on a chunk's tile, a child of the chunk (it goes with it), under the fog: hidden
@@ -314,72 +308,4 @@ fn follow(
     mut camera: Single<&mut Transform, (With<Camera2d>, Without<Player>)>,
 ) {
     camera.translation = player.translation.with_z(camera.translation.z);
-}
-
-/// The minimap's frame in the top right corner, and the player's dot on it.
-fn spawn_minimap_view(commands: &mut Commands) {
-    let frame = Node {
-        position_type: PositionType::Absolute,
-        top: Val::Px(10.0),
-        right: Val::Px(10.0),
-        border: UiRect::all(Val::Px(1.0)),
-        ..default()
-    };
-    let dot = Node {
-        position_type: PositionType::Absolute,
-        width: Val::Px(MINIMAP_SCALE),
-        height: Val::Px(MINIMAP_SCALE),
-        ..default()
-    };
-    commands.spawn((
-        MinimapView,
-        ImageNode::default(),
-        frame,
-        BorderColor::all(Color::srgba(0.8, 0.8, 0.9, 0.5)),
-        children![(PlayerDot, dot, BackgroundColor(Color::srgb(1.0, 0.9, 0.2)))],
-    ));
-}
-
-/// Shows the world's minimap image at its size (it grows as chunks are remembered) and puts
-/// the dot on the player's tile.
-fn show_minimap(
-    world: Res<Streamed>,
-    minimaps: Query<&FogMinimap>,
-    player: Single<&Player>,
-    mut view: Single<(&mut ImageNode, &mut Node), (With<MinimapView>, Without<PlayerDot>)>,
-    mut dot: Single<&mut Node, With<PlayerDot>>,
-) {
-    let Ok(minimap) = minimaps.get(world.entity) else {
-        return;
-    };
-    let (Some(image), Some(tiles)) = (minimap.image(), minimap.tiles()) else {
-        return;
-    };
-    let (ref mut node, ref mut frame) = *view;
-    if node.image != *image {
-        node.image = image.clone();
-    }
-    let (width, height) = (
-        Val::Px(tiles.width as f32 * MINIMAP_SCALE),
-        Val::Px(tiles.height as f32 * MINIMAP_SCALE),
-    );
-    if frame.width != width || frame.height != height {
-        frame.width = width;
-        frame.height = height;
-    }
-    let at = player.0;
-    let tile = TilePos::new(
-        WORLD_ORIGIN.wrapping_add_signed(at.x),
-        WORLD_ORIGIN.wrapping_add_signed(at.y),
-    );
-    if let Some(pixel) = minimap.pixel_of(tile) {
-        let (left, top) = (
-            Val::Px(pixel.x as f32 * MINIMAP_SCALE),
-            Val::Px(pixel.y as f32 * MINIMAP_SCALE),
-        );
-        if dot.left != left || dot.top != top {
-            dot.left = left;
-            dot.top = top;
-        }
-    }
 }

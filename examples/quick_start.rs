@@ -6,8 +6,10 @@
 //! cargo run --example quick_start
 //! ```
 
+use bevy::asset::RenderAssetUsages;
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
@@ -32,7 +34,33 @@ fn center(tile: TilePos) -> Vec3 {
     Vec3::new(tile.x as f32 - 15.5, tile.y as f32 - 8.5, 0.1) * 16.0
 }
 
-fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+/// The tileset, drawn here so that no file is needed: floor, wall and the player's figure,
+/// side by side, 16x16 pixels each.
+fn tileset() -> Image {
+    let pixel = |tile: u32, x: u32, y: u32| -> [u8; 4] {
+        let (dx, dy) = (x as i32 * 2 - 15, y as i32 * 2 - 15);
+        match tile {
+            0 if x == 0 || y == 0 => [48, 52, 62, 255], // the floor's grout
+            0 => [96, 104, 120, 255],                   // the floor
+            1 if y % 8 == 0 || (x + y / 8 * 8) % 16 == 0 => [70, 45, 35, 255], // mortar
+            1 => [170, 110, 75, 255],                   // bricks
+            _ if dx * dx + dy * dy < 120 => [255, 215, 60, 255], // the player
+            _ => [0, 0, 0, 0],
+        }
+    };
+    let data = (0..16)
+        .flat_map(|y| (0..48).flat_map(move |x| pixel(x / 16, x % 16, y)))
+        .collect();
+    let size = Extent3d {
+        width: 48,
+        height: 16,
+        depth_or_array_layers: 1,
+    };
+    let (dimension, format) = (TextureDimension::D2, TextureFormat::Rgba8UnormSrgb);
+    Image::new(size, dimension, data, format, RenderAssetUsages::default())
+}
+
+fn setup(mut commands: Commands, mut images: ResMut<Assets<Image>>) {
     // The room, 32x18 tiles of 16 pixels, fills the window.
     let room = ScalingMode::AutoMin {
         min_width: 512.0,
@@ -43,7 +71,7 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         ..OrthographicProjection::default_2d()
     };
     commands.spawn((Camera2d, Projection::Orthographic(projection)));
-    let tiles: Handle<Image> = assets.load("tiles.png");
+    let tiles = images.add(tileset());
     let map = commands.spawn_empty().id();
     let mut storage = TileStorage::empty(SIZE);
     for x in 0..SIZE.x {
@@ -76,10 +104,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         },
         FogStyle::default(), // seen: as drawn; remembered: dimmed; never seen: hidden
     ));
-    // The player sees 8 tiles around it and lifts the fog of war; it is drawn with tile 4
-    // of the tileset.
+    // The player sees 8 tiles around it and lifts the fog of war; it is drawn with the
+    // tileset's third tile. It starts beside a pillar, whose shadow shows at once.
     let start = TilePos { x: 2, y: 2 };
-    let figure = Rect::new(64.0, 0.0, 80.0, 16.0);
+    let figure = Rect::new(32.0, 0.0, 48.0, 16.0);
     commands.spawn((
         Viewshed::new(8),
         RevealsFog,

@@ -95,7 +95,7 @@ fn the_fog_overlay_darkens_the_tinted_map_and_keeps_its_tints() {
     let dir = common_screenshot::screenshot_dir().join("fog_overlay");
     // The player walks a step every 0.2 s: a frame the same for 1.2 s is the one after the
     // walk.
-    let image = steady_frame(&binary, &dir, 7, |frame| {
+    let image = steady_frame((&binary, &[]), &dir, 7, |frame| {
         let shown = classes(frame);
         shown.contains(&2).then_some(shown)
     });

@@ -417,10 +417,13 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// A remembered sprite's tile and colour.
+type Remembered = ((u32, u32), Color);
+
 /// The plain model: per team, each remembered sprite's tile and colour.
 #[derive(Default)]
 struct Model {
-    memory: [BTreeMap<Entity, ((u32, u32), Color)>; 2],
+    memory: [BTreeMap<Entity, Remembered>; 2],
     seen_before: [BTreeSet<(u32, u32)>; 2],
 }
 

@@ -172,3 +172,70 @@ fn the_minimap_follows_a_door_opened_in_view_and_rests_when_nothing_changes() {
     assert_eq!(pixel(&app, map, 10, 5), srgb(floor_color()));
     assert_eq!(pixel(&app, map, 12, 5), srgb(floor_color()));
 }
+
+/// A world's minimap (`FogMinimap` on the `WorldMap`): one image over the loaded chunks, and
+/// the chunks streamed out that its `WorldMemory` remembers, drawn remembered in the kind they
+/// had; `pixel_of` says where a tile is on it.
+#[test]
+fn a_worlds_minimap_covers_its_loaded_chunks_and_the_remembered_ones() {
+    use bevy_viewshed::{ChunkOf, ChunkPos, WORLD_ORIGIN, WorldMemory};
+    let (mut app, _, _) = minimap_app();
+    let minimap = FogMinimap::default().with_kind(FLOOR, floor_color());
+    let world = app
+        .world_mut()
+        .spawn((WorldMap, WorldMemory::default(), minimap))
+        .id();
+    // Two 6x3 chunks side by side, (-1, 0) and (0, 0): a corridor along y == 1.
+    let chunks: Vec<Entity> = [-1, 0]
+        .map(|cx| {
+            let chunk = spawn_map(&mut app, 6, 3, |_, y| y != 1);
+            for x in 0..6 {
+                for y in 0..3 {
+                    let tile = tile_entity(&app, chunk, x, y);
+                    let kind = if y == 1 { FLOOR } else { WALL };
+                    app.world_mut()
+                        .entity_mut(tile)
+                        .insert(TileTextureIndex(kind));
+                }
+            }
+            let place = (ChunkOf(world), ChunkPos(IVec2::new(cx, 0)));
+            app.world_mut().entity_mut(chunk).insert(place);
+            chunk
+        })
+        .into();
+    let player = spawn_player(&mut app, chunks[1], 1, 1, 4);
+    app.update();
+    let tile = |x: i32| TilePos::new(WORLD_ORIGIN.wrapping_add_signed(x), WORLD_ORIGIN + 1);
+    let read = |app: &App, at: TilePos| -> Option<[u8; 4]> {
+        let minimap = app.world().get::<FogMinimap>(world).unwrap();
+        let pixel = minimap.pixel_of(at)?;
+        let tiles = minimap.tiles().unwrap();
+        let image = app
+            .world()
+            .resource::<Assets<Image>>()
+            .get(minimap.image()?)?;
+        assert_eq!((image.width(), image.height()), (tiles.width, tiles.height));
+        let i = ((pixel.y * tiles.width + pixel.x) * 4) as usize;
+        image.data.as_ref()?[i..i + 4].try_into().ok()
+    };
+    assert_eq!(
+        read(&app, tile(-2)),
+        Some(srgb(floor_color())),
+        "seen across the border"
+    );
+    assert_eq!(read(&app, tile(-6)), Some(srgb(Color::BLACK)), "too far");
+    // The player walks east; chunk (-1, 0) is streamed out and stays on the minimap.
+    app.world_mut().get_mut::<TilePos>(player).unwrap().x = 5;
+    app.update();
+    app.world_mut().despawn(chunks[0]);
+    app.update();
+    assert_eq!(
+        read(&app, tile(-2)),
+        Some(remembered(floor_color())),
+        "remembered"
+    );
+    assert_eq!(read(&app, tile(-6)), Some(srgb(Color::BLACK)));
+    let minimap = app.world().get::<FogMinimap>(world).unwrap();
+    assert!(minimap.tiles().unwrap().contains(tile(-6).x, tile(-6).y));
+    assert!(minimap.pixel_of(tile(-40)).is_none(), "off the minimap");
+}

@@ -18,6 +18,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::FogFade;
 use bevy_viewshed::SmoothFogTexture;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ChunkOf, ChunkPos, WORLD_ORIGIN};
 use common_app::*;
 
 /// The map: 20x10, a wall across `x == 10` but for a gap at `y == 5`.
@@ -235,4 +236,137 @@ fn a_resized_map_gets_a_texture_of_its_new_size_and_the_state_carries_over() {
         }
     }
     assert!(fog.is_visible(TilePos { x: 3, y: 5 }));
+}
+
+/// How many images were added (`AssetEvent::Added`).
+#[derive(Resource, Default)]
+struct Added(usize);
+
+fn count_added(mut events: MessageReader<AssetEvent<Image>>, mut added: ResMut<Added>) {
+    added.0 += events
+        .read()
+        .filter(|event| matches!(event, AssetEvent::Added { .. }))
+        .count();
+}
+
+/// A chunk of [`world_app`]'s world: 6x5 tiles, walls where `wall` says (in world tiles from
+/// chunk (0, 0)'s corner).
+fn spawn_chunk(app: &mut App, world: Entity, (cx, cy): (i32, i32)) -> Entity {
+    let wall = move |x: u32, y: u32| {
+        let (wx, wy) = (cx * 6 + x as i32, cy * 5 + y as i32);
+        (wx + 2 * wy).rem_euclid(7) == 0 && wy != 2
+    };
+    let chunk = spawn_map(app, 6, 5, wall);
+    let place = (ChunkOf(world), ChunkPos(IVec2::new(cx, cy)));
+    app.world_mut().entity_mut(chunk).insert(place);
+    chunk
+}
+
+/// A world of 3x3 chunks (from (-1, -1) to (1, 1)) with a `SmoothFog` without fades and the
+/// player in chunk (0, 0), updated once.
+fn world_app() -> (App, Entity, Vec<Entity>) {
+    let (mut app, _, _) = smooth_app(SmoothFog::default().with_fade(None), 3);
+    app.init_resource::<Added>().add_systems(Last, count_added);
+    let world = app
+        .world_mut()
+        .spawn((WorldMap, SmoothFog::default().with_fade(None)))
+        .id();
+    let mut chunks = Vec::new();
+    for cy in -1..=1 {
+        for cx in -1..=1 {
+            chunks.push(spawn_chunk(&mut app, world, (cx, cy)));
+        }
+    }
+    spawn_player(&mut app, chunks[4], 2, 2, 5);
+    app.update();
+    (app, world, chunks)
+}
+
+/// Each texel of `chunk`'s texture, by the world tile it holds.
+fn chunk_texels(app: &App, chunk: Entity) -> Vec<(TilePos, [u8; 4])> {
+    let texture = app.world().get::<SmoothFogTexture>(chunk).unwrap();
+    let tiles = texture.tiles();
+    let image = app
+        .world()
+        .resource::<Assets<Image>>()
+        .get(texture.handle());
+    let data = image.unwrap().data.as_ref().unwrap();
+    let mut texels = Vec::new();
+    for y in 0..tiles.height {
+        for x in 0..tiles.width {
+            let at = ((y * tiles.width + x) * 8) as usize;
+            let bytes = [data[at], data[at + 1], data[at + 2], data[at + 3]];
+            texels.push((TilePos::new(tiles.x + x, tiles.y + y), bytes));
+        }
+    }
+    texels
+}
+
+/// Each chunk of a world gets a texture of its own tiles and two of its neighbours' around
+/// them, holding the world's fog: the texels of a tile are the same in every texture that
+/// holds it, so the blur flows on across borders (negative chunks included).
+#[test]
+fn a_worlds_chunks_each_get_a_texture_of_their_tiles_and_a_margin_that_agree_at_borders() {
+    let (app, world, chunks) = world_app();
+    let fog = app.world().get::<FogOfWar>(world).unwrap();
+    let mut seen_in: std::collections::BTreeMap<(u32, u32), [u8; 4]> = Default::default();
+    let mut shared = 0;
+    for &chunk in &chunks {
+        let texture = app.world().get::<SmoothFogTexture>(chunk).unwrap();
+        let (tiles, own) = (texture.tiles(), chunk_corner(&app, chunk));
+        assert_eq!(
+            (tiles.x + 2, tiles.y + 2, tiles.width, tiles.height),
+            (own.0, own.1, 6 + 4, 5 + 4),
+            "its own tiles and a margin of two"
+        );
+        for (tile, texel) in chunk_texels(&app, chunk) {
+            let level = match fog.state(tile) {
+                FogState::Visible => [255, 255],
+                FogState::Remembered => [0, 255],
+                FogState::Unexplored => [0, 0],
+            };
+            assert_eq!(texel[2..4], level, "tile ({}, {})", tile.x, tile.y);
+            if let Some(other) = seen_in.insert((tile.x, tile.y), texel) {
+                assert_eq!(other, texel, "the same tile in two textures");
+                shared += 1;
+            }
+        }
+    }
+    assert!(shared > 100, "borders are shared ({shared} texels)");
+    let seen = fog.visible_tiles().count();
+    assert!(seen > 40, "the player sees across borders ({seen} tiles)");
+}
+
+/// The world tile of `chunk`'s tile (0, 0).
+fn chunk_corner(app: &App, chunk: Entity) -> (u32, u32) {
+    let pos = app.world().get::<ChunkPos>(chunk).unwrap().0;
+    (
+        WORLD_ORIGIN.wrapping_add_signed(pos.x * 6),
+        WORLD_ORIGIN.wrapping_add_signed(pos.y * 5),
+    )
+}
+
+/// On a world, a frame in which no tile changed writes no texture, and a chunk streamed in
+/// (far from what the team explored) makes its own texture and touches no other.
+#[test]
+fn a_still_world_uploads_nothing_and_a_chunk_streamed_in_makes_only_its_own_texture() {
+    let (mut app, world, chunks) = world_app();
+    for _ in 0..3 {
+        app.update();
+    }
+    app.world_mut().resource_mut::<Modified>().0 = 0;
+    app.world_mut().resource_mut::<Added>().0 = 0;
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<Modified>().0, 0, "no upload");
+    // A corner chunk goes and comes back: unexplored, so nothing else changes.
+    app.world_mut().despawn(chunks[0]);
+    app.update();
+    let back = spawn_chunk(&mut app, world, (-1, -1));
+    app.update();
+    app.update();
+    assert!(app.world().get::<SmoothFogTexture>(back).is_some());
+    assert_eq!(app.world().resource::<Added>().0, 1, "its own texture");
+    assert_eq!(app.world().resource::<Modified>().0, 0, "no other");
 }

@@ -115,8 +115,8 @@ fn assert_gradient(image: &image::RgbaImage, seen: (u32, u32), dark: (u32, u32))
 fn the_smooth_fog_has_a_soft_edge_and_black_unexplored_tiles() {
     assert!(
         EXAMPLE.contains("const SIZE: TilemapSize = TilemapSize { x: 32, y: 18 };")
-            && EXAMPLE.contains("TilePos { x: 2, y: 4 }")
-            && EXAMPLE.contains("tile.x < 16")
+            && EXAMPLE.contains("tile_centre(2, 4)")
+            && EXAMPLE.contains("walker.0 < 16")
             && EXAMPLE.contains("Viewshed::new(6)")
             && EXAMPLE.contains("scale: 0.5")
             && EXAMPLE.contains("SmoothFog::default()"),
@@ -126,7 +126,7 @@ fn the_smooth_fog_has_a_soft_edge_and_black_unexplored_tiles() {
     let dir = common_screenshot::screenshot_dir().join("smooth_fog");
     // A step every 0.2 s, fades of 0.4 s at most: a frame the same for 1.2 s is the one after
     // the walk, its fades over.
-    let image = steady_frame(&binary, &dir, 7, |frame| {
+    let image = steady_frame((&binary, &[]), &dir, 7, |frame| {
         let key = key(frame);
         key.iter().any(|&l| l > 100).then_some(key)
     });
@@ -185,4 +185,61 @@ fn the_smooth_fog_has_a_soft_edge_and_black_unexplored_tiles() {
          lit; the frame is {}",
         path.display()
     );
+}
+
+/// The same room and walk drawn on one map and on a world of eight chunks (`--chunks`, 8x9
+/// tiles each): the smooth fog's pixels continue across the chunk borders as over one map.
+/// Within two tiles of every border the two frames match: no pixel differs by more than 12 of
+/// 255 in a channel but for one in a thousand, and they differ by less than 1 on average.
+#[test]
+#[ignore = "needs a display: run under Xvfb with --include-ignored (.ci/run does)"]
+fn the_smooth_fog_on_chunks_matches_one_map_across_the_borders() {
+    assert!(
+        EXAMPLE.contains("const CHUNK: TilemapSize = TilemapSize { x: 8, y: 9 };"),
+        "the chunks this test expects are the example's"
+    );
+    let binary = build_example("smooth_fog");
+    let dir = common_screenshot::screenshot_dir().join("smooth_fog");
+    let frame = |args: &[&str], sub: &str| {
+        steady_frame((&binary, args), &dir.join(sub), 7, |frame| {
+            let key = key(frame);
+            key.iter().any(|&l| l > 100).then_some(key)
+        })
+    };
+    let one = frame(&[], "one_map");
+    let chunked = frame(&["--chunks"], "chunks");
+    chunked
+        .save(dir.join("smooth_fog_chunks.png"))
+        .expect("the frame is saved");
+    // The borders: between room columns 7|8, 15|16, 23|24 and rows 8|9.
+    let border_x = [8u32, 16, 24].map(|x| centre(x, 0).0 - TILE as i64 / 2);
+    let border_y = centre(0, 9).1 + TILE as i64 / 2;
+    let near = |p: i64, b: i64| (p - b).abs() <= 2 * TILE as i64;
+    let (mut compared, mut off, mut total) = (0usize, 0usize, 0f64);
+    for y in 0..720i64 {
+        for x in 0..1280i64 {
+            if !(border_x.iter().any(|&b| near(x, b)) || near(y, border_y)) {
+                continue;
+            }
+            let (a, b) = (
+                one.get_pixel(x as u32, y as u32),
+                chunked.get_pixel(x as u32, y as u32),
+            );
+            let diff = (0..3).map(|c| a[c].abs_diff(b[c])).max().unwrap();
+            compared += 1;
+            off += usize::from(diff > 12);
+            total += f64::from(diff);
+        }
+    }
+    let mean = total / compared as f64;
+    assert!(
+        off * 1000 <= compared && mean < 1.0,
+        "{off} of {compared} pixels near the borders differ by more than 12; {mean:.2} on average"
+    );
+    let lit = (0..SIZE.1)
+        .flat_map(|y| (0..SIZE.0).map(move |x| (x, y)))
+        .filter(|&(x, y)| tile_max(&chunked, x, y) > 100.0)
+        .count();
+    assert!(lit > 40, "the chunks are drawn ({lit} lit tiles)");
+    println!("{compared} pixels near the chunk borders compared: {off} off, {mean:.2} mean");
 }

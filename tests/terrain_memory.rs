@@ -204,3 +204,66 @@ fn the_terrain_memory_is_saved_and_drawn_again_when_loaded() {
     let later = r#"{"format":99,"teams":[]}"#;
     assert!(serde_json::from_str::<TerrainMemory>(later).is_err());
 }
+
+/// A world's chunk with a `TerrainMemory`: the door seen closed and opened out of sight is
+/// drawn closed, on the chunk's own tiles; streamed out and in again (its tiles spawned anew,
+/// the door open, an empty `TerrainMemory`), the chunk draws what the team remembers of it from
+/// its first frame.
+#[test]
+fn a_chunk_remembers_its_terrain_across_a_stream_out_and_in() {
+    use bevy_viewshed::{ChunkOf, ChunkPos, WorldMemory};
+    let mut app = app();
+    let world = app
+        .world_mut()
+        .spawn((WorldMap, WorldMemory::default()))
+        .id();
+    // Two 6x3 chunks, a corridor along y == 1; chunk 1 has a door at its tile (2, 1).
+    let spawn_chunk = |app: &mut App, cx: i32, door: u32| {
+        let chunk = spawn_map(app, 6, 3, |_, y| y != 1);
+        for y in 0..3 {
+            for x in 0..6 {
+                let kind = match (x, y) {
+                    (2, 1) if cx == 1 => door,
+                    (_, 1) => FLOOR,
+                    _ => WALL,
+                };
+                let tile = tile_entity(app, chunk, x, y);
+                app.world_mut()
+                    .entity_mut(tile)
+                    .insert(TileTextureIndex(kind));
+            }
+        }
+        let place = (
+            ChunkOf(world),
+            ChunkPos(IVec2::new(cx, 0)),
+            TerrainMemory::default(),
+        );
+        app.world_mut().entity_mut(chunk).insert(place);
+        chunk
+    };
+    let west = spawn_chunk(&mut app, 0, CLOSED);
+    let east = spawn_chunk(&mut app, 1, CLOSED);
+    let player = spawn_player(&mut app, west, 5, 1, 4);
+    app.update();
+    assert_eq!(shown(&app, east, 2, 1), CLOSED);
+    move_to(&mut app, player, 0);
+    app.update();
+    set_tile(&mut app, east, (2, 1), OPEN);
+    app.update();
+    assert_eq!(shown(&app, east, 2, 1), CLOSED, "drawn as last seen");
+    // Streamed out, and in again as it is now: the door open.
+    app.world_mut().despawn(east);
+    app.update();
+    let east = spawn_chunk(&mut app, 1, OPEN);
+    app.update();
+    assert_eq!(
+        shown(&app, east, 2, 1),
+        CLOSED,
+        "remembered from the first frame"
+    );
+    assert_eq!(shown(&app, east, 3, 1), FLOOR);
+    // Seen again: as it is.
+    move_to(&mut app, player, 5);
+    app.update();
+    assert_eq!(shown(&app, east, 2, 1), OPEN);
+}

@@ -113,7 +113,8 @@ fn objects_get_what_their_properties_and_custom_types_say() {
     assert_eq!(app.world().get::<LightSource>(torch).unwrap().radius, 3);
     assert!(app.world().get::<Viewshed>(torch).is_none());
     // The scout's `RevealsFog` and `Team` are our reflected components, set in Tiled as custom
-    // types and inserted by bevy_ecs_tiled.
+    // types: read by the plugin from the map's properties (bevy_ecs_tiled's `user_properties`
+    // is off, so it inserts nothing itself).
     let scout = object(&mut app, map, "Scout");
     assert!(app.world().get::<RevealsFog>(scout).is_some());
     assert_eq!(app.world().get::<Team>(scout), Some(&Team(2)));
@@ -361,6 +362,15 @@ fn a_reloaded_map_is_followed_and_keeps_what_the_player_explored() {
     let map = load_map(&mut app, "room.tmx");
     let old_root = root(&app, map);
     let player = object(&mut app, map, "Player");
+    // A sentry of the game's own, on the map by the map's entity: the handle that outlives
+    // the reload (the root tilemap does not).
+    let sentry = app
+        .world_mut()
+        .spawn((Viewshed::new(3), TilePos::new(2, 2), TilemapId(map)))
+        .id();
+    app.update();
+    let sentry_view = |app: &App| app.world().get::<Viewshed>(sentry).unwrap().origin();
+    assert_eq!(sentry_view(&app), Some((old_root, TilePos::new(2, 2))));
     let explored: Vec<TilePos> = app
         .world()
         .get::<Viewshed>(player)
@@ -387,6 +397,11 @@ fn a_reloaded_map_is_followed_and_keeps_what_the_player_explored() {
         "the old layers went"
     );
     assert_player_sees(&mut app, map, "room.tmx", &[]);
+    assert_eq!(
+        sentry_view(&app),
+        Some((root(&app, map), TilePos::new(2, 2))),
+        "the sentry stands on the new root"
+    );
     let fog = app.world().get::<FogOfWar>(root(&app, map)).unwrap();
     for tile in explored {
         assert!(fog.is_explored(tile), "{tile:?} is still explored");

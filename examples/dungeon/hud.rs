@@ -19,7 +19,7 @@ use crate::monsters::{MONSTER_TEAM, Monster};
 use crate::world::{Player, Turn};
 
 #[derive(Component)]
-struct HudText;
+pub struct HudText;
 
 /// How the library was built: Cargo.toml optimises bevy_viewshed and viewshed_core at
 /// opt-level 3 in the dev profile too, so the timing is the library's real speed either way.

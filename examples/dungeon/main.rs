@@ -35,6 +35,8 @@ mod lighting;
 mod looks;
 mod map;
 mod minimap;
+#[path = "../shared/minimap.rs"]
+mod minimap_corner;
 mod monsters;
 mod record;
 mod rooms;
@@ -80,7 +82,7 @@ fn main() {
         .init_resource::<Turn>()
         .init_resource::<looks::Looks>()
         .add_message::<PlayerActed>()
-        .add_systems(Startup, (setup::setup, hud::setup, minimap::spawn))
+        .add_systems(Startup, (setup::setup, hud::setup))
         .add_systems(
             Update,
             (
@@ -109,18 +111,14 @@ fn main() {
         )
         .add_systems(
             PostUpdate,
-            (
-                ghosts::draw_ghosts,
-                lighting::draw_glow,
-                minimap::show_minimap,
-            )
-                .after(ViewshedSystems),
+            (ghosts::draw_ghosts, lighting::draw_glow).after(ViewshedSystems),
         )
         .add_plugins((
             hud::HudPlugin,
             autoplay::AutoplayPlugin,
             monsters::MonsterViewsPlugin,
             record::RecordPlugin,
+            minimap_corner::CornerMinimapPlugin::<world::Player>::below(40.0),
         ))
         .run();
 }

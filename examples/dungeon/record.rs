@@ -1,8 +1,11 @@
 //! `--record PATH`: the example films itself. A scripted game (`--autoplay N`) runs on a fixed
 //! clock, `FRAME_TIME` per frame, so its fades look the same however fast the machine draws;
-//! while recording it advances a turn every `TURN_FRAMES` frames, a frame in every
-//! `CAPTURE_EVERY` is captured at half size, and when the scripted game ends the frames are
-//! written as a looping GIF, the README's animated picture.
+//! while recording it advances a turn every `TURN_FRAMES` frames, the HUD's text is hidden, a
+//! frame in every `CAPTURE_EVERY` is captured at full size and cropped to the `CROP` around
+//! the player (the camera follows it, so it is the window's middle),
+//! and when the scripted game ends the frames are written as a looping GIF, each frame with
+//! a palette of its own (so the player's yellow and the lantern's light keep their colours):
+//! the README's animated picture.
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -14,14 +17,18 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
 use image::RgbaImage;
-use image::imageops::{FilterType, resize};
+use image::imageops::crop_imm;
 
 use crate::args::Options;
+use crate::hud::HudText;
 
 /// Game time per frame in a scripted game.
 pub const FRAME_TIME: Duration = Duration::from_millis(25);
 /// A frame in this many is captured: 10 GIF frames per second of game time.
 const CAPTURE_EVERY: u32 = 4;
+/// The part of the 1280x720 window a recording keeps: its middle 720 by 450 pixels, at full
+/// size (22 by 14 tiles at the default zoom), which keeps the GIF under 2 MB.
+const CROP: (u32, u32, u32, u32) = (280, 135, 720, 450);
 /// While recording, the scripted player acts once in this many frames (150 ms of game time).
 pub const TURN_FRAMES: u32 = 6;
 /// While recording, nothing is captured and the scripted player waits for this many frames:
@@ -43,12 +50,23 @@ impl Plugin for RecordPlugin {
     fn build(&self, app: &mut App) {
         let options = app.world().resource::<Options>();
         let (scripted, recording) = (options.autoplay.is_some(), options.record.is_some());
+        let screenshot = options.screenshot.is_some();
         if scripted {
             app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME_TIME));
+        }
+        if recording || screenshot {
+            app.add_systems(Update, hide_hud_text);
         }
         if recording {
             app.init_resource::<Recording>().add_systems(Last, capture);
         }
+    }
+}
+
+/// Hides the HUD's text while recording or for a screenshot: the pictures show the game.
+fn hide_hud_text(mut texts: Query<&mut Visibility, With<HudText>>) {
+    for mut visibility in &mut texts {
+        visibility.set_if_neq(Visibility::Hidden);
     }
 }
 
@@ -63,22 +81,18 @@ fn capture(mut commands: Commands, mut recording: ResMut<Recording>) {
     commands.spawn(Screenshot::primary_window()).observe(
         move |captured: On<ScreenshotCaptured>, mut recording: ResMut<Recording>| {
             recording.pending -= 1;
-            if let Some(image) = half_size(&captured.image) {
+            if let Some(image) = cropped(&captured.image) {
                 recording.frames.push((frame, image));
             }
         },
     );
 }
 
-/// The frame at half its size (nearest pixel, so the tiles stay crisp and the GIF small).
-fn half_size(image: &Image) -> Option<RgbaImage> {
+/// The frame's [`CROP`], at full size.
+fn cropped(image: &Image) -> Option<RgbaImage> {
     let rgba = image.clone().try_into_dynamic().ok()?.to_rgba8();
-    Some(resize(
-        &rgba,
-        rgba.width() / 2,
-        rgba.height() / 2,
-        FilterType::Nearest,
-    ))
+    let (x, y, width, height) = CROP;
+    Some(crop_imm(&rgba, x, y, width, height).to_image())
 }
 
 impl Recording {

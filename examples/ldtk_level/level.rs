@@ -1,12 +1,12 @@
 //! The level: the camera, the LDtk project and what the plugin is told about it (which IntGrid
-//! values and enum tags block sight, who sees, the fog's look), the player's and goblins'
-//! sprites, and the [`Level`] resource once bevy_ecs_ldtk has spawned the level's layers.
+//! values and enum tags block sight, who sees, the fog's look: smooth, with a minimap), the
+//! player's, goblins' and chests' sprites, and the [`Level`] resource once bevy_ecs_ldtk has
+//! spawned the level's layers.
 
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
-use bevy_viewshed::TileLook;
 use bevy_viewshed::ldtk::{EntityVision, LdtkFog, LdtkOpacity, LdtkVision};
 use bevy_viewshed::prelude::*;
 
@@ -61,6 +61,8 @@ impl Plugin for LevelPlugin {
             .insert_resource(fog())
             .register_ldtk_entity::<PlayerBundle>("Player")
             .register_ldtk_entity::<GoblinBundle>("Goblin")
+            .register_ldtk_entity::<ChestBundle>("Chest")
+            .add_observer(dress_level)
             .add_systems(Startup, setup)
             .add_systems(
                 Update,
@@ -92,13 +94,22 @@ fn vision() -> LdtkVision {
         )
 }
 
-/// Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones hidden
-/// (the black clear colour shows through), as in the dungeon example.
+/// The fog is drawn smooth over the level (`SmoothFog` on the level entity); its layers show
+/// what is seen and the ring the blur spreads over, and hide the rest.
 fn fog() -> LdtkFog {
-    LdtkFog(Some(FogStyle {
-        remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
-        ..default()
-    }))
+    LdtkFog(Some(FogStyle::under_smooth_fog()))
+}
+
+/// Each level gets the smooth fog and a minimap (floors sand, walls grey; the IntGrid layer's
+/// tiles are the tileset's).
+fn dress_level(level: On<Add, LevelIid>, mut commands: Commands) {
+    let minimap = FogMinimap::default()
+        .with_unexplored(Color::srgba(0.0, 0.0, 0.0, 0.8))
+        .with_kind(0, Color::srgb(0.62, 0.6, 0.55))
+        .with_kind(1, Color::srgb(0.3, 0.3, 0.36));
+    commands
+        .entity(level.event_target())
+        .insert((SmoothFog::default(), minimap));
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
@@ -144,6 +155,17 @@ pub struct GoblinBundle {
 /// A goblin's marker.
 #[derive(Default, Component)]
 pub struct Goblin;
+
+/// A chest: its sprite from its tile in the editor (the props tileset). Drawn as a sprite with
+/// a tile in LDtk, it gets `FogSprite` from the plugin: hidden until seen, then drawn as last
+/// seen.
+#[derive(Default, Bundle, LdtkEntity)]
+pub struct ChestBundle {
+    #[sprite_sheet]
+    sprite: Sprite,
+    #[grid_coords]
+    grid: GridCoords,
+}
 
 /// Keeps figures on their tiles (their `Transform` is relative to the level).
 fn place_figures(mut figures: Query<(&GridCoords, &mut Transform), Changed<GridCoords>>) {

@@ -3,7 +3,9 @@
 //! `LdtkViewshedPlugin`, walls and closed doors blocking sight from their IntGrid values and
 //! pillars from their tiles' enum tag. The player and the goblins are LDtk entities that get
 //! their `Viewshed` from the level data (the goblins' `sight_radius` field); goblins are only
-//! drawn where the player sees them.
+//! drawn where the player sees them. The fog is drawn smooth (`SmoothFog` on the level), the
+//! chests (LDtk entities drawn from their tile) stay hidden until seen and are drawn as last
+//! seen, and the minimap in the corner (`FogMinimap` on the level) shows what was explored.
 //!
 //! ```text
 //! cargo run --example ldtk_level --features ldtk                # walks by itself, a step every 0.25 s
@@ -20,6 +22,8 @@
 
 mod finish;
 mod level;
+#[path = "../shared/minimap.rs"]
+mod minimap;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 #[path = "../shared/script.rs"]
@@ -62,5 +66,6 @@ fn main() {
         .insert_resource(shared_walk::Turns::new(&options))
         .insert_resource(options)
         .add_plugins((level::LevelPlugin, walk::WalkPlugin, finish::FinishPlugin))
+        .add_plugins(minimap::CornerMinimapPlugin::<RevealsFog>::below(10.0))
         .run();
 }

@@ -4,7 +4,9 @@
 //! `block_line_of_sight`, pillars because theirs has our `Opaque` as a custom type, doors
 //! because the door objects have `block_line_of_sight`. The player and the guards are tile
 //! objects that get their `Viewshed` from their class and their `sight_radius` property; guards
-//! are only drawn where the player sees them.
+//! are only drawn where the player sees them. The fog is drawn smooth (`SmoothFog` on the map),
+//! the doors (tile objects) stay hidden until seen and are drawn as last seen, and
+//! the minimap in the corner (`FogMinimap` on the map) shows what was explored.
 //!
 //! ```text
 //! cargo run --example tiled_map --features tiled                # walks by itself, a step every 0.25 s
@@ -20,6 +22,8 @@
 
 mod finish;
 mod map;
+#[path = "../shared/minimap.rs"]
+mod minimap;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 #[path = "../shared/script.rs"]
@@ -65,5 +69,6 @@ fn main() {
         .insert_resource(shared_walk::Turns::new(&options))
         .insert_resource(options)
         .add_plugins((map::MapPlugin, walk::WalkPlugin, finish::FinishPlugin))
+        .add_plugins(minimap::CornerMinimapPlugin::<RevealsFog>::below(10.0))
         .run();
 }

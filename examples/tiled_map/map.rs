@@ -4,7 +4,6 @@
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
-use bevy_viewshed::TileLook;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::tiled::{ObjectVision, TiledFog, TiledVision};
 
@@ -57,13 +56,18 @@ fn vision() -> TiledVision {
         )
 }
 
-/// Visible tiles as drawn, remembered ones dimmed to a cold grey-blue, unexplored ones hidden
-/// (the black clear colour shows through), as in the dungeon example.
+/// The fog is drawn smooth over the map (`SmoothFog` on the map entity); its layers show
+/// what is seen and the ring the blur spreads over, and hide the rest.
 fn fog() -> TiledFog {
-    TiledFog(Some(FogStyle {
-        remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
-        ..default()
-    }))
+    TiledFog(Some(FogStyle::under_smooth_fog()))
+}
+
+/// The minimap's look: floors sand, walls grey (the tileset's tiles 0 and 1), doors brown.
+fn minimap() -> FogMinimap {
+    FogMinimap::default()
+        .with_unexplored(Color::srgba(0.0, 0.0, 0.0, 0.8))
+        .with_kind(0, Color::srgb(0.62, 0.6, 0.55))
+        .with_kind(1, Color::srgb(0.3, 0.3, 0.36))
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {
@@ -75,7 +79,8 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
             ..OrthographicProjection::default_2d()
         }),
     ));
-    commands.spawn((TiledMap(assets.load(MAP)), TilemapAnchor::Center));
+    let map = TiledMap(assets.load(MAP));
+    commands.spawn((map, TilemapAnchor::Center, SmoothFog::default(), minimap()));
 }
 
 /// Once the plugin has found the map's root tilemap: the [`Level`] resource.

@@ -32,7 +32,9 @@ use crate::fog::Team;
 /// its sight it does not see. While a tile is remembered, the entity itself is hidden and a
 /// stand-in entity (a [`FogSpriteStandIn`]) draws the remembered look, tinted by
 /// [`remembered_tint`](Self::remembered_tint) unless its map has a [`SmoothFog`](crate::SmoothFog)
-/// (which darkens what it covers).
+/// (which darkens what it covers). The plugin sets the entity's `Visibility` while it is
+/// `Remembered`: a game that hides it itself uses `FogSprite::Ignored` (or removes the
+/// component) first.
 ///
 /// Tiled tile objects and LDtk entities with a sprite get `FogSprite::Remembered` from the
 /// importers; insert `FogSprite::Ignored` to leave one alone (a marker the player should always

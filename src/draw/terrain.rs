@@ -269,10 +269,13 @@ fn keep_chunk(
 /// out and in again), the drawing's bookkeeping on the world.
 #[derive(Component, Debug, Default)]
 #[component(clone_behavior = Ignore)]
-pub(super) struct ChunkTerrain(BTreeMap<((u32, u32, u32, u32), i64), TerrainMemory>);
+pub(super) struct ChunkTerrain(BTreeMap<LayerKey, TerrainMemory>);
+
+/// A chunk's tiles in the world (x, y, width, height) and its layer's height.
+type LayerKey = ((u32, u32, u32, u32), i64);
 
 impl ChunkTerrain {
-    fn key((area, layer): (Window, i64)) -> ((u32, u32, u32, u32), i64) {
+    fn key((area, layer): (Window, i64)) -> LayerKey {
         ((area.x, area.y, area.width, area.height), layer)
     }
 

@@ -48,11 +48,10 @@ impl EditorVision {
         }
     }
 
-    /// Whether it is a thing that moves: hidden out of view, or leaving a ghost. Editors' sprites
-    /// that are not get a `FogSprite` (feature `render`), for things that
-    /// stay.
+    /// Whether it is a thing that moves: a viewer, hidden out of view, or leaving a ghost.
+    /// Editors' sprites that are not get a `FogSprite` (feature `render`), for things that stay.
     pub fn moves(&self) -> bool {
-        self.hide_outside_view || self.leaves_ghost
+        self.radius.is_some() || self.hide_outside_view || self.leaves_ghost
     }
 
     /// Nothing but what the builder methods add.

@@ -12,6 +12,7 @@ use bevy_ecs_tilemap::map::{
 };
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::layers::groups::LayerGroup;
 use crate::layers::layer_of::{LayerOf, LayerProblem, root_of};
 use crate::worlds::chunks::{ChunkPlacement, WORLD_ORIGIN};
 use crate::worlds::layout::WorldLayout;
@@ -98,6 +99,7 @@ pub(super) type MapOf = Result<MapPlace, PlaceProblem>;
 #[derive(SystemParam)]
 pub(crate) struct Placement<'w, 's> {
     layers: Query<'w, 's, &'static LayerOf>,
+    groups: Query<'w, 's, &'static LayerGroup>,
     sizes: Query<'w, 's, &'static TilemapSize>,
     geometry: Query<'w, 's, Geometry>,
     chunks: Query<'w, 's, &'static ChunkPlacement>,
@@ -133,7 +135,10 @@ impl Placement<'_, '_> {
                 chunk: true,
             });
         }
-        let root = self.root(tilemap)?;
+        // A layer group (an LDtk level, a Tiled map) stands for its root tilemap: a handle on
+        // the map that outlives a hot reload, which replaces the root.
+        let group_root = self.groups.get(tilemap).ok().and_then(LayerGroup::root);
+        let root = self.root(group_root.unwrap_or(tilemap))?;
         let size = self.sizes.get(root).ok().copied();
         Ok(match self.chunks.get(root) {
             Ok(chunk) => MapPlace {

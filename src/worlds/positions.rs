@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::helpers::hex_grid::axial::AxialPos;
-use bevy_ecs_tilemap::helpers::hex_grid::offset::{ColEvenPos, ColOddPos, RowEvenPos, RowOddPos};
 use bevy_ecs_tilemap::helpers::square_grid::diamond::DiamondPos;
 use bevy_ecs_tilemap::helpers::square_grid::staggered::StaggeredPos;
 use bevy_ecs_tilemap::map::{HexCoordSystem, IsoCoordSystem, TilemapGridSize, TilemapType};
@@ -30,32 +29,21 @@ pub(crate) fn grid_position(pos: Vec2, grid: &TilemapGridSize, map_type: &Tilema
     IVec2::new(x, y)
 }
 
-/// [`grid_position`] on a hexagonal grid.
+/// [`grid_position`] on a hexagonal grid. The offset systems are converted from the axial
+/// tile here, by a division that rounds down: bevy_ecs_tilemap 0.19's conversion divides
+/// toward zero, which puts a point at a negative odd row (or column) one tile off, and points
+/// left of or below a chunk are negative to it (`tests/world_hex_positions.rs`).
 fn hex_position(pos: Vec2, grid: &TilemapGridSize, system: HexCoordSystem) -> (i32, i32) {
+    use HexCoordSystem::*;
+    let AxialPos { q, r } = match system {
+        Row | RowOdd | RowEven => AxialPos::from_world_pos_row(&pos, grid),
+        Column | ColumnOdd | ColumnEven => AxialPos::from_world_pos_col(&pos, grid),
+    };
     match system {
-        HexCoordSystem::RowEven => {
-            let p = RowEvenPos::from_world_pos(&pos, grid);
-            (p.q, p.r)
-        }
-        HexCoordSystem::RowOdd => {
-            let p = RowOddPos::from_world_pos(&pos, grid);
-            (p.q, p.r)
-        }
-        HexCoordSystem::ColumnEven => {
-            let p = ColEvenPos::from_world_pos(&pos, grid);
-            (p.q, p.r)
-        }
-        HexCoordSystem::ColumnOdd => {
-            let p = ColOddPos::from_world_pos(&pos, grid);
-            (p.q, p.r)
-        }
-        HexCoordSystem::Row => {
-            let p = AxialPos::from_world_pos_row(&pos, grid);
-            (p.q, p.r)
-        }
-        HexCoordSystem::Column => {
-            let p = AxialPos::from_world_pos_col(&pos, grid);
-            (p.q, p.r)
-        }
+        Row | Column => (q, r),
+        RowOdd => (q + r.div_euclid(2), r),
+        RowEven => (q + (r + 1).div_euclid(2), r),
+        ColumnOdd => (q, r + q.div_euclid(2)),
+        ColumnEven => (q, r + (q + 1).div_euclid(2)),
     }
 }

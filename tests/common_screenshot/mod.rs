@@ -69,40 +69,66 @@ pub fn play(binary: &Path, args: &[&str], out: &Path) -> (image::RgbaImage, Stri
     (image, line.to_string())
 }
 
-/// Runs an example with no test code of its own under Xvfb, its screen written to `dir`'s
+/// Runs an example with no test code of its own (with `args`) under Xvfb, its screen written to `dir`'s
 /// frame-buffer file (`-fbdir`, in X's XWD format), and returns the first frame whose `key`
 /// (what the test reads of it; `None`: not drawn yet) is the same `reads` reads in a row,
 /// 200 ms apart: the frame it settled on. The example is then stopped.
 pub fn steady_frame<K: PartialEq>(
-    binary: &Path,
+    game: (&Path, &[&str]),
+    dir: &Path,
+    reads: usize,
+    key: impl Fn(&image::RgbaImage) -> Option<K>,
+) -> image::RgbaImage {
+    steady_frame_after_keys(game, &[], dir, reads, key)
+}
+
+/// [`steady_frame`], with `keys` (xdotool's names: `Up`, `Right`...) pressed a quarter of a
+/// second apart once the first frame is drawn, as a player would; the frame returned is the
+/// one the game settles on after the last.
+pub fn steady_frame_after_keys<K: PartialEq>(
+    (binary, args): (&Path, &[&str]),
+    keys: &[&str],
     dir: &Path,
     reads: usize,
     key: impl Fn(&image::RgbaImage) -> Option<K>,
 ) -> image::RgbaImage {
     std::fs::create_dir_all(dir).unwrap();
+    // The display xvfb-run picked, for xdotool: written by the shell that then becomes the game.
+    let display = dir.join("display");
+    let _ = std::fs::remove_file(&display);
     let mut game = Command::new("timeout")
         .args(["120", "xvfb-run", "-a", "-s"])
         .arg(format!("-screen 0 1280x720x24 -fbdir {}", dir.display()))
+        .args([
+            "sh",
+            "-c",
+            r#"echo "$DISPLAY $XAUTHORITY" > "$0"; exec "$@""#,
+        ])
+        .arg(&display)
         .arg(binary)
+        .args(args)
         .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("xvfb-run runs");
-    let mut last: Option<K> = None;
-    let mut same = 0;
-    let mut image = None;
+    let (mut last, mut same, mut image, mut pressed) = (None, 0, None, keys.is_empty());
     for _ in 0..600 {
         std::thread::sleep(std::time::Duration::from_millis(200));
         let Some(frame) = read_xwd(&dir.join("Xvfb_screen0")) else {
             continue;
         };
         let now = key(&frame);
-        if now.is_some() && last == now {
-            same += 1;
-        } else {
-            same = 0;
+        if !pressed && now.is_some() {
+            press(&display, keys);
+            (pressed, last, same) = (true, None, 0);
+            continue;
         }
+        same = if now.is_some() && last == now {
+            same + 1
+        } else {
+            0
+        };
         last = now;
         if same + 1 == reads {
             image = Some(frame);
@@ -116,6 +142,21 @@ pub fn steady_frame<K: PartialEq>(
         .status();
     let _ = game.wait();
     image.expect("the example drew a steady frame within two minutes")
+}
+
+/// Presses `keys` on the display named in the file `display` (xdotool, with X's pointer on
+/// the window, which then has the keyboard).
+fn press(display: &Path, keys: &[&str]) {
+    let named = std::fs::read_to_string(display).expect("xvfb-run named its display");
+    let (name, auth) = named.trim().split_once(' ').unwrap_or((named.trim(), ""));
+    let status = Command::new("xdotool")
+        .args(["mousemove", "640", "360", "key", "--delay", "250"])
+        .args(keys)
+        .env("DISPLAY", name)
+        .env("XAUTHORITY", auth)
+        .status()
+        .expect("xdotool runs (Debian: xdotool)");
+    assert!(status.success(), "xdotool pressed {keys:?}");
 }
 
 /// The screen in Xvfb's frame-buffer file: an XWD image (a header of 25 big-endian 32-bit

@@ -3,10 +3,10 @@
 //! This is the core of [bevy_viewshed](https://crates.io/crates/bevy_viewshed): Albert Ford's
 //! symmetric shadowcasting in exact integer arithmetic over an [`OpacityGrid`], with the
 //! options roguelike and tactics games ask for ([`FovOptions`]: radius, distance shape, vision
-//! cone, permissive mode, light walls), line of sight, and the plain-text map format of the
-//! reference cases. It depends on nothing but the standard library (`serde` and
-//! `bevy_reflect` derives behind features), so a server in another engine or a map tool can
-//! use it without compiling Bevy.
+//! cone, permissive mode, light walls), high ground ([`elevation`]), line of sight, and the
+//! plain-text map format of the reference cases. It depends on nothing but the standard
+//! library (`serde` and `bevy_reflect` derives behind features), so a server in another engine
+//! or a map tool can use it without compiling Bevy.
 //!
 //! ```
 //! use viewshed_core::{field_of_view, FovOptions, OpacityGrid};
@@ -25,6 +25,7 @@
 //! | [`bits`] | word-level bit helpers and [`BitRows`](bits::BitRows), the storage of everything else |
 //! | [`grid`] | which cells block sight ([`OpacityGrid`]) |
 //! | [`density`] | which cells thin sight ([`DensityGrid`], [`DensityGrid::thin`]) |
+//! | [`elevation`] | high ground: which cells stand above an eye ([`ElevationGrid`], [`SightLevels`]) |
 //! | [`options`] | what one computation is asked for ([`FovOptions`]) |
 //! | [`shadowcast`] | the scan itself ([`Fov`], [`field_of_view`]) |
 //! | [`hex`] | the same on hexagonal maps ([`HexFov`], [`hex_field_of_view`], [`HexCoords`]) |
@@ -47,6 +48,7 @@ pub mod ascii;
 pub mod bits;
 pub mod changes;
 pub mod density;
+pub mod elevation;
 pub mod grid;
 pub mod hex;
 pub mod line_of_sight;
@@ -56,6 +58,11 @@ pub mod staggered;
 pub mod visible;
 
 pub use density::{DensityGrid, Shadows};
+pub use elevation::{
+    CliffFaces, ElevationError, ElevationGrid, ElevationOptions, EyeLevels, SightLevels,
+    field_of_view_with_elevation, hex_field_of_view_with_elevation, hide_cliff_faces,
+    staggered_field_of_view_with_elevation,
+};
 pub use grid::OpacityGrid;
 pub use hex::{HexCoords, HexFov, hex_distance, hex_field_of_view, hex_line_of_sight};
 pub use line_of_sight::{LineOfSight, line_of_sight};

@@ -17,8 +17,9 @@ use crate::editors::vision::{named, set_named};
 /// Tiles get it from their tileset's tile (set the property or class on the tile in Tiled's
 /// tileset editor); objects from their own properties and class, or else from their tile's
 /// (a tile object). An object that blocks sight blocks every tile whose centre it covers.
-/// Besides these, our reflected `Opaque` set as a Tiled custom type (through bevy_ecs_tiled's
-/// `user_properties`) makes its tile or object opaque by itself.
+/// Besides these, our reflected `Opaque` set as a Tiled custom type (a class property of type
+/// `bevy_viewshed::Opaque`, read from the map's properties) makes its tile or object opaque
+/// by itself.
 ///
 /// Change the resource and every tile and object is looked at again; an `Opaque` the game put
 /// itself is never taken away. A door is opened by removing `Opaque` from its tile or object.

@@ -5,6 +5,7 @@
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
+use bevy::reflect::TypePath;
 use bevy_ecs_tiled::prelude::{TiledMapReference, TiledObject, TiledObjectId, tiled};
 
 use crate::editors::tiled::TiledWarnings;
@@ -12,7 +13,10 @@ use crate::editors::tiled::config::{ObjectVision, TiledOpacity, TiledVision, Vis
 use crate::editors::tiled::data::{TiledData, map_name};
 use crate::editors::tiled::opaque_tiles::{OpaqueFromTiled, set_opaque};
 use crate::editors::tiled::properties::{PropertySource, blocks};
+use crate::fog::{RevealsFog, Team};
+use crate::ghosts::{HidesOutsideView, LeavesGhost};
 use crate::opacity::opaque::Opaque;
+use crate::sightings::CanBeSpotted;
 use viewshed_core::options::VisionCone;
 
 /// What an object's components are decided from.
@@ -131,7 +135,33 @@ fn vision_of(
     flag(&names.can_be_spotted, &mut vision.spottable);
     flag(&names.hides_outside_view, &mut vision.hide_outside_view);
     flag(&names.leaves_ghost, &mut vision.leaves_ghost);
+    from_our_types(source, &mut vision, warnings);
     (vision != ObjectVision::default()).then_some(vision)
+}
+
+/// What our reflected components set as Tiled custom types give an object: the markers, and
+/// a `Team` by its member `0`.
+fn from_our_types(
+    source: &PropertySource,
+    vision: &mut ObjectVision,
+    warnings: &mut TiledWarnings,
+) {
+    for (type_path, field) in [
+        (RevealsFog::type_path(), &mut vision.reveals_fog),
+        (CanBeSpotted::type_path(), &mut vision.spottable),
+        (HidesOutsideView::type_path(), &mut vision.hide_outside_view),
+        (LeavesGhost::type_path(), &mut vision.leaves_ghost),
+    ] {
+        *field |= source.class_property(type_path).is_some();
+    }
+    if let Some(members) = source.class_property(Team::type_path()) {
+        let members = PropertySource {
+            own: members,
+            inherited: None,
+            ..*source
+        };
+        vision.team = Some(members.count(Some("0"), warnings).unwrap_or(0));
+    }
 }
 
 /// The vision cone an object's properties give: a width, facing the direction given (or +x).

@@ -65,15 +65,23 @@ impl PropertySource<'_> {
         }
     }
 
-    /// Whether it has a property of the custom type `type_path` (a reflected component set
-    /// as a Tiled custom type), its own or inherited.
-    fn has_class_property(&self, type_path: &str) -> bool {
-        let has = |properties: &Properties| {
-            properties.values().any(|value| {
-                matches!(value, PropertyValue::ClassValue { property_type, .. } if property_type == type_path)
+    /// The members of its property of the custom type `type_path` (one of our reflected
+    /// components set as a Tiled custom type), its own or else inherited. They are read from
+    /// the map's own properties, so no bevy_ecs_tiled feature is needed (docs/tiled.md).
+    pub(super) fn class_property(&self, type_path: &str) -> Option<&Properties> {
+        fn find<'p>(properties: &'p Properties, type_path: &str) -> Option<&'p Properties> {
+            properties.values().find_map(|value| match value {
+                PropertyValue::ClassValue {
+                    property_type,
+                    properties,
+                } if property_type == type_path => Some(properties),
+                _ => None,
             })
-        };
-        has(self.own) || self.inherited.is_some_and(has)
+        }
+        find(self.own, type_path).or_else(|| {
+            self.inherited
+                .and_then(|inherited| find(inherited, type_path))
+        })
     }
 
     /// Warns once that property `name` is `value`, not `expected`; reads it as unset.
@@ -103,7 +111,7 @@ pub(super) fn blocks(
 ) -> bool {
     config.blocks_class(source.class)
         || source.bool(config.property.as_deref(), warnings) == Some(true)
-        || source.has_class_property(Opaque::type_path())
+        || source.class_property(Opaque::type_path()).is_some()
 }
 
 /// A property value as a warning names it.

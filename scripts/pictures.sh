@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Makes every picture in docs/ from the examples, so that none goes stale: each is one
+# command below, played under Xvfb (Debian: xvfb xauth mesa-vulkan-drivers libvulkan1, and
+# xdotool for the quick start's key presses). Look at each one before committing it.
+#
+#   bash scripts/pictures.sh            # all of them
+#   bash scripts/pictures.sh dungeon    # only the lines whose picture's name holds "dungeon"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/bevy_viewshed-target}"
+export CARGO_INCREMENTAL=0 BEVY_ASSET_ROOT="$PWD"
+only="${1:-}"
+
+cargo build --all-features --examples
+examples="$CARGO_TARGET_DIR/debug/examples"
+
+# Runs an example under Xvfb: `shot PICTURE EXAMPLE ARGS...`.
+shot() {
+  local picture=$1 example=$2
+  shift 2
+  case "$picture" in *"$only"*) ;; *) return 0 ;; esac
+  echo "== docs/$picture: $example $*"
+  xvfb-run -a -s "-screen 0 1280x720x24" "$examples/$example" "$@"
+}
+
+shot dungeon.gif dungeon --seed 42 --autoplay 26 --record docs/dungeon.gif --exit
+shot dungeon_smooth.png dungeon --seed 42 --autoplay 90 --screenshot docs/dungeon_smooth.png --exit
+shot hex_skirmish.png hex_skirmish --seed 7 --autoplay 40 --screenshot docs/hex_skirmish.png --exit
+shot open_world.png open_world --screenshot docs/open_world.png --exit
+shot ldtk_level.png ldtk_level --seed 7 --autoplay 28 --screenshot docs/ldtk_level.png --exit
+shot tiled_map.png tiled_map --seed 7 --autoplay 28 --screenshot docs/tiled_map.png --exit
+shot multiplayer.png multiplayer --frames 150 --screenshot docs/multiplayer.png --exit
+
+# The quick start and the fog overlay take no arguments: their screenshot tests play them (the
+# quick start walked with the arrow keys) and keep the frame, copied here.
+shots="$CARGO_TARGET_DIR/screenshots"
+case "quick_start.png" in *"$only"*)
+  cargo test --all-features --test quick_start -- --ignored the_quick_start_shows
+  cp "$shots/quick_start/walked.png" docs/quick_start.png ;;
+esac
+case "fog_overlay.png" in *"$only"*)
+  cargo test --all-features --test fog_overlay_screenshot -- --ignored
+  cp "$shots/fog_overlay/fog_overlay.png" docs/fog_overlay.png ;;
+esac
+ls -la docs/*.png docs/*.gif
