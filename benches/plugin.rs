@@ -10,7 +10,8 @@
 //! - `idle/*`: nothing changes: what the plugin costs a frame in which nothing happens.
 //! - `bevy_viewshed_cones`: the same with a 120-degree vision cone on every viewer;
 //!   `bevy_viewshed_teams`: every viewer `RevealsFog` in one of four teams, fog of war written
-//!   into the tiles.
+//!   into the tiles; `bevy_viewshed_hills`: the map in 8 levels of high ground, each viewer's
+//!   eye one level up (against the flat `bevy_viewshed` in the same group).
 //! - `no_plugin`: the same app (world, viewers' components, scene) without `ViewshedPlugins`: what
 //!   a frame costs that the plugin cannot take away (Bevy's own systems and executor).
 //! - `tutorial_baseline`: the same moves with views kept the way the popular Rust roguelike
@@ -100,6 +101,7 @@ fn plugin_benches(c: &mut Criterion) {
             ("bevy_viewshed", Variant::Plain),
             ("bevy_viewshed_cones", Variant::Cones),
             ("bevy_viewshed_teams", Variant::Teams),
+            ("bevy_viewshed_hills", Variant::Hills),
         ] {
             let mut app = plugin_app(&grid, viewers, Scene::Moving, variant);
             group.bench_function(BenchmarkId::from_parameter(name), |b| {

@@ -58,7 +58,7 @@ fn scripted(step: usize) -> Option<(i32, i32)> {
 }
 
 fn main() {
-    let (screenshot, exit) = args();
+    let (screenshot, exit, smooth) = args();
     App::new()
         .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
         .add_plugins(ViewshedPlugins::default())
@@ -69,24 +69,32 @@ fn main() {
             exit,
             steps: 0,
         })
+        .insert_resource(SmoothLook(smooth))
         .add_systems(Startup, setup)
         .add_systems(Update, (walk, stream_chunks, follow).chain())
         .run();
 }
 
-/// `--screenshot PATH` saves the window after the scripted walk; `--exit` quits then.
-fn args() -> (Option<PathBuf>, bool) {
-    let (mut screenshot, mut exit) = (None, false);
+/// `--screenshot PATH` saves the window after the scripted walk; `--exit` quits then;
+/// `--fog tiles` draws the fog as an overlay of tiles instead of the smooth fog.
+fn args() -> (Option<PathBuf>, bool, bool) {
+    let (mut screenshot, mut exit, mut smooth) = (None, false, true);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--screenshot" => screenshot = args.next().map(PathBuf::from),
+            "--fog" => smooth = args.next().as_deref() != Some("tiles"),
             "--exit" => exit = true,
-            other => panic!("unknown argument {other:?} (--screenshot PATH, --exit)"),
+            other => panic!("unknown argument {other:?} (--screenshot PATH, --fog tiles, --exit)"),
         }
     }
-    (screenshot, exit)
+    (screenshot, exit, smooth)
 }
+
+/// Whether the fog is drawn smooth (`SmoothFog` on the world) or as an overlay of tiles
+/// (`FogOverlay` on each chunk).
+#[derive(Resource)]
+struct SmoothLook(bool);
 
 /// The scripted walk's progress and what to do at its end.
 #[derive(Resource)]
@@ -102,13 +110,15 @@ struct Streamed {
     entity: Entity,
     tiles: Handle<Image>,
     props: Handle<Image>,
+    /// The fog drawn smooth (else as an overlay of tiles).
+    smooth: bool,
 }
 
 /// Where the player stands, in world tiles from chunk (0, 0)'s tile (0, 0).
 #[derive(Component)]
 struct Player(IVec2);
 
-fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+fn setup(mut commands: Commands, assets: Res<AssetServer>, look: Res<SmoothLook>) {
     let zoom = OrthographicProjection {
         scale: 0.5,
         ..OrthographicProjection::default_2d()
@@ -124,16 +134,19 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         .spawn((
             WorldMap,
             WorldMemory::default(),
-            SmoothFog::default(),
             minimap,
             Transform::default(),
         ))
         .id();
+    if look.0 {
+        commands.entity(world).insert(SmoothFog::default());
+    }
     let tiles = assets.load("tiles.png");
     commands.insert_resource(Streamed {
         entity: world,
         tiles: tiles.clone(),
         props: assets.load("props.png"),
+        smooth: look.0,
     });
     let figure = Rect::new(64.0, 0.0, 80.0, 16.0);
     let sprite = Sprite {
@@ -266,6 +279,10 @@ fn spawn_chunk(commands: &mut Commands, world: &Streamed, pos: IVec2) {
         ChunkOf(world.entity),
         ChunkPos(pos),
     ));
+    match world.smooth {
+        true => commands.entity(chunk).insert(FogStyle::under_smooth_fog()),
+        false => commands.entity(chunk).insert(FogOverlay::default()),
+    };
 }
 
 /// Whether a chest stands on world tile `(x, y)`: a few, on floor in the rooms' corners.

@@ -53,7 +53,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>, chunks: bool) {
     // The fog of war over the whole map, blurred and faded on the GPU.
     let fog = SmoothFog::default();
     let map = if chunks {
-        let world = commands.spawn((WorldMap, fog)).id();
+        // A world's frame has the centre of chunk (0, 0)'s tile (0, 0) at its origin: the
+        // player's `Transform` is read there.
+        let frame = Transform::from_translation(tile_centre(0, 0).extend(0.0));
+        let world = commands.spawn((WorldMap, fog, frame)).id();
         for cy in 0..(SIZE.y / CHUNK.y) as i32 {
             for cx in 0..(SIZE.x / CHUNK.x) as i32 {
                 let first = UVec2::new(cx as u32 * CHUNK.x, cy as u32 * CHUNK.y);

@@ -125,7 +125,9 @@ pub use fog::{
 pub use ghosts::{Ghost, HidesOutsideView, LastSeen, LeavesGhost};
 pub use layers::{LayerGroup, LayerOf, Layers};
 pub use light::{LightSource, Lighting, NeedsLight};
-pub use opacity::{Density, DensityCells, MapOpacity, Opaque, OpaqueCells};
+pub use opacity::{
+    Density, DensityCells, Elevation, ElevationCells, MapOpacity, Opaque, OpaqueCells,
+};
 pub use placement::Placed;
 pub use plugin::ViewshedPlugins;
 pub use schedule::{ViewshedSchedule, ViewshedStepSystems, ViewshedSystems};
@@ -177,6 +179,8 @@ mod docs_pages {
     struct Rules;
     #[doc = include_str!("../docs/worlds.md")]
     struct Worlds;
+    #[doc = include_str!("../docs/elevation.md")]
+    struct Elevation;
     #[cfg(feature = "render")]
     #[doc = include_str!("../docs/smooth_fog.md")]
     struct SmoothFog;

@@ -18,7 +18,7 @@ const MAP: (u32, u32) = (32, 14);
 fn ldtk_screenshot_shows_fog_of_war() {
     let binary = build_example("ldtk_level");
     let path = common_screenshot::screenshot_dir().join("ldtk_level.png");
-    let args = ["--seed", "7", "--autoplay", "28"];
+    let args = ["--seed", "7", "--autoplay", "28", "--fog", "tiles"];
     let (image, line) = play(&binary, &args, &path);
     assert_eq!(image.dimensions(), (1280, 720));
     // The centre of tile (0, 0) in the window and a tile's size, in pixels.

@@ -56,7 +56,7 @@ fn blue_to_red(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64
 fn the_fog_on_screen_is_the_cores_view_of_the_tiled_map() {
     let binary = build_example("tiled_map");
     let out = screenshot_dir().join("tiled_map.png");
-    let args = ["--seed", "7", "--autoplay", "28"];
+    let args = ["--seed", "7", "--autoplay", "28", "--fog", "tiles"];
     let (image, line) = play(&binary, &args, &out);
     assert_eq!(image.dimensions(), (1280, 720));
     let origin: (f64, f64) = pixel(&line);

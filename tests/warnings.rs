@@ -17,6 +17,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::LayerOf;
 use bevy_viewshed::Lighting;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::{ChunkOf, ChunkPos};
 use common_app::{app, core_seen, seen, spawn_layer, spawn_map, spawn_viewer, viewshed};
 
 // --- Capturing warnings --------------------------------------------------------------------
@@ -418,4 +419,84 @@ fn density_on_a_hexagonal_map_or_off_any_tile_warns_once() {
     ))));
     app.update();
     warnings.assert_none("for the same maps and entities");
+}
+
+// --- Worlds of chunks of mixed grids -------------------------------------------------------
+
+/// A world made in code of four chunks, two square, one hexagonal and one isometric, spawned
+/// in every order (all at once, and one a frame): it ends up keeping the two square chunks
+/// (the grid most of them share; a tie goes to the grid that ranks first, whatever the order)
+/// and leaves each other one out with a warning that names it; a viewer on a kept chunk
+/// sees, one on a left-out chunk stands nowhere.
+#[test]
+fn a_world_of_mixed_grids_keeps_the_majority_grid_whatever_the_order() {
+    let warnings = Warnings::capture();
+    let kinds = [
+        TilemapType::Square,
+        TilemapType::Square,
+        TilemapType::Hexagon(HexCoordSystem::RowOdd),
+        TilemapType::Isometric(IsoCoordSystem::Diamond),
+    ];
+    let mut orders = Vec::new();
+    permutations(&mut vec![0, 1, 2, 3], 0, &mut orders);
+    for order in orders {
+        for one_a_frame in [false, true] {
+            let mut app = app();
+            let world = app.world_mut().spawn(WorldMap).id();
+            let mut chunks = [Entity::PLACEHOLDER; 4];
+            for &i in &order {
+                let chunk = spawn_map(&mut app, 4, 4, |_, _| false);
+                let place = (kinds[i], ChunkOf(world), ChunkPos(IVec2::new(i as i32, 0)));
+                app.world_mut().entity_mut(chunk).insert(place);
+                chunks[i] = chunk;
+                if one_a_frame {
+                    app.update();
+                }
+            }
+            app.update();
+            app.update();
+            let viewers = chunks.map(|chunk| {
+                let viewer = (Viewshed::new(2), TilePos::new(1, 1), TilemapId(chunk));
+                app.world_mut().spawn(viewer).id()
+            });
+            app.update();
+            for (i, viewer) in viewers.into_iter().enumerate() {
+                let placed = app.world().get::<Viewshed>(viewer).unwrap().origin();
+                assert_eq!(
+                    placed.is_some(),
+                    i < 2,
+                    "order {order:?} (one a frame: {one_a_frame}): chunk {i} of {:?}",
+                    kinds[i]
+                );
+            }
+            let said = warnings.take();
+            let warned = |chunk: Entity| {
+                let left_out = format!("chunk {chunk} of world {world} is left out");
+                said.iter().filter(|w| w.contains(&left_out)).count()
+            };
+            // One a frame, a square chunk may be left out while another grid leads (a hexagonal
+            // chunk that came first), and warned about then; all at once, never.
+            for (i, &chunk) in chunks.iter().enumerate() {
+                let times = warned(chunk);
+                match i < 2 {
+                    true if !one_a_frame => assert_eq!(times, 0, "chunk {i} is kept: {said:#?}"),
+                    true => {}
+                    false => assert!(times >= 1, "chunk {i} is left out: {said:#?}"),
+                }
+            }
+        }
+    }
+}
+
+/// Every order of `items[from..]`, appended to `out`.
+fn permutations(items: &mut Vec<usize>, from: usize, out: &mut Vec<Vec<usize>>) {
+    if from == items.len() {
+        out.push(items.clone());
+        return;
+    }
+    for i in from..items.len() {
+        items.swap(from, i);
+        permutations(items, from + 1, out);
+        items.swap(from, i);
+    }
 }

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{OpacityGrid, Team};
+use bevy_viewshed::{ElevationCells, OpacityGrid, Team};
 use support::Rng;
 
 pub const SIZE: u32 = 256;
@@ -142,6 +142,9 @@ pub enum Variant {
     Cones,
     /// `RevealsFog` in one of four teams, with the fog written into the tiles for team 0.
     Teams,
+    /// High ground: the map in 8 levels (`ElevationCells`, blocks of 32 tiles rising
+    /// diagonally), every viewer's eye one level above its tile.
+    Hills,
     /// The same world without `ViewshedPlugins`: what a frame of this app costs anyway.
     NoPlugin,
 }
@@ -156,6 +159,10 @@ pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Var
     if variant == Variant::Teams {
         app.world_mut().entity_mut(map).insert(FogStyle::default());
     }
+    if variant == Variant::Hills {
+        let hills = ElevationCells::from_fn(SIZE, SIZE, |x, y| ((x / 32 + y / 32) % 8) as u8);
+        app.world_mut().entity_mut(map).insert(hills);
+    }
     for (i, walk) in walks(grid, viewers).into_iter().enumerate() {
         let mut viewshed = Viewshed::new(RADIUS);
         if variant == Variant::Cones {
@@ -164,6 +171,9 @@ pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Var
                 walk.b.y as i32 - walk.a.y as i32,
             );
             viewshed = viewshed.with_cone(VisionCone::toward_degrees(dx, dy, 120.0));
+        }
+        if variant == Variant::Hills {
+            viewshed = viewshed.with_eye_height(1);
         }
         let mut viewer = app.world_mut().spawn((viewshed, walk.a, TilemapId(map)));
         if variant == Variant::Teams {

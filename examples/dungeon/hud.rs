@@ -2,8 +2,10 @@
 //! recent ones), how many monsters see the player, whose fog is drawn, the looks, and the keys.
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+// `std::time::Instant` panics in a browser; Bevy's is `performance.now()` there.
+use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
 use crate::shared_hud::hud_text;
@@ -73,6 +75,8 @@ impl Plugin for HudPlugin {
                 ),
             )
             .add_systems(PostUpdate, update_text.after(ViewshedSystems));
+        #[cfg(target_arch = "wasm32")]
+        app.add_systems(PostUpdate, log_turn.after(ViewshedSystems));
     }
 }
 
@@ -139,6 +143,33 @@ fn update_text(
     if text.0 != line {
         text.0 = line;
     }
+}
+
+/// In a browser, the HUD's timing in the console too, with the player's tile and view, once a
+/// turn (and when the view changes, as a door opens): what web/drive.py reads.
+#[cfg(target_arch = "wasm32")]
+fn log_turn(
+    turn: Res<Turn>,
+    timing: Res<FovTiming>,
+    player: Single<(&Viewshed, &bevy_ecs_tilemap::prelude::TilePos), With<Player>>,
+    mut logged: Local<Option<(u32, u32, u32, usize)>>,
+) {
+    let (viewshed, tile) = *player;
+    let now = (turn.0, tile.x, tile.y, viewshed.count());
+    if timing.viewers == 0 || *logged == Some(now) {
+        return;
+    }
+    *logged = Some(now);
+    info!(
+        "turn {} player at tile ({}, {}) sees {} tiles; FOV update {:.3} ms (median of {}, {} views, {BUILD})",
+        turn.0,
+        tile.x,
+        tile.y,
+        viewshed.count(),
+        timing.last.as_secs_f64() * 1000.0,
+        timing.samples.len(),
+        timing.viewers,
+    );
 }
 
 fn on_off(on: bool) -> &'static str {

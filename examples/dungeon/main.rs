@@ -68,11 +68,17 @@ fn main() {
                         title: format!("bevy_viewshed dungeon (seed {})", options.seed),
                         resolution: WindowResolution::new(1280, 720),
                         resizable: false,
+                        // In a browser: web/index.html's full-page canvas.
+                        #[cfg(target_arch = "wasm32")]
+                        canvas: Some("#bevy".into()),
+                        #[cfg(target_arch = "wasm32")]
+                        fit_canvas_to_parent: true,
                         ..default()
                     }),
                     ..default()
                 })
-                .set(ImagePlugin::default_nearest()),
+                .set(ImagePlugin::default_nearest())
+                .set(asset_plugin()),
         )
         .add_plugins(ViewshedPlugins::default())
         .insert_resource(ClearColor(Color::BLACK))
@@ -121,4 +127,14 @@ fn main() {
             minimap_corner::CornerMinimapPlugin::<world::Player>::below(40.0),
         ))
         .run();
+}
+
+/// Bevy's asset plugin as it comes, but in a browser it asks for no `.meta` file beside the
+/// tileset: the dungeon has none, and each request would fail, an error in the console.
+fn asset_plugin() -> AssetPlugin {
+    AssetPlugin {
+        #[cfg(target_arch = "wasm32")]
+        meta_check: bevy::asset::AssetMetaCheck::Never,
+        ..default()
+    }
 }

@@ -42,14 +42,11 @@ use fog_mode::FogMode;
 use script::Options;
 
 fn main() {
-    let mut fog = FogMode::Smooth;
-    let options = Options::from_args_with("hex_skirmish", " [--fog smooth|tiles]", |arg, args| {
-        if arg != "--fog" {
-            return Ok(false);
-        }
-        fog = FogMode::parse(&args.value("--fog")?)?;
-        Ok(true)
-    });
+    let options = Options::from_args("hex_skirmish");
+    let fog = match options.smooth_fog {
+        true => FogMode::Smooth,
+        false => FogMode::Tiles,
+    };
     println!("hex_skirmish seed {}", options.seed);
     App::new()
         .add_plugins(

@@ -7,8 +7,11 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_viewshed::TileLook;
 use bevy_viewshed::ldtk::{EntityVision, LdtkFog, LdtkOpacity, LdtkVision};
 use bevy_viewshed::prelude::*;
+
+use crate::script::Options;
 
 /// The project under assets/ (written by `assets/make_ldtk_level.py`).
 const PROJECT: &str = "ldtk_level.ldtk";
@@ -56,9 +59,10 @@ pub struct LevelPlugin;
 
 impl Plugin for LevelPlugin {
     fn build(&self, app: &mut App) {
+        let smooth = app.world().resource::<Options>().smooth_fog;
         app.insert_resource(opacity())
             .insert_resource(vision())
-            .insert_resource(fog())
+            .insert_resource(fog(smooth))
             .register_ldtk_entity::<PlayerBundle>("Player")
             .register_ldtk_entity::<GoblinBundle>("Goblin")
             .register_ldtk_entity::<ChestBundle>("Chest")
@@ -95,21 +99,30 @@ fn vision() -> LdtkVision {
 }
 
 /// The fog is drawn smooth over the level (`SmoothFog` on the level entity); its layers show
-/// what is seen and the ring the blur spreads over, and hide the rest.
-fn fog() -> LdtkFog {
-    LdtkFog(Some(FogStyle::under_smooth_fog()))
+/// what is seen and the ring the blur spreads over, and hide the rest. With `--fog tiles`,
+/// each tile's colour shows its fog: remembered tiles tinted grey-blue.
+fn fog(smooth: bool) -> LdtkFog {
+    LdtkFog(Some(match smooth {
+        true => FogStyle::under_smooth_fog(),
+        false => FogStyle {
+            remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
+            ..default()
+        },
+    }))
 }
 
-/// Each level gets the smooth fog and a minimap (floors sand, walls grey; the IntGrid layer's
-/// tiles are the tileset's).
-fn dress_level(level: On<Add, LevelIid>, mut commands: Commands) {
+/// Each level gets the smooth fog (unless `--fog tiles`) and a minimap (floors sand, walls
+/// grey; the IntGrid layer's tiles are the tileset's).
+fn dress_level(level: On<Add, LevelIid>, mut commands: Commands, options: Res<Options>) {
     let minimap = FogMinimap::default()
         .with_unexplored(Color::srgba(0.0, 0.0, 0.0, 0.8))
         .with_kind(0, Color::srgb(0.62, 0.6, 0.55))
         .with_kind(1, Color::srgb(0.3, 0.3, 0.36));
-    commands
-        .entity(level.event_target())
-        .insert((SmoothFog::default(), minimap));
+    let mut level = commands.entity(level.event_target());
+    level.insert(minimap);
+    if options.smooth_fog {
+        level.insert(SmoothFog::default());
+    }
 }
 
 fn setup(mut commands: Commands, assets: Res<AssetServer>) {

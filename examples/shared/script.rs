@@ -1,5 +1,6 @@
 //! Shared by the examples with a scripted game (each includes it with `#[path]`): the command
-//! line (`--seed N --autoplay STEPS --screenshot PATH --exit`, `--help` prints it) and the
+//! line (`--seed N --autoplay STEPS --fog smooth|tiles --screenshot PATH --exit`, `--help`
+//! prints it) and the
 //! frames let pass after the last step before the screenshot.
 
 use std::path::PathBuf;
@@ -15,6 +16,9 @@ pub struct Options {
     pub seed: u64,
     /// Play this many steps, one per frame, then stop (and finish: screenshot, exit).
     pub autoplay: Option<u32>,
+    /// `--fog tiles`: the fog in the tiles' colours (`FogStyle`) instead of the smooth fog
+    /// (`SmoothFog`, the default).
+    pub smooth_fog: bool,
     pub screenshot: Option<PathBuf>,
     pub exit: bool,
 }
@@ -35,7 +39,8 @@ impl Options {
         option: impl FnMut(&str, &mut Args) -> Result<bool, String>,
     ) -> Self {
         let usage = format!(
-            "usage: {program} [--seed N] [--autoplay STEPS] [--screenshot PATH] [--exit]{more}"
+            "usage: {program} [--seed N] [--autoplay STEPS] [--fog smooth|tiles] [--screenshot PATH] \
+             [--exit]{more}"
         );
         or_exit(program, Self::parse(&mut Args::new(usage), option))
     }
@@ -47,6 +52,7 @@ impl Options {
         let mut options = Self {
             seed: seed_from_clock(),
             autoplay: None,
+            smooth_fog: true,
             screenshot: None,
             exit: false,
         };
@@ -54,6 +60,7 @@ impl Options {
             match arg.as_str() {
                 "--seed" => options.seed = args.number("--seed")?,
                 "--autoplay" => options.autoplay = Some(args.number("--autoplay")?),
+                "--fog" => options.smooth_fog = smooth(&args.value("--fog")?)?,
                 "--screenshot" => options.screenshot = Some(args.value("--screenshot")?.into()),
                 "--exit" => options.exit = true,
                 "--help" | "-h" => args.help(),
@@ -62,6 +69,15 @@ impl Options {
             }
         }
         Ok(options)
+    }
+}
+
+/// Whether `--fog`'s value asks for the smooth fog.
+fn smooth(value: &str) -> Result<bool, String> {
+    match value {
+        "smooth" => Ok(true),
+        "tiles" => Ok(false),
+        other => Err(format!("--fog: {other:?} is not smooth or tiles")),
     }
 }
 

@@ -4,8 +4,11 @@
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
+use bevy_viewshed::TileLook;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::tiled::{ObjectVision, TiledFog, TiledVision};
+
+use crate::script::Options;
 
 /// The map under assets/ (written by `assets/make_tiled_maps.py`).
 const MAP: &str = "tiled/tiled_map.tmx";
@@ -37,8 +40,9 @@ pub struct MapPlugin;
 
 impl Plugin for MapPlugin {
     fn build(&self, app: &mut App) {
+        let smooth = app.world().resource::<Options>().smooth_fog;
         app.insert_resource(vision())
-            .insert_resource(fog())
+            .insert_resource(fog(smooth))
             .add_systems(Startup, setup)
             .add_systems(Update, find_level.run_if(not(resource_exists::<Level>)));
     }
@@ -57,9 +61,16 @@ fn vision() -> TiledVision {
 }
 
 /// The fog is drawn smooth over the map (`SmoothFog` on the map entity); its layers show
-/// what is seen and the ring the blur spreads over, and hide the rest.
-fn fog() -> TiledFog {
-    TiledFog(Some(FogStyle::under_smooth_fog()))
+/// what is seen and the ring the blur spreads over, and hide the rest. With `--fog tiles`,
+/// each tile's colour shows its fog: remembered tiles tinted grey-blue.
+fn fog(smooth: bool) -> TiledFog {
+    TiledFog(Some(match smooth {
+        true => FogStyle::under_smooth_fog(),
+        false => FogStyle {
+            remembered: TileLook::shown(Color::srgb(0.36, 0.38, 0.62)),
+            ..default()
+        },
+    }))
 }
 
 /// The minimap's look: floors sand, walls grey (the tileset's tiles 0 and 1), doors brown.
@@ -70,7 +81,7 @@ fn minimap() -> FogMinimap {
         .with_kind(1, Color::srgb(0.3, 0.3, 0.36))
 }
 
-fn setup(mut commands: Commands, assets: Res<AssetServer>) {
+fn setup(mut commands: Commands, assets: Res<AssetServer>, options: Res<Options>) {
     commands.spawn((
         Camera2d,
         Projection::Orthographic(OrthographicProjection {
@@ -80,7 +91,10 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
         }),
     ));
     let map = TiledMap(assets.load(MAP));
-    commands.spawn((map, TilemapAnchor::Center, SmoothFog::default(), minimap()));
+    let mut map = commands.spawn((map, TilemapAnchor::Center, minimap()));
+    if options.smooth_fog {
+        map.insert(SmoothFog::default());
+    }
 }
 
 /// Once the plugin has found the map's root tilemap: the [`Level`] resource.

@@ -52,8 +52,21 @@ struct LookSave {
     anchor: [f32; 2],
 }
 
-impl From<SpriteMemory> for SpriteMemorySave {
-    fn from(memory: SpriteMemory) -> Self {
+impl Serialize for SpriteMemory {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        SpriteMemorySave::from(self).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SpriteMemory {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let save = SpriteMemorySave::deserialize(deserializer)?;
+        Self::try_from(save).map_err(serde::de::Error::custom)
+    }
+}
+
+impl From<&SpriteMemory> for SpriteMemorySave {
+    fn from(memory: &SpriteMemory) -> Self {
         let teams = memory.teams.iter().map(|(&team, sprites)| {
             let mut saved: Vec<SpriteSave> = sprites.iter().map(save_sprite).collect();
             saved.sort_by_key(|sprite| sprite.entity);

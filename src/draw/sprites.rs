@@ -160,14 +160,6 @@ pub struct RememberedSprite {
 #[reflect(opaque)]
 #[reflect(Component, Default, Debug)]
 #[component(map_entities)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        into = "super::sprite_save::SpriteMemorySave",
-        try_from = "super::sprite_save::SpriteMemorySave"
-    )
-)]
 #[type_path = "bevy_viewshed"]
 pub struct SpriteMemory {
     pub(super) teams: BTreeMap<Team, EntityHashMap<RememberedSprite>>,

@@ -14,6 +14,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use viewshed_core::bits::{BitRows, low_bits};
 use viewshed_core::density::DensityGrid;
+use viewshed_core::elevation::{ElevationGrid, SightLevels};
 use viewshed_core::grid::OpacityGrid;
 use viewshed_core::hex::HexCoords;
 use viewshed_core::staggered;
@@ -77,6 +78,10 @@ pub struct MapOpacity {
     /// How dense each tile is ([`Density`](crate::Density) entities and
     /// [`DensityCells`](crate::DensityCells)), on the same cells.
     density: DensityGrid,
+    /// The map's high ground ([`Elevation`](crate::Elevation), [`ElevationCells`](crate::ElevationCells)),
+    /// on the same cells: the levels and one grid per eye level thresholded there, kept in
+    /// step with `grid` (none while every tile is at level 0: a flat map keeps no more).
+    levels: Option<SightLevels>,
     /// Which field of view the map's grid gets (from its `TilemapType`).
     kind: Grid,
     /// The map's `TilemapType` (its chunks' in a world).
@@ -136,6 +141,7 @@ impl MapOpacity {
             Grid::Square | Grid::Hex(_) => OpacityGrid::new(size.x, size.y),
         };
         self.density = DensityGrid::new(self.grid.width(), self.grid.height());
+        self.levels = None;
         if self.world {
             self.grid.fill(true);
             for chunk in self.chunks.clone() {
@@ -166,8 +172,38 @@ impl MapOpacity {
     /// does); returns whether it changed.
     pub(super) fn set_opaque(&mut self, tile: (u32, u32), opaque: bool) -> bool {
         let opaque = opaque || !self.covers(tile);
-        self.cell(tile)
-            .is_some_and(|(x, y)| self.grid.set_opaque(x, y, opaque))
+        let Some((x, y)) = self.cell(tile) else {
+            return false;
+        };
+        if let Some(levels) = &mut self.levels {
+            let _ = levels.set_wall(x, y, opaque);
+        }
+        self.grid.set_opaque(x, y, opaque)
+    }
+
+    /// Sets the level of the cell of `tile`; returns whether it changed. The first level above
+    /// 0 makes the map's grids per eye level (all fifteen at once, so that views computed in
+    /// parallel only read them).
+    pub(super) fn set_elevation(&mut self, tile: (u32, u32), level: u8) -> bool {
+        let Some((x, y)) = self.cell(tile) else {
+            return false;
+        };
+        if self.levels.is_none() && level == 0 {
+            return false;
+        }
+        let (width, height) = (self.grid.width(), self.grid.height());
+        let levels = self.levels.get_or_insert_with(|| {
+            let flat = ElevationGrid::new(width, height);
+            let mut levels = SightLevels::new(self.grid.clone(), flat)
+                .expect("the levels are made the size of the walls");
+            for eye in 0..viewshed_core::elevation::MAX_LEVEL {
+                levels.grid_for_eye(eye);
+            }
+            levels
+        });
+        let was = levels.elevations().get(x, y);
+        let _ = levels.set_elevation(x, y, level);
+        was != Some(level)
     }
 
     /// Sets how dense the cell of `tile` is, in units; returns whether it changed.
@@ -303,6 +339,30 @@ impl MapOpacity {
             return u64::MAX;
         }
         (self.grid.row_bits(y, 0) << before) | low_bits(before)
+    }
+
+    /// The grid a viewer whose eye is at level `eye` sees on: [`grid`](Self::grid) with every
+    /// cell above `eye` blocking sight (the grid itself on a flat map).
+    pub(crate) fn sight_grid(&self, eye: u8) -> &OpacityGrid {
+        match &self.levels {
+            Some(levels) => levels.cached_grid(eye).unwrap_or(levels.walls()),
+            None => &self.grid,
+        }
+    }
+
+    /// The level of `tile`'s ground (0 on a flat map, beyond it or off it).
+    pub fn elevation(&self, tile: TilePos) -> u8 {
+        let level = |(x, y)| self.levels.as_ref()?.elevations().get(x, y);
+        self.cell((tile.x, tile.y)).and_then(level).unwrap_or(0)
+    }
+
+    /// The eye level of a viewer standing on `tile` whose eye is `eye_height` above the
+    /// ground (at most 15).
+    pub(crate) fn eye_level(&self, tile: (u32, u32), eye_height: u8) -> u8 {
+        let ground = self.elevation(TilePos::new(tile.0, tile.1));
+        ground
+            .saturating_add(eye_height)
+            .min(viewshed_core::elevation::MAX_LEVEL)
     }
 
     /// Whether `tile` blocks sight (tiles off the map do).

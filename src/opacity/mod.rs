@@ -11,9 +11,11 @@
 //! | `sources` | the one pipeline of every kind: sources on entities and painted grids tallied on each tile, placed, moved, warned about |
 //! | [`opaque`] | what blocks sight ([`Opaque`], [`OpaqueCells`]) |
 //! | [`density`] | what thins sight ([`Density`], [`DensityCells`]) |
+//! | [`elevation`] | high ground ([`Elevation`], [`ElevationCells`]) |
 //! | `plugin` | [`OpacityPlugin`]: its systems in [`ViewshedStepSystems::Opacity`](crate::ViewshedStepSystems::Opacity), its observers |
 
 pub mod density;
+pub mod elevation;
 pub(crate) mod log;
 pub mod map_opacity;
 mod maps;
@@ -22,6 +24,7 @@ mod plugin;
 mod sources;
 
 pub use density::{Density, DensityCells};
+pub use elevation::{Elevation, ElevationCells};
 pub use map_opacity::MapOpacity;
 pub use opaque::{Opaque, OpaqueCells};
 pub use plugin::OpacityPlugin;

@@ -12,6 +12,7 @@ use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::density::DensityCells;
+use super::elevation::ElevationCells;
 use super::log::OpacityLog;
 use super::map_opacity::MapOpacity;
 use super::maps::{
@@ -25,7 +26,8 @@ use super::sources::{
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
 /// Opacity: which entities are maps ([`MapOpacity`]: root tilemaps and worlds) and what blocks
-/// or thins sight on them (`Opaque` and `Density` entities, `OpaqueCells` and `DensityCells`),
+/// or thins sight on them (`Opaque` and `Density` entities, `OpaqueCells` and `DensityCells`;
+/// high ground: `Elevation` and `ElevationCells`),
 /// in the step [`ViewshedStepSystems::Opacity`]. Every later domain reads what it writes, so
 /// it cannot be left out.
 ///
@@ -49,6 +51,7 @@ impl Plugin for OpacityPlugin {
                 follow_worlds,
                 kind_systems::<OpaqueCells>(),
                 kind_systems::<DensityCells>(),
+                kind_systems::<ElevationCells>(),
             )
                 .chain()
                 .in_set(ViewshedStepSystems::Opacity),
@@ -56,6 +59,7 @@ impl Plugin for OpacityPlugin {
         app.add_observer(on_opacity_inserted);
         add_kind::<OpaqueCells>(app);
         add_kind::<DensityCells>(app);
+        add_kind::<ElevationCells>(app);
     }
 
     fn finish(&self, app: &mut App) {

@@ -20,6 +20,10 @@ pub(crate) trait KeptView: Component<Mutability = Mutable> {
     const NOTHING: &'static str;
     /// The options its field of view is computed with.
     fn options(&self) -> FovOptions;
+    /// How far above its tile's ground it sees from (a light shines from the ground).
+    fn eye_height(&self) -> u8 {
+        0
+    }
     /// Whether it holds anything an empty view would take away.
     fn has_view(&self) -> bool;
     /// The view it holds.
@@ -35,6 +39,10 @@ impl KeptView for Viewshed {
 
     fn options(&self) -> FovOptions {
         self.options
+    }
+
+    fn eye_height(&self) -> u8 {
+        self.eye_height
     }
 
     fn has_view(&self) -> bool {

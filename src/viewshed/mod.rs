@@ -62,6 +62,11 @@ pub struct Viewshed {
     /// How the viewer sees: radius, distance shape, vision cone, floor rule, light walls.
     /// Change any of them at run time; the view follows at the next update.
     pub options: FovOptions,
+    /// How far above its tile's ground its eye is, in levels of
+    /// [`Elevation`](crate::Elevation) (0, the default: on the ground; a tower, a flying
+    /// unit: more). Its eye level is its tile's level plus this, at most 15; tiles above the
+    /// eye block its sight. Change it at run time; the view follows at the next update.
+    pub eye_height: u8,
     /// What it sees.
     #[reflect(ignore)]
     pub(super) visible: VisibleSet,
@@ -86,6 +91,8 @@ pub(crate) struct ViewKey {
     pub origin: (u32, u32),
     /// The viewer's settings (radius, shape, cone, mode, light walls).
     pub options: FovOptions,
+    /// The viewer's eye level (its tile's elevation plus its eye height): the grid it sees on.
+    pub eye: u8,
     /// The map's opacity version the view was computed at.
     pub version: u64,
     /// The map's grid (square or hexagonal) the view was computed on.
@@ -163,11 +170,19 @@ impl Viewshed {
     pub fn with_options(options: FovOptions) -> Self {
         Self {
             options,
+            eye_height: 0,
             visible: VisibleSet::new(),
             previous: VisibleSet::new(),
             at: None,
             generation: 0,
         }
+    }
+
+    /// The same viewer with its eye `height` levels above its tile's ground (see
+    /// [`eye_height`](Self::eye_height)).
+    pub fn with_eye_height(mut self, height: u8) -> Self {
+        self.eye_height = height;
+        self
     }
 
     /// The same viewer with light walls on or off.

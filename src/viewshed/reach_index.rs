@@ -263,6 +263,7 @@ mod tests {
                 radius,
                 ..FovOptions::default()
             },
+            eye: 0,
             version: 1,
             grid: Grid::Square,
         }

@@ -280,7 +280,11 @@ fn visit_view<C: KeptView>(
     if !layers_changed && still_placed(item) && catch_up(&mut item.state, maps) {
         return None;
     }
-    let located = locate(item.view.options(), &item.placed, maps);
+    let located = locate(
+        (item.view.options(), item.view.eye_height()),
+        &item.placed,
+        maps,
+    );
     refresh(fov, item, located).then(|| item.state.key().map(|key| key.map))
 }
 
@@ -399,7 +403,7 @@ fn clear<C: KeptView>(item: &mut ViewItemItem<C>, problem: PlaceProblem) -> bool
 
 /// The map, tile and settings a viewer's view depends on, or why it sees nothing.
 fn locate<'a>(
-    options: FovOptions,
+    (options, eye_height): (FovOptions, u8),
     placed: &Placed,
     maps: &mut MapLookup<'a, '_, '_>,
 ) -> Result<(ViewKey, MapRead<'a>), PlaceProblem> {
@@ -417,6 +421,7 @@ fn locate<'a>(
         map,
         origin: (tile.x, tile.y),
         options,
+        eye: opacity.eye_level((tile.x, tile.y), eye_height),
         version: opacity.version(),
         grid: opacity.kind(),
     };

@@ -17,6 +17,12 @@ pub(super) struct ViewshedSave {
     options: FovOptions,
     #[serde(default)]
     visible: VisibleSet,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    eye_height: u8,
+}
+
+fn is_zero(height: &u8) -> bool {
+    *height == 0
 }
 
 fn default_options() -> FovOptions {
@@ -29,6 +35,7 @@ impl From<Viewshed> for ViewshedSave {
             format: save_format::SAVE_FORMAT,
             options: viewshed.options,
             visible: viewshed.visible,
+            eye_height: viewshed.eye_height,
         }
     }
 }
@@ -40,6 +47,7 @@ impl TryFrom<ViewshedSave> for Viewshed {
         save_format::check(save.format, "Viewshed")?;
         let mut viewshed = Viewshed::with_options(save.options);
         viewshed.visible = save.visible;
+        viewshed.eye_height = save.eye_height;
         Ok(viewshed)
     }
 }

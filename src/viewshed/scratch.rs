@@ -34,7 +34,8 @@ impl Scratch {
         opacity: &MapOpacity,
         visible: &mut VisibleSet,
     ) -> Result<(), FovError> {
-        let (grid, density) = (opacity.grid(), opacity.density_grid());
+        // The map's walls, with the cells above the viewer's eye among them on high ground.
+        let (grid, density) = (opacity.sight_grid(key.eye), opacity.density_grid());
         // The grid's cell (0, 0) is the map's tile (x0, y0): (0, 0) but in a world.
         let (x0, y0) = opacity.grid_origin();
         let origin = (key.origin.0 - x0, key.origin.1 - y0);

@@ -144,19 +144,30 @@ pub fn steady_frame_after_keys<K: PartialEq>(
     image.expect("the example drew a steady frame within two minutes")
 }
 
-/// Presses `keys` on the display named in the file `display` (xdotool, with X's pointer on
-/// the window, which then has the keyboard).
+/// Presses `keys` on the display named in the file `display`: xdotool gives the game's window
+/// the keyboard (there is no window manager to), then presses them as a keyboard would.
 fn press(display: &Path, keys: &[&str]) {
     let named = std::fs::read_to_string(display).expect("xvfb-run named its display");
     let (name, auth) = named.trim().split_once(' ').unwrap_or((named.trim(), ""));
-    let status = Command::new("xdotool")
-        .args(["mousemove", "640", "360", "key", "--delay", "250"])
-        .args(keys)
-        .env("DISPLAY", name)
-        .env("XAUTHORITY", auth)
-        .status()
-        .expect("xdotool runs (Debian: xdotool)");
-    assert!(status.success(), "xdotool pressed {keys:?}");
+    let xdotool = |args: &[&str]| {
+        let status = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", name)
+            .env("XAUTHORITY", auth)
+            .status()
+            .expect("xdotool runs (Debian: xdotool)");
+        assert!(status.success(), "xdotool {args:?}");
+    };
+    xdotool(&[
+        "search",
+        "--sync",
+        "--onlyvisible",
+        "--name",
+        ".",
+        "windowfocus",
+        "--sync",
+    ]);
+    xdotool(&[&["key", "--delay", "250"], keys].concat());
 }
 
 /// The screen in Xvfb's frame-buffer file: an XWD image (a header of 25 big-endian 32-bit

@@ -3,22 +3,20 @@
 //! systems, with the plugin and its Tiled integration; and the same files read with the
 //! `tiled` crate (which bevy_ecs_tiled uses), to check the plugin against.
 //!
-//! bevy_ecs_tiled's `TiledPlugin` adds bevy_ecs_tilemap's `TilemapPlugin`, whose renderer needs
-//! a render sub-app while it is built (it puts one system there) and skips its GPU setup when
-//! the app has none by the time plugins finish: the app gets an empty stand-in render sub-app
-//! for the build, taken away before `finish`, and bevy_render's `SyncWorldPlugin` (the list of
-//! entities to sync with a render world, which the renderer's hooks write to). The entities
-//! are those bevy_ecs_tiled spawns.
+//! Without the `render` feature (a dedicated server: `--no-default-features --features tiled`)
+//! the app is docs/tiled.md's headless recipe as written. With it, bevy_ecs_tiled's
+//! `TiledPlugin` adds bevy_ecs_tilemap's `TilemapPlugin`, whose renderer needs a render sub-app
+//! while it is built (it puts one system there) and skips its GPU setup when the app has none
+//! by the time plugins finish: the app gets an empty stand-in render sub-app for the build,
+//! taken away before `finish`, and bevy_render's `SyncWorldPlugin` (the list of entities to
+//! sync with a render world, which the renderer's hooks write to). The entities are those
+//! bevy_ecs_tiled spawns.
 #![allow(dead_code)]
 
 use std::path::Path;
 
-use bevy::app::SubApp;
 use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin, TextureAtlasPlugin};
 use bevy::prelude::*;
-use bevy::render::RenderApp;
-use bevy::render::sync_world::SyncWorldPlugin;
-use bevy::shader::Shader;
 use bevy_ecs_tiled::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::tiled::{ObjectVision, TiledOpacity, TiledViewshedPlugin, TiledVision};
@@ -48,24 +46,39 @@ pub fn tiled_app(configure: impl FnOnce(&mut App)) -> App {
         ImagePlugin::default(),
         TextureAtlasPlugin,
     ));
-    // bevy_render registers the PNG loader once it knows the GPU's formats, and the shader
-    // assets; headless, they are registered here.
-    app.register_asset_loader(ImageLoader::new(CompressedImageFormats::empty()))
-        .init_asset::<Shader>();
-    // bevy_ecs_tilemap's renderer notes each tilemap it would draw that goes in bevy_render's
-    // list of entities to sync, which `SyncWorldPlugin` keeps (nothing reads it headless).
-    app.add_plugins(SyncWorldPlugin);
-    app.insert_sub_app(RenderApp, SubApp::new());
-    app.add_plugins(TiledPlugin(TiledPluginConfig {
+    // bevy_render registers the PNG loader once it knows the GPU's formats; headless, it is
+    // registered here.
+    app.register_asset_loader(ImageLoader::new(CompressedImageFormats::empty()));
+    let tiled = TiledPlugin(TiledPluginConfig {
         tiled_types_export_file: None,
         tiled_types_filter: TiledFilter::All,
-    }));
-    app.remove_sub_app(RenderApp);
+    });
+    add_tiled_plugin(&mut app, tiled);
     app.add_plugins((ViewshedPlugins::default(), TiledViewshedPlugin));
     configure(&mut app);
     app.finish();
     app.cleanup();
     app
+}
+
+/// A server's build: bevy_ecs_tiled without its renderer needs nothing more.
+#[cfg(not(feature = "render"))]
+fn add_tiled_plugin(app: &mut App, tiled: TiledPlugin) {
+    app.add_plugins(tiled);
+}
+
+/// With bevy_ecs_tiled's renderer: the shader assets, the sync list and a stand-in render
+/// sub-app for the build (see the top of this file).
+#[cfg(feature = "render")]
+fn add_tiled_plugin(app: &mut App, tiled: TiledPlugin) {
+    use bevy::app::SubApp;
+    use bevy::render::RenderApp;
+    use bevy::render::sync_world::SyncWorldPlugin;
+    app.init_asset::<bevy::shader::Shader>();
+    app.add_plugins(SyncWorldPlugin);
+    app.insert_sub_app(RenderApp, SubApp::new());
+    app.add_plugins(tiled);
+    app.remove_sub_app(RenderApp);
 }
 
 /// Spawns the map `file` of `assets/tiled/` and updates until it is spawned and placed.

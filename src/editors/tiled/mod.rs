@@ -45,6 +45,7 @@ use bevy::prelude::*;
 use crate::schedule::{ViewshedSchedule, ViewshedSchedulePlugin, ViewshedStepSystems};
 
 mod checks;
+mod chunking;
 mod config;
 mod cover;
 mod data;
@@ -69,14 +70,16 @@ pub use config::{ObjectVision, TiledFog, TiledOpacity, TiledVision, VisionProper
 /// they give), so they follow `ViewshedPlugins` into whatever schedule it was given. One more
 /// runs before [`ViewshedStepSystems::Layers`]: it gives the tilemaps of a build without
 /// bevy_ecs_tiled's `render` feature (a headless server) the size and grid bevy_ecs_tiled
-/// only gives tilemaps it draws.
+/// only gives tilemaps it draws: a server's app is docs/tiled.md's recipe (the `render`
+/// feature off, `TiledPlugin` and the PNG loader added).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TiledViewshedPlugin;
 
 impl Plugin for TiledViewshedPlugin {
     fn build(&self, app: &mut App) {
-        // The maps' load events, which bevy_ecs_tiled's `TiledPlugin` adds too: a headless
-        // app without it (a server, a test) runs as well.
+        // The maps' load events, which bevy_ecs_tiled's `TiledPlugin` adds too: an app that
+        // adds this plugin first, or has no `TiledPlugin` at all (it then loads no map),
+        // still runs.
         app.add_message::<bevy::asset::AssetEvent<bevy_ecs_tiled::prelude::TiledMapAsset>>()
             .add_message::<bevy::asset::AssetLoadFailedEvent<bevy_ecs_tiled::prelude::TiledMapAsset>>();
         app.init_resource::<TiledOpacity>()
@@ -92,6 +95,11 @@ impl Plugin for TiledViewshedPlugin {
         app.add_systems(
             ViewshedSchedule,
             headless::complete_tilemaps.before(ViewshedStepSystems::Layers),
+        );
+        app.add_systems(
+            PostUpdate,
+            chunking::keep_still_cameras_seen
+                .before(bevy_ecs_tiled::prelude::TiledPostUpdateSystems::HandleWorldChunking),
         );
         app.add_systems(
             ViewshedSchedule,
