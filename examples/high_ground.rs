@@ -45,7 +45,7 @@ fn level(x: u32, y: u32) -> u8 {
 fn is_wall(x: u32, y: u32) -> bool {
     let border = x == 0 || y == 0 || x == SIZE.x - 1 || y == SIZE.y - 1;
     let pillar = x < 12 && x % 4 == 2 && y % 5 == 3;
-    let rock = x >= 18 && (x * 7 + y * 3) % 23 == 0 && y != ROW;
+    let rock = x >= 18 && (x * 7 + y * 3).is_multiple_of(23) && y != ROW;
     border || pillar || rock
 }
 

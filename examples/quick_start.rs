@@ -39,10 +39,11 @@ fn center(tile: TilePos) -> Vec3 {
 fn tileset() -> Image {
     let pixel = |tile: u32, x: u32, y: u32| -> [u8; 4] {
         let (dx, dy) = (x as i32 * 2 - 15, y as i32 * 2 - 15);
+        let mortar = y.is_multiple_of(8) || (x + y / 8 * 8).is_multiple_of(16);
         match tile {
             0 if x == 0 || y == 0 => [48, 52, 62, 255], // the floor's grout
             0 => [96, 104, 120, 255],                   // the floor
-            1 if y % 8 == 0 || (x + y / 8 * 8) % 16 == 0 => [70, 45, 35, 255], // mortar
+            1 if mortar => [70, 45, 35, 255],           // the bricks' mortar
             1 => [170, 110, 75, 255],                   // bricks
             _ if dx * dx + dy * dy < 120 => [255, 215, 60, 255], // the player
             _ => [0, 0, 0, 0],

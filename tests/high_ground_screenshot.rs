@@ -29,7 +29,7 @@ fn level(x: u32, y: u32) -> u8 {
 fn is_wall(x: u32, y: u32) -> bool {
     let border = x == 0 || y == 0 || x == SIZE.0 - 1 || y == SIZE.1 - 1;
     let pillar = x < 12 && x % 4 == 2 && y % 5 == 3;
-    let rock = x >= 18 && (x * 7 + y * 3) % 23 == 0 && y != ROW;
+    let rock = x >= 18 && (x * 7 + y * 3).is_multiple_of(23) && y != ROW;
     border || pillar || rock
 }
 
@@ -40,7 +40,7 @@ fn the_scout_on_the_plateau_sees_what_its_eye_level_allows() {
         "        0..12 => 0,",
         "        12..16 => 1,",
         "        _ if (21..24).contains(&x) && (4..7).contains(&y) => 3,",
-        "    let rock = x >= 18 && (x * 7 + y * 3) % 23 == 0 && y != ROW;",
+        "    let rock = x >= 18 && (x * 7 + y * 3).is_multiple_of(23) && y != ROW;",
         "const ROW: u32 = 9;",
         "const TO: u32 = 17;",
         "        Viewshed::new(10),",

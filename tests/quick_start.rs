@@ -136,7 +136,7 @@ fn fresh_target() -> PathBuf {
 fn assert_walk_shows_the_fog(binary: &Path, dir: &Path) {
     let image = steady_frame_after_keys((binary, &[]), &KEYS, dir, 3, |frame| {
         let looks = tile_looks(frame);
-        looks.iter().any(|&look| look == Look::Lit).then_some(looks)
+        looks.contains(&Look::Lit).then_some(looks)
     });
     image
         .save(dir.join("walked.png"))

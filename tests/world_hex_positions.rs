@@ -108,14 +108,20 @@ fn walkers(chunks: usize) -> impl Strategy<Value = Vec<Walker>> {
     proptest::collection::vec(walker, 1..6)
 }
 
-fn world_case() -> impl Strategy<
-    Value = (
-        HexCoordSystem,
-        Vec<(i32, i32)>,
-        Vec<Vec<Walker>>,
-        (i32, i32),
-    ),
-> {
+/// A random case: the grid, the chunks' positions, the walkers' steps, and how far (in
+/// chunks) the world entity then moves.
+type WorldCase = (
+    HexCoordSystem,
+    Vec<(i32, i32)>,
+    Vec<Vec<Walker>>,
+    (i32, i32),
+);
+
+/// Where the chunks are drawn: the grid, the chunks' positions, the world entity's place, and
+/// how many chunks the world entity moved.
+type Drawn<'a> = (HexCoordSystem, &'a [(i32, i32)], Vec2, (i32, i32));
+
+fn world_case() -> impl Strategy<Value = WorldCase> {
     (0..6usize, positions(), (-1i32..=1, -1i32..=1)).prop_flat_map(|(system, positions, shift)| {
         let n = positions.len();
         (
@@ -132,7 +138,7 @@ fn world_case() -> impl Strategy<
 /// there.
 fn walk_and_check(
     app: &mut App,
-    (system, positions, world_at, shift): (HexCoordSystem, &[(i32, i32)], Vec2, (i32, i32)),
+    (system, positions, world_at, shift): Drawn,
     (world, chunks): (Entity, &[Entity]),
     entities: &[Entity],
     walkers: &[Walker],

@@ -15,7 +15,8 @@ pub enum FogMode {
 }
 
 impl FogMode {
-    /// The mode `--fog` names.
+    /// The mode `--fog` names (the dungeon's own command line; the others' is `script.rs`).
+    #[allow(dead_code)]
     pub fn parse(value: &str) -> Result<Self, String> {
         match value {
             "smooth" => Ok(Self::Smooth),
