@@ -9,7 +9,7 @@ use crate::fog::FogState;
 use viewshed_core::visible::Window;
 
 /// Gives a map a minimap: an `Image` with one pixel per tile showing the fog of war of the
-/// team the map draws ([`FogOfWar::drawn_team`]), for a corner of the screen (a UI
+/// team the map draws ([`FogOfWar::drawn_team`](crate::FogOfWar::drawn_team)), for a corner of the screen (a UI
 /// `ImageNode`) or a map screen.
 ///
 /// Put it on a map: its root tilemap (which gets the [`FogOfWar`](crate::FogOfWar)), its

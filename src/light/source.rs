@@ -27,7 +27,7 @@ use viewshed_core::visible::{VisibleSet, Window};
 /// headlights). Its lit set is recomputed only when it moves, when its radius or cone changes
 /// or when opacity changes within its radius (a door closing in its room), like a viewer's
 /// view; its colour and intensity only change how bright the tiles are drawn
-/// ([`Lighting::light_at`]).
+/// ([`Lighting::light_at`](crate::Lighting::light_at)).
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -59,7 +59,7 @@ pub struct LightSource {
     /// viewer's [`FovOptions::cone`].
     #[cfg_attr(feature = "serde", serde(default))]
     pub cone: Option<VisionCone>,
-    /// Its colour (white by default): what [`Lighting::light_at`] adds up. Each linear
+    /// Its colour (white by default): what [`Lighting::light_at`](crate::Lighting::light_at) adds up. Each linear
     /// channel, and each channel times the intensity, counts as 0 when it is not a number or
     /// below 0, and as 1,024 above that (infinity included).
     #[cfg_attr(feature = "serde", serde(with = "crate::light::color_serde"))]

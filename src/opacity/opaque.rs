@@ -1,6 +1,6 @@
 //! What blocks sight: the [`Opaque`] component on entities and [`OpaqueCells`] in bulk, each
 //! map's count of what stands on its tiles written into its grid
-//! ([`MapOpacity`](super::MapOpacity)).
+//! ([`MapOpacity`]).
 
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
@@ -72,7 +72,7 @@ impl CellSource for Opaque {
 }
 
 /// The opaque tiles of a map, given all at once from the game's own grid or a closure,
-/// instead of an [`Opaque`](crate::Opaque) entity per wall. Put it on the map's root tilemap
+/// instead of an [`Opaque`] entity per wall. Put it on the map's root tilemap
 /// (the one that gets the [`MapOpacity`]), or on a chunk of a world; cell `(x, y)` is tile
 /// `(x, y)` of that tilemap on every kind of map, and cells beyond it are ignored.
 ///
