@@ -69,6 +69,25 @@ ISO = """
 ##############
 """
 
+# The same shape of room on an isometric map taller than it is wide (bevy_ecs_tiled 0.13.4
+# places objects right only on maps exactly two tiles wider than tall, as ISO is).
+ISO_TALL = """
+##########
+#........#
+#..@.....#
+#........#
+#...##...#
+#........#
+#......o.#
+#.....##.#
+#........#
+#...g....#
+#......D.#
+#........#
+#........#
+##########
+"""
+
 HEX = """
 ##############
 #............#
@@ -569,17 +588,68 @@ def write_odd_cases(name):
     (OUT / name).write_text(map_xml(attrs, tilesets, body, 4, objects.next_id()))
 
 
+def write_hills(name):
+    """High ground from Tiled: tiles whose tileset tile has an int `elevation` (a terrace at 2,
+    a plateau at 4), a watchtower object that raises its own tile to 5, and a scout in the
+    valley."""
+    grid = rows("""
+############
+#....22444.#
+#....22444.#
+#..#.22.44.#
+#....22444.#
+############
+""")
+    w, h = len(grid[0]), len(grid)
+    terrace, plateau = 3, 4
+    gids = {"#": TSX_FIRSTGID + WALL, "2": TSX_FIRSTGID + terrace, "4": TSX_FIRSTGID + plateau}
+    cells = ",\n".join(
+        ",".join(str(gids.get(c, TSX_FIRSTGID + FLOOR)) for c in row) for row in grid
+    )
+    objects = Objects(ortho_center)
+    objects.point("Scout", "", 2, 2, [prop("sight_radius", "int", 12)])
+    objects.point("Tower", "", 10, 4, [prop("elevation", "int", 5)])
+    level = lambda tile, n: (
+        f'  <tile id="{tile}">\n   <properties>\n'
+        f'    <property name="elevation" type="int" value="{n}"/>\n'
+        "   </properties>\n  </tile>\n"
+    )
+    tilesets = (
+        f' <tileset firstgid="{TSX_FIRSTGID}" name="hills" tilewidth="{TILE}" '
+        f'tileheight="{TILE}" tilecount="8" columns="8">\n'
+        '  <image source="../tiles.png" width="128" height="16"/>\n'
+        f'  <tile id="{WALL}">\n   <properties>\n'
+        '    <property name="block_line_of_sight" type="bool" value="true"/>\n'
+        "   </properties>\n  </tile>\n"
+        + level(terrace, 2)
+        + level(plateau, 4)
+        + " </tileset>\n"
+    )
+    ground = (
+        f' <layer id="1" name="Ground" width="{w}" height="{h}">\n'
+        f'  <data encoding="csv">\n{cells}\n</data>\n </layer>\n'
+    )
+    attrs = (
+        f'orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" '
+        f'tilewidth="{TILE}" tileheight="{TILE}" infinite="0"'
+    )
+    body = ground + objects.xml(2)
+    (OUT / name).write_text(map_xml(attrs, tilesets, body, 3, objects.next_id()))
+
+
 def main():
     OUT.mkdir(exist_ok=True)
     write_tsx()
     write_ortho("room.tmx", ROOM)
     write_iso("isometric.tmx", ISO)
+    write_iso("isometric_tall.tmx", ISO_TALL)
     for axis, index in [("y", "odd"), ("y", "even"), ("x", "odd"), ("x", "even")]:
         write_hex(f"hex_{axis}_{index}.tmx", HEX, axis, index)
     write_infinite("infinite.tmx", INFINITE)
     write_staggered("staggered.tmx", STAGGERED)
     write_world("four_maps.world", WORLD)
     write_odd_cases("odd_cases.tmx")
+    write_hills("hills.tmx")
     write_ortho("tiled_map.tmx", EXAMPLE, external=False)
 
 

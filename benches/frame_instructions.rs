@@ -40,7 +40,7 @@ use scene::lights::lights_app;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|hills|game-views|game-fog|game-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|hills|cliff|game-views|game-fog|game-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -98,6 +98,7 @@ fn main() -> ExitCode {
         "cones" => (Scene::Moving, Variant::Cones),
         "teams" => (Scene::Moving, Variant::Teams),
         "hills" => (Scene::Moving, Variant::Hills),
+        "cliff" => (Scene::Door, Variant::Hills),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::FAILURE;

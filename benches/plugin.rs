@@ -6,7 +6,8 @@
 //! ```
 //!
 //! - `moving/*`: every viewer steps to a neighbouring floor tile every frame.
-//! - `door/*`: nobody moves, one door toggles every frame.
+//! - `door/*`: nobody moves, one door toggles every frame (`bevy_viewshed_cliff`: on the map
+//!   of 8 levels, one tile rises to the top level and back instead).
 //! - `idle/*`: nothing changes: what the plugin costs a frame in which nothing happens.
 //! - `bevy_viewshed_cones`: the same with a 120-degree vision cone on every viewer;
 //!   `bevy_viewshed_teams`: every viewer `RevealsFog` in one of four teams, fog of war written
@@ -136,24 +137,31 @@ fn plugin_benches(c: &mut Criterion) {
     }
     for viewers in [1_000, 10_000] {
         let mut group = c.benchmark_group(format!("plugin/door/{viewers}"));
-        let mut app = plugin_app(&grid, viewers, Scene::Door, Variant::Plain);
-        let mut generations = app.world_mut().query::<&Viewshed>();
-        let before: u64 = generations
-            .iter(app.world())
-            .map(Viewshed::generation)
-            .sum();
-        app.update();
-        let after: u64 = generations
-            .iter(app.world())
-            .map(Viewshed::generation)
-            .sum();
-        eprintln!(
-            "plugin/door/{viewers}: one toggle recomputed {} of {viewers} viewers",
-            after - before
-        );
-        group.bench_function(BenchmarkId::from_parameter("bevy_viewshed"), |b| {
-            b.iter(|| app.update())
-        });
+        // A door toggled on the flat map, and a tile raised to the top level and back on the
+        // map of 8 levels (`bevy_viewshed_cliff`).
+        for (name, variant) in [
+            ("bevy_viewshed", Variant::Plain),
+            ("bevy_viewshed_cliff", Variant::Hills),
+        ] {
+            let mut app = plugin_app(&grid, viewers, Scene::Door, variant);
+            let mut generations = app.world_mut().query::<&Viewshed>();
+            let before: u64 = generations
+                .iter(app.world())
+                .map(Viewshed::generation)
+                .sum();
+            app.update();
+            let after: u64 = generations
+                .iter(app.world())
+                .map(Viewshed::generation)
+                .sum();
+            eprintln!(
+                "plugin/door/{viewers}/{name}: one toggle recomputed {} of {viewers} viewers",
+                after - before
+            );
+            group.bench_function(BenchmarkId::from_parameter(name), |b| {
+                b.iter(|| app.update())
+            });
+        }
         bench_without_plugin(&mut group, &grid, viewers, Scene::Door);
         group.finish();
     }

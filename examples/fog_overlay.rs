@@ -7,9 +7,13 @@
 //! cargo run --example fog_overlay
 //! ```
 
+#[path = "shared/square_map.rs"]
+mod square_map;
+
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
+use square_map::spawn_square_map;
 
 const SIZE: TilemapSize = TilemapSize { x: 32, y: 18 };
 
@@ -42,41 +46,13 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.spawn((Camera2d, Projection::Orthographic(zoom)));
     let tiles = assets.load("tiles.png");
     let map = commands.spawn_empty().id();
-    let mut storage = TileStorage::empty(SIZE);
-    for x in 0..SIZE.x {
-        for y in 0..SIZE.y {
-            let (index, color) = match is_wall(x, y) {
-                true => (1, Color::WHITE), // a wall, untinted
-                false => (7, tint(x, y)),  // a plain white tile, tinted
-            };
-            let position = TilePos { x, y };
-            let mut tile = commands.spawn(TileBundle {
-                position,
-                tilemap_id: TilemapId(map),
-                texture_index: TileTextureIndex(index),
-                color: TileColor(color),
-                ..default()
-            });
-            if is_wall(x, y) {
-                tile.insert(Opaque);
-            }
-            storage.set(&position, tile.id());
-        }
-    }
-    let tile_size = TilemapTileSize::new(16.0, 16.0);
-    commands.entity(map).insert((
-        TilemapBundle {
-            grid_size: tile_size.into(),
-            size: SIZE,
-            storage,
-            texture: TilemapTexture::Single(tiles.clone()),
-            tile_size,
-            anchor: TilemapAnchor::Center,
-            ..default()
-        },
-        // The fog of war on a layer of its own, drawn over the map: the tints above stay.
-        FogOverlay::default(),
-    ));
+    let look = |x, y| match is_wall(x, y) {
+        true => (1, Color::WHITE), // a wall, untinted
+        false => (7, tint(x, y)),  // a plain white tile, tinted
+    };
+    spawn_square_map(&mut commands, (map, SIZE, tiles.clone()), look, is_wall);
+    // The fog of war on a layer of its own, drawn over the map: the tints above stay.
+    commands.entity(map).insert(FogOverlay::default());
     // The player (tile 4 of the tileset, drawn above the overlay) sees 6 tiles around it.
     let figure = Rect::new(64.0, 0.0, 80.0, 16.0);
     commands.spawn((

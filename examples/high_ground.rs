@@ -14,6 +14,8 @@
 
 #[path = "shared/screenshot.rs"]
 mod screenshot;
+#[path = "shared/square_map.rs"]
+mod square_map;
 
 use std::path::PathBuf;
 
@@ -22,6 +24,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ElevationCells;
 use bevy_viewshed::prelude::*;
+use square_map::spawn_square_map;
 
 const SIZE: TilemapSize = TilemapSize { x: 32, y: 18 };
 /// The scout's walk: along row 9 from column 3 to column 17 (the plateau's edge), one tile
@@ -104,36 +107,14 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.spawn((Camera2d, Projection::Orthographic(projection)));
     let tiles: Handle<Image> = assets.load("tiles.png");
     let map = commands.spawn_empty().id();
-    let mut storage = TileStorage::empty(SIZE);
-    for x in 0..SIZE.x {
-        for y in 0..SIZE.y {
-            let position = TilePos { x, y };
-            // Higher ground is drawn brighter.
-            let shade = 0.75 + 0.08 * f32::from(level(x, y));
-            let mut tile = commands.spawn(TileBundle {
-                position,
-                tilemap_id: TilemapId(map),
-                texture_index: TileTextureIndex(u32::from(is_wall(x, y))),
-                color: TileColor(Color::srgb(shade, shade, shade * 0.9)),
-                ..default()
-            });
-            if is_wall(x, y) {
-                tile.insert(Opaque);
-            }
-            storage.set(&position, tile.id());
-        }
-    }
-    let tile_size = TilemapTileSize::new(16.0, 16.0);
+    let look = |x, y| {
+        // Higher ground is drawn brighter.
+        let shade = 0.75 + 0.08 * f32::from(level(x, y));
+        let color = Color::srgb(shade, shade, shade * 0.9);
+        (u32::from(is_wall(x, y)), color)
+    };
+    spawn_square_map(&mut commands, (map, SIZE, tiles.clone()), look, is_wall);
     commands.entity(map).insert((
-        TilemapBundle {
-            grid_size: tile_size.into(),
-            size: SIZE,
-            storage,
-            texture: TilemapTexture::Single(tiles.clone()),
-            tile_size,
-            anchor: TilemapAnchor::Center,
-            ..default()
-        },
         ElevationCells::from_fn(SIZE.x, SIZE.y, level),
         FogStyle::default(),
     ));

@@ -134,9 +134,9 @@ pub use schedule::{ViewshedSchedule, ViewshedStepSystems, ViewshedSystems};
 pub use sightings::{CanBeSpotted, LostSight, Spotted, SpottedTargets};
 pub use viewshed::{Viewshed, ViewshedUpdated};
 pub use viewshed_core::{
-    DensityGrid, DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov, LineOfSight,
-    OpacityGrid, Radius, VisibleSet, VisionCone, field_of_view, hex_distance, hex_field_of_view,
-    hex_line_of_sight,
+    CliffFaces, DensityGrid, DistanceShape, Fov, FovError, FovMode, FovOptions, HexCoords, HexFov,
+    LineOfSight, OpacityGrid, Radius, VisibleSet, VisionCone, field_of_view, hex_distance,
+    hex_field_of_view, hex_line_of_sight,
 };
 pub use worlds::{ChunkOf, ChunkPlacement, ChunkPos, WORLD_ORIGIN, WorldChunks, WorldMap};
 

@@ -10,7 +10,9 @@ mod common_app;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{ChunkOf, ChunkPos, Elevation, ElevationCells, FovOptions, WORLD_ORIGIN};
+use bevy_viewshed::{
+    ChunkOf, ChunkPos, CliffFaces, Elevation, ElevationCells, FovOptions, WORLD_ORIGIN,
+};
 use common_app::{app, generation, hex_coords, seen, spawn_map, tile_entity};
 use proptest::prelude::*;
 use viewshed_core::elevation::{
@@ -41,10 +43,10 @@ impl Ground {
         self.levels[(y * W + x) as usize]
     }
 
-    /// The core's view from `origin` with this eye height: the oracle.
-    fn oracle(&self, origin: (u32, u32), eye_height: u8, radius: u32) -> Vec<(u32, u32)> {
+    /// The core's view from `origin` with this eye height and choice of cliff faces: the
+    /// oracle.
+    fn oracle(&self, origin: (u32, u32), eye: ElevationOptions, radius: u32) -> Vec<(u32, u32)> {
         let options = FovOptions::radius(radius);
-        let eye = ElevationOptions::eye_height(eye_height);
         let view = match self.map_type {
             TilemapType::Isometric(IsoCoordSystem::Staggered) => {
                 let mut walls = staggered::diamond_grid(W, H);
@@ -141,6 +143,12 @@ enum Op {
     Move { i: usize, to: (u32, u32) },
     /// Sets viewer `i`'s eye height.
     Eye { i: usize, height: u8 },
+    /// Sets what viewer `i` sees of the tiles above its eye.
+    Faces { i: usize, faces: CliffFaces },
+}
+
+fn cliff_faces() -> impl Strategy<Value = CliffFaces> {
+    prop_oneof![Just(CliffFaces::Seen), Just(CliffFaces::Hidden)]
 }
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
@@ -149,6 +157,7 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
         (tile.clone(), 0u8..8).prop_map(|(tile, level)| Op::Level { tile, level }),
         (0..3usize, tile).prop_map(|(i, to)| Op::Move { i, to }),
         (0..3usize, 0u8..4).prop_map(|(i, height)| Op::Eye { i, height }),
+        (0..3usize, cliff_faces()).prop_map(|(i, faces)| Op::Faces { i, faces }),
     ];
     proptest::collection::vec(op, 1..12)
 }
@@ -180,6 +189,12 @@ fn apply(app: &mut App, map: Entity, viewers: &[Entity], ground: &mut Ground, op
                 .unwrap()
                 .eye_height = height;
         }
+        Op::Faces { i, faces } => {
+            app.world_mut()
+                .get_mut::<Viewshed>(viewers[i])
+                .unwrap()
+                .cliff_faces = faces;
+        }
     }
 }
 
@@ -190,37 +205,41 @@ proptest! {
     #[test]
     fn views_on_high_ground_are_the_cores_on_the_thresholded_walls(
         mut ground in grounds(),
-        starts in proptest::collection::vec(((0..W, 0..H), 0u8..4), 3),
+        starts in proptest::collection::vec(((0..W, 0..H), 0u8..4, cliff_faces()), 3),
         ops in ops(),
     ) {
         let mut app = app();
         let map = spawn_ground(&mut app, &ground);
         let viewers: Vec<Entity> = starts
             .iter()
-            .map(|&((x, y), height)| {
-                let viewer = (Viewshed::new(6).with_eye_height(height), TilePos::new(x, y), TilemapId(map));
-                app.world_mut().spawn(viewer).id()
+            .map(|&((x, y), height, faces)| {
+                let sight = Viewshed::new(6).with_eye_height(height).with_cliff_faces(faces);
+                app.world_mut().spawn((sight, TilePos::new(x, y), TilemapId(map))).id()
             })
             .collect();
-        let mut at: Vec<((u32, u32), u8)> = starts.clone();
+        let mut at: Vec<((u32, u32), ElevationOptions)> = starts
+            .iter()
+            .map(|&(tile, height, faces)| (tile, ElevationOptions::eye_height(height).with_cliff_faces(faces)))
+            .collect();
         app.update();
         for op in std::iter::once(None).chain(ops.iter().map(Some)) {
             if let Some(op) = op {
                 apply(&mut app, map, &viewers, &mut ground, op);
                 match *op {
                     Op::Move { i, to } => at[i].0 = to,
-                    Op::Eye { i, height } => at[i].1 = height,
+                    Op::Eye { i, height } => at[i].1.eye_height = height,
+                    Op::Faces { i, faces } => at[i].1.cliff_faces = faces,
                     Op::Level { .. } => {}
                 }
                 app.update();
             }
             for (i, &viewer) in viewers.iter().enumerate() {
-                let (origin, height) = at[i];
+                let (origin, eye) = at[i];
                 prop_assert_eq!(
                     seen(&app, viewer),
-                    ground.oracle(origin, height, 6),
-                    "viewer {} at {:?} (eye height {}) on {:?} after {:?}",
-                    i, origin, height, ground.map_type, op
+                    ground.oracle(origin, eye, 6),
+                    "viewer {} at {:?} ({:?}) on {:?} after {:?}",
+                    i, origin, eye, ground.map_type, op
                 );
             }
         }

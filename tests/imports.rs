@@ -124,7 +124,8 @@ fn re_exports(files: &BTreeMap<String, String>) -> HashMap<(Vec<String>, String)
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let mut files = BTreeMap::new();
     sources(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+            .join("src"),
         "",
         &mut files,
     );

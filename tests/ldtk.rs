@@ -13,23 +13,26 @@ use bevy_ecs_ldtk::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::ldtk::{EntityVision, LdtkOpacity, LdtkViewshedPlugin, LdtkVision};
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{LayerOf, MapOpacity, ViewshedSchedule};
+use bevy_viewshed::{Elevation, LayerOf, MapOpacity, ViewshedSchedule};
 use bevy_viewshed::{Radius, Team};
 use common_ldtk::*;
+use viewshed_core::elevation::{ElevationGrid, ElevationOptions, field_of_view_with_elevation};
 
 /// IntGrid values of the "Walls" layer: wall, closed door, open door.
 const WALL: i32 = 1;
 const CLOSED_DOOR: i32 = 2;
 const OPEN_DOOR: i32 = 3;
 
+/// Walls and closed doors of the "Walls" layer and tiles tagged "Solid" block sight.
+fn opacity() -> LdtkOpacity {
+    LdtkOpacity::default()
+        .int_grid_on("Walls", WALL)
+        .int_grid_on("Walls", CLOSED_DOOR)
+        .enum_tag("Solid")
+}
+
 fn configure(app: &mut App) {
-    app.insert_resource(
-        LdtkOpacity::default()
-            .int_grid_on("Walls", WALL)
-            .int_grid_on("Walls", CLOSED_DOOR)
-            .enum_tag("Solid"),
-    )
-    .insert_resource(
+    app.insert_resource(opacity()).insert_resource(
         LdtkVision::default()
             .entity("Player", EntityVision::viewer(8).reveals_fog())
             .entity(
@@ -388,4 +391,64 @@ fn the_ldtk_systems_join_the_sync_phase_in_either_plugin_order() {
         assert_eq!(with, sync_systems(Some(!ldtk_first)), "the same either way");
         assert_eq!(with.1, without.1, "and none went into Update");
     }
+}
+
+/// High ground from LDtk: the file's open doors (IntGrid value 3 of the "Walls" layer) made a
+/// raised sill at level 2 by `int_grid_level_on`. Every such tile gets `Elevation(2)`, the
+/// player on the ground sees the core's view on the walls thresholded at its eye (the sills'
+/// faces, not beyond), and sees over them once its eye is raised to 2; a configuration
+/// without the levels takes them away again.
+#[test]
+fn int_grid_values_give_tiles_their_level_of_high_ground() {
+    let mut app = ldtk_app(|app| {
+        configure(app);
+        app.insert_resource(opacity().int_grid_level_on("Walls", OPEN_DOOR, 2));
+    });
+    app.update();
+    let data = LevelData::read();
+    let sills: Vec<TilePos> = (0..data.width)
+        .flat_map(|x| (0..data.height).map(move |y| TilePos::new(x, y)))
+        .filter(|&tile| data.wall_value(tile) == OPEN_DOOR)
+        .collect();
+    assert!(!sills.is_empty(), "the level has open doors");
+    let levels = ElevationGrid::from_fn(data.width, data.height, |x, y| {
+        if sills.contains(&TilePos::new(x, y)) {
+            2
+        } else {
+            0
+        }
+    });
+    let walls = layer(&mut app, "Walls");
+    let map = root(&mut app);
+    for &sill in &sills {
+        let tile = tile(&app, walls, sill);
+        assert_eq!(app.world().get::<Elevation>(tile), Some(&Elevation(2)));
+        let opacity = app.world().get::<MapOpacity>(map).unwrap();
+        assert_eq!(opacity.elevation(sill), 2);
+    }
+    let player = player(&mut app);
+    for eye_height in [0, 2] {
+        app.world_mut()
+            .get_mut::<Viewshed>(player)
+            .unwrap()
+            .eye_height = eye_height;
+        app.update();
+        let viewshed = app.world().get::<Viewshed>(player).unwrap();
+        let at = data.position_of("Player");
+        let expected = field_of_view_with_elevation(
+            &data.opacity(&[WALL, CLOSED_DOOR]),
+            &levels,
+            (at.x, at.y),
+            ElevationOptions::eye_height(eye_height),
+            viewshed.options,
+        )
+        .unwrap();
+        let mut expected: Vec<TilePos> = expected.iter().map(|(x, y)| TilePos::new(x, y)).collect();
+        expected.sort_by_key(|p| (p.y, p.x));
+        assert_eq!(view_of(viewshed), expected, "eye height {eye_height}");
+    }
+    app.insert_resource(opacity());
+    app.update();
+    let opacity = app.world().get::<MapOpacity>(map).unwrap();
+    assert!(sills.iter().all(|&sill| opacity.elevation(sill) == 0));
 }

@@ -66,7 +66,10 @@ struct LevelData {
 
 /// Every level of `assets/tutorial.ldtk`, read with serde_json.
 fn read_levels() -> Vec<LevelData> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tutorial.ldtk");
+    let path = format!(
+        "{}/assets/tutorial.ldtk",
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")
+    );
     let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let levels = json["levels"].as_array().unwrap();
     levels.iter().map(read_level).collect()

@@ -108,7 +108,10 @@ fn fresh_project() -> PathBuf {
 fn with_checkout(args: &[&str]) -> Vec<String> {
     args.iter()
         .flat_map(|&arg| match arg {
-            "bevy_viewshed" => vec!["--path".into(), env!("CARGO_MANIFEST_DIR").into()],
+            "bevy_viewshed" => vec![
+                "--path".into(),
+                std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+            ],
             _ => vec![arg.to_string()],
         })
         .collect()

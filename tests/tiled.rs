@@ -9,9 +9,11 @@ mod common_tiled;
 use bevy::prelude::*;
 use bevy_ecs_tiled::prelude::*;
 use bevy_viewshed::prelude::*;
+use bevy_viewshed::tiled::TiledOpacity;
 use bevy_viewshed::{ChunkPlacement, LayerOf, MapOpacity};
 use bevy_viewshed::{LightSource, OpacityGrid, Radius, Team, WorldMemory};
 use common_tiled::*;
+use viewshed_core::elevation::{ElevationGrid, ElevationOptions, field_of_view_with_elevation};
 
 /// The player's view on `map` must be the core's view on the file's walls, from the tile
 /// under the player object, with the tiles of `opened` clear.
@@ -144,53 +146,78 @@ fn objects_get_what_their_properties_and_custom_types_say() {
     }
 }
 
+/// The maps of every orientation bevy_ecs_tiled loads, and the grid each is drawn on.
+const ORIENTATIONS: [(&str, TilemapType); 8] = [
+    (
+        "isometric.tmx",
+        TilemapType::Isometric(IsoCoordSystem::Diamond),
+    ),
+    (
+        "isometric_tall.tmx",
+        TilemapType::Isometric(IsoCoordSystem::Diamond),
+    ),
+    (
+        "hex_y_odd.tmx",
+        TilemapType::Hexagon(HexCoordSystem::RowEven),
+    ),
+    (
+        "hex_y_even.tmx",
+        TilemapType::Hexagon(HexCoordSystem::RowOdd),
+    ),
+    (
+        "hex_x_odd.tmx",
+        TilemapType::Hexagon(HexCoordSystem::ColumnEven),
+    ),
+    (
+        "hex_x_even.tmx",
+        TilemapType::Hexagon(HexCoordSystem::ColumnOdd),
+    ),
+    ("infinite.tmx", TilemapType::Square),
+    ("room.tmx", TilemapType::Square),
+];
+
+/// Loads `file` and holds its player's and its guard's tiles and views to the core's on the
+/// file's walls, on a map of `map_type`.
+fn assert_views_equal_the_cores(file: &str, map_type: TilemapType) {
+    let mut app = tiled_app(configure);
+    let map = load_map(&mut app, file);
+    let root = root(&app, map);
+    assert_eq!(
+        app.world().get::<TilemapType>(root),
+        Some(&map_type),
+        "{file}"
+    );
+    assert_player_sees(&mut app, map, file, &[]);
+    // The guard stands on its tile too, and sees what the core says from there.
+    let data = MapData::read(file);
+    let guard = object(&mut app, map, "Guard");
+    let at = data.tile_of("Guard");
+    assert_eq!(
+        app.world().get::<TilePos>(guard),
+        Some(&at),
+        "{file}: the guard"
+    );
+    let viewshed = app.world().get::<Viewshed>(guard).unwrap();
+    let expected = expected_view(&data.opacity(), map_type, at, viewshed.options);
+    assert_eq!(view_of(viewshed), expected, "{file}: the guard's view");
+}
+
+/// On maps of every orientation, made by `assets/make_tiled_maps.py`: the isometric ones of
+/// two shapes (bevy_ecs_tiled places objects right by itself only on one exactly two tiles
+/// wider than tall).
 #[test]
 fn views_equal_the_cores_on_every_orientation_bevy_ecs_tiled_loads() {
-    let maps = [
-        (
-            "isometric.tmx",
-            TilemapType::Isometric(IsoCoordSystem::Diamond),
-        ),
-        (
-            "hex_y_odd.tmx",
-            TilemapType::Hexagon(HexCoordSystem::RowEven),
-        ),
-        (
-            "hex_y_even.tmx",
-            TilemapType::Hexagon(HexCoordSystem::RowOdd),
-        ),
-        (
-            "hex_x_odd.tmx",
-            TilemapType::Hexagon(HexCoordSystem::ColumnEven),
-        ),
-        (
-            "hex_x_even.tmx",
-            TilemapType::Hexagon(HexCoordSystem::ColumnOdd),
-        ),
-        ("infinite.tmx", TilemapType::Square),
-    ];
-    for (file, map_type) in maps {
-        let mut app = tiled_app(configure);
-        let map = load_map(&mut app, file);
-        let root = root(&app, map);
-        assert_eq!(
-            app.world().get::<TilemapType>(root),
-            Some(&map_type),
-            "{file}"
-        );
-        assert_player_sees(&mut app, map, file, &[]);
-        // The guard stands on its tile too, and sees what the core says from there.
-        let data = MapData::read(file);
-        let guard = object(&mut app, map, "Guard");
-        let at = data.tile_of("Guard");
-        assert_eq!(
-            app.world().get::<TilePos>(guard),
-            Some(&at),
-            "{file}: the guard"
-        );
-        let viewshed = app.world().get::<Viewshed>(guard).unwrap();
-        let expected = expected_view(&data.opacity(), map_type, at, viewshed.options);
-        assert_eq!(view_of(viewshed), expected, "{file}: the guard's view");
+    for (file, map_type) in ORIENTATIONS {
+        assert_views_equal_the_cores(file, map_type);
+    }
+}
+
+/// The same maps as Tiled itself writes them (`assets/export_with_tiled.sh`: re-saved by Tiled
+/// 1.8.2 into `assets/tiled/by_tiled/`, with its own attribute order, paths and versions).
+#[test]
+fn views_equal_the_cores_on_the_maps_tiled_itself_wrote() {
+    for (file, map_type) in ORIENTATIONS {
+        assert_views_equal_the_cores(&format!("by_tiled/{file}"), map_type);
     }
 }
 
@@ -667,4 +694,142 @@ fn maps_streamed_out_and_in_by_world_chunking_keep_what_the_teams_explored() {
 fn world_maps_named(app: &mut App, file: &str) -> bool {
     let names: Vec<String> = world_maps(app).into_iter().map(|(name, _)| name).collect();
     names == [file]
+}
+
+/// The level of Tiled tile `(x, y)` of `hills.tmx` by the file: its tileset tile's int
+/// `elevation`, or 0.
+fn file_level(data: &MapData, (x, y): (i32, i32)) -> u8 {
+    let layer = data
+        .map
+        .layers()
+        .find_map(|layer| layer.as_tile_layer())
+        .unwrap();
+    let tile = layer.get_tile(x, y).and_then(|tile| tile.get_tile());
+    match tile.and_then(|tile| tile.properties.get("elevation").cloned()) {
+        Some(tiled::PropertyValue::IntValue(level)) => level as u8,
+        _ => 0,
+    }
+}
+
+/// High ground drawn in Tiled: tiles take their level from their tileset tile's int
+/// `elevation` property and an object (a watchtower) raises its own tile by its property; the
+/// map's levels are the file's, and the scout in the valley sees what the core sees on the
+/// walls thresholded at its eye (the terrace's face, nothing beyond). With no elevation
+/// property configured, the levels the integration put are taken away again.
+#[test]
+fn elevation_properties_of_tiles_and_objects_make_high_ground() {
+    let mut app = tiled_app(configure);
+    let map = load_map(&mut app, "hills.tmx");
+    let data = MapData::read("hills.tmx");
+    let root = root(&app, map);
+    let tower = data.tile_of("Tower");
+    let mut levels = ElevationGrid::new(data.width, data.height);
+    for (x, y) in (0..data.width as i32).flat_map(|x| (0..data.height as i32).map(move |y| (x, y)))
+    {
+        let at = data.tile_pos((x, y));
+        let level = if at == tower {
+            5
+        } else {
+            file_level(&data, (x, y))
+        };
+        levels.set(at.x, at.y, level).unwrap();
+    }
+    update_until(
+        &mut app,
+        |app| {
+            app.world()
+                .get::<MapOpacity>(root)
+                .unwrap()
+                .elevation(tower)
+                == 5
+        },
+        "the tower's level",
+    );
+    let opacity = app.world().get::<MapOpacity>(root).unwrap();
+    for (x, y) in (0..data.width).flat_map(|x| (0..data.height).map(move |y| (x, y))) {
+        let want = levels.get(x, y).unwrap();
+        assert_eq!(
+            opacity.elevation(TilePos::new(x, y)),
+            want,
+            "the level of ({x}, {y})"
+        );
+    }
+    assert!(
+        (2..=4).contains(&levels.get(5, 2).unwrap()),
+        "the file has high ground"
+    );
+    let scout = object(&mut app, map, "Scout");
+    let viewshed = app.world().get::<Viewshed>(scout).unwrap();
+    let at = data.tile_of("Scout");
+    let expected = field_of_view_with_elevation(
+        &data.opacity(),
+        &levels,
+        (at.x, at.y),
+        ElevationOptions::default(),
+        viewshed.options,
+    )
+    .unwrap();
+    let mut expected: Vec<TilePos> = expected.iter().map(|(x, y)| TilePos::new(x, y)).collect();
+    expected.sort_by_key(|p| (p.y, p.x));
+    assert_eq!(
+        view_of(viewshed),
+        expected,
+        "the scout's view from the valley"
+    );
+    assert!(
+        !expected.iter().any(|tile| tile.x > 6),
+        "the plateau is hidden"
+    );
+
+    app.world_mut().resource_mut::<TiledOpacity>().elevation = None;
+    app.update();
+    app.update();
+    let opacity = app.world().get::<MapOpacity>(root).unwrap();
+    let raised = (0..data.width).flat_map(|x| (0..data.height).map(move |y| TilePos::new(x, y)));
+    assert!(
+        raised.clone().all(|tile| opacity.elevation(tile) == 0),
+        "no level is left"
+    );
+}
+
+/// A Tiled world of one hexagonal map and three orthogonal ones, the hexagonal one listed
+/// first, its maps written by Tiled itself: the world keeps the three orthogonal maps (the
+/// grid most of its maps share, whichever loads first) and leaves the hexagonal one out, whose
+/// player then stands nowhere; the player on a kept map sees across into the next one.
+#[test]
+fn a_tiled_world_of_mixed_grids_keeps_the_grid_most_of_its_maps_share() {
+    let mut app = tiled_app(configure);
+    let handle = app
+        .world()
+        .resource::<AssetServer>()
+        .load("tiled/by_tiled/mixed.world");
+    app.world_mut()
+        .spawn((TiledWorld(handle), TiledWorldChunking::default()));
+    update_until(&mut app, |app| world_maps(app).len() == 4, "the four maps");
+    update_until(&mut app, |app| placed_maps(app) == 3, "three maps placed");
+    for _ in 0..20 {
+        app.update();
+    }
+    assert_eq!(
+        placed_maps(&mut app),
+        3,
+        "the three orthogonal maps stay placed"
+    );
+    let maps = world_maps(&mut app);
+    let map = |file: &str| maps.iter().find(|(name, _)| name == file).unwrap().1;
+    let hex = map("hex_y_odd.tmx");
+    assert!(app.world().get::<ChunkPlacement>(root(&app, hex)).is_none());
+    let stranded = object(&mut app, hex, "Player");
+    assert_eq!(app.world().get::<Viewshed>(stranded).unwrap().count(), 0);
+    let player = object(&mut app, map("world_nw.tmx"), "Player");
+    let viewshed = app.world().get::<Viewshed>(player).unwrap();
+    let nw = app
+        .world()
+        .get::<ChunkPlacement>(root(&app, map("world_nw.tmx")))
+        .unwrap()
+        .first();
+    assert!(
+        viewshed.iter().any(|tile| tile.x >= nw.x + 12),
+        "the player sees across into the north-east map"
+    );
 }

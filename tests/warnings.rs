@@ -17,7 +17,7 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::LayerOf;
 use bevy_viewshed::Lighting;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{ChunkOf, ChunkPos};
+use bevy_viewshed::{ChunkOf, ChunkPos, Elevation, MapOpacity};
 use common_app::{app, core_seen, seen, spawn_layer, spawn_map, spawn_viewer, viewshed};
 
 // --- Capturing warnings --------------------------------------------------------------------
@@ -419,6 +419,49 @@ fn density_on_a_hexagonal_map_or_off_any_tile_warns_once() {
     ))));
     app.update();
     warnings.assert_none("for the same maps and entities");
+}
+
+/// High ground out of range or off the map: a level above 15 is warned about each time it is
+/// set and counts as 15 (the top: a viewer at any eye below it cannot see past it); an
+/// `Elevation` off every tile raises nothing and is warned about once. (An eye height is a
+/// whole number of levels, a `u8`: there is no NaN to give.)
+#[test]
+fn an_elevation_out_of_range_or_off_the_map_warns() {
+    let warnings = Warnings::capture();
+    let mut app = app();
+    let map = spawn_map(&mut app, 8, 8, |_, _| false);
+    let peak = app
+        .world_mut()
+        .spawn((Elevation(40), TilePos { x: 4, y: 3 }, TilemapId(map)))
+        .id();
+    let loose = app.world_mut().spawn(Elevation(2)).id();
+    let off = app
+        .world_mut()
+        .spawn((Elevation(2), TilePos { x: 9, y: 3 }, TilemapId(map)))
+        .id();
+    app.update();
+    let got = warnings.take();
+    assert_eq!(got.len(), 3, "{got:#?}");
+    assert!(got.iter().any(|w| w.contains(&format!(
+        "Elevation entity {peak} has level 40, above the highest (15): it counts as 15"
+    ))));
+    assert!(
+        got.iter()
+            .any(|w| w.contains(&format!("Elevation entity {loose} has no TilePos")))
+    );
+    assert!(
+        got.iter()
+            .any(|w| w.contains(&format!("Elevation entity {off}")))
+    );
+    let opacity = app.world().get::<MapOpacity>(map).unwrap();
+    assert_eq!(opacity.elevation(TilePos { x: 4, y: 3 }), 15);
+    app.update();
+    warnings.assert_none("for the same entities");
+    app.world_mut().get_mut::<Elevation>(peak).unwrap().0 = 3;
+    app.update();
+    warnings.assert_none("for a level in range");
+    let opacity = app.world().get::<MapOpacity>(map).unwrap();
+    assert_eq!(opacity.elevation(TilePos { x: 4, y: 3 }), 3);
 }
 
 // --- Worlds of chunks of mixed grids -------------------------------------------------------

@@ -18,7 +18,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{ElevationCells, OpacityGrid, Team};
+use bevy_viewshed::{Elevation, ElevationCells, OpacityGrid, Team};
 use support::Rng;
 
 pub const SIZE: u32 = 256;
@@ -37,17 +37,25 @@ pub fn walk(mut walkers: Query<(&Walk, &mut TilePos)>) {
     }
 }
 
-/// The toggling door of the door groups.
-#[derive(Component)]
-pub struct Door;
+/// The toggling tile of the door groups: a door (a wall that comes and goes) or, on high
+/// ground, a cliff (a tile raised to the top level and back down).
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    Wall,
+    Cliff,
+}
 
-pub fn toggle_door(mut commands: Commands, door: Single<(Entity, Has<Opaque>), With<Door>>) {
-    let (door, closed) = *door;
-    if closed {
-        commands.entity(door).remove::<Opaque>();
-    } else {
-        commands.entity(door).insert(Opaque);
-    }
+pub fn toggle_door(
+    mut commands: Commands,
+    door: Single<(Entity, &Door, Has<Opaque>, Has<Elevation>)>,
+) {
+    let (door, kind, closed, raised) = *door;
+    match (*kind, closed || raised) {
+        (Door::Wall, true) => commands.entity(door).remove::<Opaque>(),
+        (Door::Wall, false) => commands.entity(door).insert(Opaque),
+        (Door::Cliff, true) => commands.entity(door).remove::<Elevation>(),
+        (Door::Cliff, false) => commands.entity(door).insert(Elevation(15)),
+    };
 }
 
 /// Viewer start tiles: floor tiles with a floor neighbour, spread over the map.
@@ -198,7 +206,12 @@ pub fn plugin_app(grid: &OpacityGrid, viewers: usize, scene: Scene, variant: Var
                 y: door.1,
             })
             .unwrap();
-        app.world_mut().entity_mut(tile).insert(Door);
+        let kind = if variant == Variant::Hills {
+            Door::Cliff
+        } else {
+            Door::Wall
+        };
+        app.world_mut().entity_mut(tile).insert(kind);
         app.add_systems(Update, toggle_door);
     }
     // The first frames place every opaque tile and compute every view.

@@ -28,6 +28,8 @@ mod autoplay;
 mod camera;
 #[path = "../shared/fog_mode.rs"]
 mod fog_mode;
+#[path = "../shared/geometry.rs"]
+mod geometry;
 mod ghosts;
 mod hud;
 mod input;
@@ -48,10 +50,11 @@ mod shared_args;
 #[path = "../shared/hud.rs"]
 mod shared_hud;
 mod sprites;
+#[path = "../shared/window.rs"]
+mod window;
 mod world;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 use bevy_viewshed::prelude::*;
 
 use args::Options;
@@ -62,22 +65,7 @@ fn main() {
     println!("dungeon seed {}", options.seed);
     App::new()
         .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: format!("bevy_viewshed dungeon (seed {})", options.seed),
-                        resolution: WindowResolution::new(1280, 720),
-                        resizable: false,
-                        // In a browser: web/index.html's full-page canvas.
-                        #[cfg(target_arch = "wasm32")]
-                        canvas: Some("#bevy".into()),
-                        #[cfg(target_arch = "wasm32")]
-                        fit_canvas_to_parent: true,
-                        ..default()
-                    }),
-                    ..default()
-                })
-                .set(ImagePlugin::default_nearest())
+            window::window_plugins(format!("bevy_viewshed dungeon (seed {})", options.seed))
                 .set(asset_plugin()),
         )
         .add_plugins(ViewshedPlugins::default())

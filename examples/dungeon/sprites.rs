@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
+use crate::geometry::Geometry;
 use crate::world::{MAP_HEIGHT, MAP_WIDTH, TILE};
 
 /// Tileset indices (see assets/make_tileset.py).
@@ -59,38 +60,29 @@ impl ActorSprites {
     }
 }
 
+/// How the dungeon is drawn: map-sized tilemaps of 16-pixel tiles, centred.
+const GEOMETRY: Geometry = Geometry {
+    size: MAP_SIZE,
+    tile_size: TILE_SIZE,
+    map_type: TilemapType::Square,
+};
+
 /// A map-sized tilemap of 16-pixel tiles from the tileset, centred, drawn at depth `z`.
 pub fn tilemap(storage: TileStorage, texture: &Handle<Image>, z: f32) -> TilemapBundle {
     TilemapBundle {
-        grid_size: TILE_SIZE.into(),
-        size: MAP_SIZE,
-        storage,
-        texture: TilemapTexture::Single(texture.clone()),
-        tile_size: TILE_SIZE,
-        anchor: TilemapAnchor::Center,
         transform: Transform::from_xyz(0.0, 0.0, z),
-        ..default()
+        ..GEOMETRY.tilemap(storage, texture)
     }
 }
 
 /// The tileset as the tilemaps' array texture.
 pub fn array_texture(texture: &Handle<Image>) -> TilemapArrayTexture {
-    TilemapArrayTexture {
-        texture: TilemapTexture::Single(texture.clone()),
-        tile_size: TILE_SIZE,
-        ..default()
-    }
+    GEOMETRY.array_texture(texture)
 }
 
 /// Where a tile's centre is in the world.
 pub fn tile_center(tile: TilePos) -> Vec2 {
-    tile.center_in_world(
-        &MAP_SIZE,
-        &TILE_SIZE.into(),
-        &TILE_SIZE,
-        &TilemapType::Square,
-        &TilemapAnchor::Center,
-    )
+    GEOMETRY.tile_center(tile)
 }
 
 /// Keeps actor sprites on their tiles.

@@ -20,6 +20,8 @@
 mod finish;
 #[path = "../shared/fog_mode.rs"]
 mod fog_mode;
+#[path = "../shared/geometry.rs"]
+mod geometry;
 mod hud;
 mod map;
 #[path = "../shared/screenshot.rs"]
@@ -33,9 +35,10 @@ mod shared_args;
 mod shared_hud;
 mod sprites;
 mod turns;
+#[path = "../shared/window.rs"]
+mod window;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 use bevy_viewshed::prelude::*;
 
 use fog_mode::FogMode;
@@ -49,19 +52,10 @@ fn main() {
     };
     println!("hex_skirmish seed {}", options.seed);
     App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: format!("bevy_viewshed hex skirmish (seed {})", options.seed),
-                        resolution: WindowResolution::new(1280, 720),
-                        resizable: false,
-                        ..default()
-                    }),
-                    ..default()
-                })
-                .set(ImagePlugin::default_nearest()),
-        )
+        .add_plugins(window::window_plugins(format!(
+            "bevy_viewshed hex skirmish (seed {})",
+            options.seed
+        )))
         .add_plugins(ViewshedPlugins::default())
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(turns::Turns::new(&options))

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 
+use crate::geometry::Geometry;
 use crate::map::{COORDS, MAP_SIZE};
 
 /// Tileset indices (see assets/make_hex_tileset.py).
@@ -59,38 +60,26 @@ pub fn camera() -> impl Bundle {
     (Camera2d, Transform::from_translation(CAMERA.extend(0.0)))
 }
 
+/// How the map is drawn: the tileset's hexagons on the map's grid, centred.
+const GEOMETRY: Geometry = Geometry {
+    size: MAP_SIZE,
+    tile_size: TILE_SIZE,
+    map_type: MAP_TYPE,
+};
+
 /// The map-sized hexagonal tilemap of the tileset's hexagons, centred.
 pub fn tilemap(storage: TileStorage, texture: &Handle<Image>) -> TilemapBundle {
-    TilemapBundle {
-        grid_size: TILE_SIZE.into(),
-        size: MAP_SIZE,
-        storage,
-        texture: TilemapTexture::Single(texture.clone()),
-        tile_size: TILE_SIZE,
-        map_type: MAP_TYPE,
-        anchor: TilemapAnchor::Center,
-        ..default()
-    }
+    GEOMETRY.tilemap(storage, texture)
 }
 
 /// The tileset as the tilemap's array texture.
 pub fn array_texture(texture: &Handle<Image>) -> TilemapArrayTexture {
-    TilemapArrayTexture {
-        texture: TilemapTexture::Single(texture.clone()),
-        tile_size: TILE_SIZE,
-        ..default()
-    }
+    GEOMETRY.array_texture(texture)
 }
 
 /// Where a hexagon's centre is in the world.
 pub fn tile_center(tile: TilePos) -> Vec2 {
-    tile.center_in_world(
-        &MAP_SIZE,
-        &TILE_SIZE.into(),
-        &TILE_SIZE,
-        &MAP_TYPE,
-        &TilemapAnchor::Center,
-    )
+    GEOMETRY.tile_center(tile)
 }
 
 /// Where a hexagon's centre is in the window, in pixels from its top-left corner.

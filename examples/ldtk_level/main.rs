@@ -33,9 +33,10 @@ mod shared_args;
 #[path = "../shared/walk.rs"]
 mod shared_walk;
 mod walk;
+#[path = "../shared/window.rs"]
+mod window;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 use bevy_ecs_ldtk::prelude::*;
 use bevy_viewshed::ldtk::LdtkViewshedPlugin;
 use bevy_viewshed::prelude::*;
@@ -46,19 +47,7 @@ fn main() {
     let options = Options::from_args("ldtk_level");
     println!("ldtk_level seed {}", options.seed);
     App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "bevy_viewshed LDtk level".into(),
-                        resolution: WindowResolution::new(1280, 720),
-                        resizable: false,
-                        ..default()
-                    }),
-                    ..default()
-                })
-                .set(ImagePlugin::default_nearest()),
-        )
+        .add_plugins(window::window_plugins("bevy_viewshed LDtk level"))
         .add_plugins(LdtkPlugin)
         .add_plugins((ViewshedPlugins::default(), LdtkViewshedPlugin))
         .insert_resource(ClearColor(Color::BLACK))

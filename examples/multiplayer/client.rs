@@ -6,7 +6,6 @@ use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon_example_backend::{ExampleClient, RepliconExampleBackendPlugins};
@@ -18,19 +17,9 @@ use crate::protocol::ProtocolPlugin;
 pub fn run(options: &Options) {
     let client = connect(options.port);
     App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "bevy_viewshed multiplayer client".into(),
-                        resolution: WindowResolution::new(1280, 720),
-                        resizable: false,
-                        ..default()
-                    }),
-                    ..default()
-                })
-                .set(ImagePlugin::default_nearest()),
-        )
+        .add_plugins(crate::window::window_plugins(
+            "bevy_viewshed multiplayer client",
+        ))
         .add_plugins((
             RepliconPlugins,
             RepliconExampleBackendPlugins,

@@ -32,6 +32,8 @@ mod shared_args;
 #[path = "../shared/hud.rs"]
 mod shared_hud;
 mod walk;
+#[path = "../shared/window.rs"]
+mod window;
 
 use std::process::{Child, Command};
 

@@ -33,9 +33,10 @@ mod shared_args;
 #[path = "../shared/walk.rs"]
 mod shared_walk;
 mod walk;
+#[path = "../shared/window.rs"]
+mod window;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
 use bevy_ecs_tiled::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::tiled::TiledViewshedPlugin;
@@ -46,19 +47,7 @@ fn main() {
     let options = Options::from_args("tiled_map");
     println!("tiled_map seed {}", options.seed);
     App::new()
-        .add_plugins(
-            DefaultPlugins
-                .set(WindowPlugin {
-                    primary_window: Some(Window {
-                        title: "bevy_viewshed Tiled map".into(),
-                        resolution: WindowResolution::new(1280, 720),
-                        resizable: false,
-                        ..default()
-                    }),
-                    ..default()
-                })
-                .set(ImagePlugin::default_nearest()),
-        )
+        .add_plugins(window::window_plugins("bevy_viewshed Tiled map"))
         // No export of the app's types for Tiled's custom types editor on every run.
         .add_plugins(TiledPlugin(TiledPluginConfig {
             tiled_types_export_file: None,

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "ldtk")]
 pub mod ldtk;
+#[cfg(any(feature = "ldtk", feature = "tiled"))]
+mod put;
 #[cfg(feature = "tiled")]
 pub mod tiled;
 mod vision;

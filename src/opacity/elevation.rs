@@ -92,6 +92,15 @@ impl CellSource for Elevation {
         (self.0 > 0).then_some(u32::from(self.0.min(MAX_LEVEL)))
     }
 
+    fn out_of_range(&self) -> Option<String> {
+        (self.0 > MAX_LEVEL).then(|| {
+            format!(
+                "has level {}, above the highest ({MAX_LEVEL}): it counts as {MAX_LEVEL}",
+                self.0
+            )
+        })
+    }
+
     fn add(tally: &mut LevelCounts, level: u32) {
         let count = &mut tally[level as usize];
         *count = count.saturating_add(1);

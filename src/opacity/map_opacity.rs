@@ -14,7 +14,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use viewshed_core::bits::{BitRows, low_bits};
 use viewshed_core::density::DensityGrid;
-use viewshed_core::elevation::{ElevationGrid, SightLevels};
+use viewshed_core::elevation::{CliffFaces, ElevationGrid, SightLevels};
 use viewshed_core::grid::OpacityGrid;
 use viewshed_core::hex::HexCoords;
 use viewshed_core::staggered;
@@ -343,6 +343,14 @@ impl MapOpacity {
 
     /// The grid a viewer whose eye is at level `eye` sees on: [`grid`](Self::grid) with every
     /// cell above `eye` blocking sight (the grid itself on a flat map).
+    /// Applies a viewer's choice of [`CliffFaces`] to `view`, computed from an eye at level
+    /// `eye` on this map's grid (in grid coordinates): on a flat map nothing is above any eye.
+    pub(crate) fn apply_cliff_faces(&self, (faces, eye): (CliffFaces, u8), view: &mut VisibleSet) {
+        if let Some(levels) = &self.levels {
+            faces.apply(view, levels.elevations(), eye);
+        }
+    }
+
     pub(crate) fn sight_grid(&self, eye: u8) -> &OpacityGrid {
         match &self.levels {
             Some(levels) => levels.cached_grid(eye).unwrap_or(levels.walls()),

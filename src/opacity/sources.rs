@@ -35,6 +35,10 @@ pub(crate) trait CellSource: Component + Sized {
 
     /// What this one adds to its tile (`None`: nothing).
     fn amount(&self) -> Option<u32>;
+    /// What is wrong with its value, if it is out of range (warned about when it is placed).
+    fn out_of_range(&self) -> Option<String> {
+        None
+    }
     /// Adds `amount` to a tally.
     fn add(tally: &mut Self::Tally, amount: u32);
     /// Takes `amount` away from a tally.
@@ -251,6 +255,9 @@ fn place<S: CellSource>(
     warn_unplaced: bool,
 ) {
     let entity = item.entity;
+    if let Some(problem) = item.source.out_of_range() {
+        warn!("bevy_viewshed: {} entity {entity} {problem}", S::NAME);
+    }
     let target = match (item.source.amount(), item.placed.located()) {
         (None, _) => None,
         (Some(amount), Ok((map, tile))) if item.by_tile && maps.contains(map) => {

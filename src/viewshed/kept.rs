@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::viewshed::Viewshed;
+use viewshed_core::elevation::ElevationOptions;
 use viewshed_core::options::FovOptions;
 use viewshed_core::visible::VisibleSet;
 
@@ -20,9 +21,10 @@ pub(crate) trait KeptView: Component<Mutability = Mutable> {
     const NOTHING: &'static str;
     /// The options its field of view is computed with.
     fn options(&self) -> FovOptions;
-    /// How far above its tile's ground it sees from (a light shines from the ground).
-    fn eye_height(&self) -> u8 {
-        0
+    /// How far above its tile's ground it sees from and what it sees of higher tiles (a
+    /// light shines from the ground and lights the faces of higher tiles).
+    fn elevation(&self) -> ElevationOptions {
+        ElevationOptions::default()
     }
     /// Whether it holds anything an empty view would take away.
     fn has_view(&self) -> bool;
@@ -41,8 +43,8 @@ impl KeptView for Viewshed {
         self.options
     }
 
-    fn eye_height(&self) -> u8 {
-        self.eye_height
+    fn elevation(&self) -> ElevationOptions {
+        ElevationOptions::eye_height(self.eye_height).with_cliff_faces(self.cliff_faces)
     }
 
     fn has_view(&self) -> bool {

@@ -16,6 +16,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::opacity::map_opacity::Grid;
+use viewshed_core::elevation::CliffFaces;
 use viewshed_core::options::{DistanceShape, FovMode, FovOptions, Radius, VisionCone};
 use viewshed_core::staggered;
 use viewshed_core::visible::{VisibleSet, Window};
@@ -67,6 +68,10 @@ pub struct Viewshed {
     /// unit: more). Its eye level is its tile's level plus this, at most 15; tiles above the
     /// eye block its sight. Change it at run time; the view follows at the next update.
     pub eye_height: u8,
+    /// What it sees of tiles above its eye: their faces (the default, as a wall's face is
+    /// seen), or nothing of them ([`CliffFaces::Hidden`], as in StarCraft II). Change it at
+    /// run time; the view follows at the next update.
+    pub cliff_faces: CliffFaces,
     /// What it sees.
     #[reflect(ignore)]
     pub(super) visible: VisibleSet,
@@ -93,6 +98,8 @@ pub(crate) struct ViewKey {
     pub options: FovOptions,
     /// The viewer's eye level (its tile's elevation plus its eye height): the grid it sees on.
     pub eye: u8,
+    /// What the viewer sees of the tiles above its eye.
+    pub cliff_faces: CliffFaces,
     /// The map's opacity version the view was computed at.
     pub version: u64,
     /// The map's grid (square or hexagonal) the view was computed on.
@@ -171,6 +178,7 @@ impl Viewshed {
         Self {
             options,
             eye_height: 0,
+            cliff_faces: CliffFaces::Seen,
             visible: VisibleSet::new(),
             previous: VisibleSet::new(),
             at: None,
@@ -182,6 +190,13 @@ impl Viewshed {
     /// [`eye_height`](Self::eye_height)).
     pub fn with_eye_height(mut self, height: u8) -> Self {
         self.eye_height = height;
+        self
+    }
+
+    /// The same viewer seeing `faces` of the tiles above its eye (see
+    /// [`cliff_faces`](Self::cliff_faces)).
+    pub fn with_cliff_faces(mut self, faces: CliffFaces) -> Self {
+        self.cliff_faces = faces;
         self
     }
 

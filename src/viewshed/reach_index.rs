@@ -264,6 +264,7 @@ mod tests {
                 ..FovOptions::default()
             },
             eye: 0,
+            cliff_faces: viewshed_core::CliffFaces::Seen,
             version: 1,
             grid: Grid::Square,
         }

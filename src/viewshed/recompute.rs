@@ -30,6 +30,7 @@ use crate::viewshed::reach_index::{Filed, ReachIndex};
 use crate::viewshed::scratch::Scratch;
 use crate::viewshed::state::ViewState;
 use crate::viewshed::{ViewKey, Viewshed};
+use viewshed_core::elevation::ElevationOptions;
 use viewshed_core::options::FovOptions;
 use viewshed_core::visible::VisibleSet;
 
@@ -281,7 +282,7 @@ fn visit_view<C: KeptView>(
         return None;
     }
     let located = locate(
-        (item.view.options(), item.view.eye_height()),
+        (item.view.options(), item.view.elevation()),
         &item.placed,
         maps,
     );
@@ -403,7 +404,7 @@ fn clear<C: KeptView>(item: &mut ViewItemItem<C>, problem: PlaceProblem) -> bool
 
 /// The map, tile and settings a viewer's view depends on, or why it sees nothing.
 fn locate<'a>(
-    (options, eye_height): (FovOptions, u8),
+    (options, elevation): (FovOptions, ElevationOptions),
     placed: &Placed,
     maps: &mut MapLookup<'a, '_, '_>,
 ) -> Result<(ViewKey, MapRead<'a>), PlaceProblem> {
@@ -421,7 +422,8 @@ fn locate<'a>(
         map,
         origin: (tile.x, tile.y),
         options,
-        eye: opacity.eye_level((tile.x, tile.y), eye_height),
+        eye: opacity.eye_level((tile.x, tile.y), elevation.eye_height),
+        cliff_faces: elevation.cliff_faces,
         version: opacity.version(),
         grid: opacity.kind(),
     };

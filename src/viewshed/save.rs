@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::support::save_format;
 use crate::viewshed::Viewshed;
+use viewshed_core::elevation::CliffFaces;
 use viewshed_core::options::FovOptions;
 use viewshed_core::visible::VisibleSet;
 
@@ -19,6 +20,12 @@ pub(super) struct ViewshedSave {
     visible: VisibleSet,
     #[serde(default, skip_serializing_if = "is_zero")]
     eye_height: u8,
+    #[serde(default, skip_serializing_if = "is_seen")]
+    cliff_faces: CliffFaces,
+}
+
+fn is_seen(faces: &CliffFaces) -> bool {
+    *faces == CliffFaces::Seen
 }
 
 fn is_zero(height: &u8) -> bool {
@@ -36,6 +43,7 @@ impl From<Viewshed> for ViewshedSave {
             options: viewshed.options,
             visible: viewshed.visible,
             eye_height: viewshed.eye_height,
+            cliff_faces: viewshed.cliff_faces,
         }
     }
 }
@@ -48,6 +56,7 @@ impl TryFrom<ViewshedSave> for Viewshed {
         let mut viewshed = Viewshed::with_options(save.options);
         viewshed.visible = save.visible;
         viewshed.eye_height = save.eye_height;
+        viewshed.cliff_faces = save.cliff_faces;
         Ok(viewshed)
     }
 }

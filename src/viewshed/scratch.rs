@@ -36,6 +36,7 @@ impl Scratch {
     ) -> Result<(), FovError> {
         // The map's walls, with the cells above the viewer's eye among them on high ground.
         let (grid, density) = (opacity.sight_grid(key.eye), opacity.density_grid());
+        let faces = (key.cliff_faces, key.eye);
         // The grid's cell (0, 0) is the map's tile (x0, y0): (0, 0) but in a world.
         let (x0, y0) = opacity.grid_origin();
         let origin = (key.origin.0 - x0, key.origin.1 - y0);
@@ -43,16 +44,20 @@ impl Scratch {
             Grid::Square => {
                 self.square.compute(grid, origin, key.options, visible)?;
                 density.thin_with(origin, visible, &mut self.shadows);
+                opacity.apply_cliff_faces(faces, visible);
             }
             // Density is not followed on hexagonal maps (`Density`'s docs).
-            Grid::Hex(coords) => self
-                .hex
-                .compute(grid, coords, origin, key.options, visible)?,
+            Grid::Hex(coords) => {
+                self.hex
+                    .compute(grid, coords, origin, key.options, visible)?;
+                opacity.apply_cliff_faces(faces, visible);
+            }
             Grid::Staggered => {
                 let diamond = staggered::to_diamond(origin);
                 self.square
                     .compute(grid, diamond, key.options, &mut self.diamond)?;
                 density.thin_with(diamond, &mut self.diamond, &mut self.shadows);
+                opacity.apply_cliff_faces(faces, &mut self.diamond);
                 staggered::view_to_tiles(&self.diamond, opacity.size().y, visible);
             }
         }

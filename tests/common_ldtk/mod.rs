@@ -179,7 +179,10 @@ pub struct LevelData {
 impl LevelData {
     /// Reads `assets/ldtk_level.ldtk`.
     pub fn read() -> Self {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/ldtk_level.ldtk");
+        let path = format!(
+            "{}/assets/ldtk_level.ldtk",
+            std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")
+        );
         let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let layers = json["levels"][0]["layerInstances"].as_array().unwrap();
         let by_name = |name: &str| {

@@ -11,10 +11,16 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The checkout, read when the test runs: a test binary built in another clone that shares
+/// the target directory must not look in that clone.
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+}
+
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+        .unwrap_or_else(|| manifest_dir().join("target"))
 }
 
 /// The folder the screenshots are saved in (created).
@@ -27,9 +33,9 @@ pub fn screenshot_dir() -> PathBuf {
 /// Builds the example as the README's test command (`cargo test --workspace --all-features`)
 /// already has, so that this is a no-op there, and returns its binary.
 pub fn build_example(name: &str) -> PathBuf {
-    let status = Command::new(env!("CARGO"))
+    let status = Command::new(std::env::var_os("CARGO").expect("cargo sets CARGO"))
         .args(["build", "--workspace", "--example", name, "--all-features"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(manifest_dir())
         .status()
         .expect("cargo runs");
     assert!(status.success(), "the {name} example builds");
@@ -48,8 +54,8 @@ pub fn play(binary: &Path, args: &[&str], out: &Path) -> (image::RgbaImage, Stri
         .arg("--screenshot")
         .arg(out)
         .arg("--exit")
-        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("BEVY_ASSET_ROOT", manifest_dir())
+        .current_dir(manifest_dir())
         .output()
         .expect("xvfb-run runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -107,7 +113,7 @@ pub fn steady_frame_after_keys<K: PartialEq>(
         .arg(&display)
         .arg(binary)
         .args(args)
-        .env("BEVY_ASSET_ROOT", env!("CARGO_MANIFEST_DIR"))
+        .env("BEVY_ASSET_ROOT", manifest_dir())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()

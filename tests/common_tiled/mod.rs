@@ -13,7 +13,7 @@
 //! bevy_ecs_tiled spawns.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use bevy::image::{CompressedImageFormats, ImageLoader, ImagePlugin, TextureAtlasPlugin};
 use bevy::prelude::*;
@@ -24,7 +24,10 @@ use bevy_viewshed::{FovOptions, MapOpacity};
 use bevy_viewshed::{HexCoords, OpacityGrid, field_of_view, hex_field_of_view};
 
 /// The directory of the Tiled files.
-pub const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tiled");
+pub fn dir() -> PathBuf {
+    Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+        .join("assets/tiled")
+}
 
 /// The configuration the tests load the maps with: closed door tiles (class `Door`) block
 /// sight besides `block_line_of_sight`; players see 8 tiles and reveal the fog.
@@ -158,7 +161,7 @@ impl MapData {
     /// Reads `assets/tiled/{file}`.
     pub fn read(file: &str) -> Self {
         let map = tiled::Loader::new()
-            .load_tmx_map(Path::new(DIR).join(file))
+            .load_tmx_map(dir().join(file))
             .expect("the map loads");
         let (mut low, mut high) = ((0, 0), (map.width as i32 - 1, map.height as i32 - 1));
         if map.infinite() {

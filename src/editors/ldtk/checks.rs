@@ -116,7 +116,10 @@ mod tests {
 
     #[test]
     fn an_entity_defined_but_placed_in_no_level_is_reported() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/tutorial.ldtk");
+        let path = format!(
+            "{}/assets/tutorial.ldtk",
+            std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")
+        );
         let text = std::fs::read_to_string(path).unwrap();
         let project: LdtkJson = serde_json::from_str(&text).unwrap();
         let vision = LdtkVision::default()

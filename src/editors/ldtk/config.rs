@@ -19,8 +19,16 @@ pub struct IntGridRule {
     pub value: i32,
 }
 
+impl IntGridRule {
+    /// Whether a tile of layer `layer` with IntGrid value `value` matches.
+    fn matches(&self, layer: &str, value: Option<i32>) -> bool {
+        value == Some(self.value) && self.layer.as_deref().is_none_or(|name| name == layer)
+    }
+}
+
 /// Which LDtk tiles are [`Opaque`](crate::Opaque): IntGrid values (on any layer or on one)
-/// and tile enum tags.
+/// and tile enum tags; and which stand on high ground ([`Elevation`](crate::Elevation)): the
+/// IntGrid values and enum tags given a level.
 ///
 /// Tiles follow it at run time: set a door tile's `IntGridCell` value from "closed door" to
 /// "open door" and the door stops blocking sight at the next update; change the resource and
@@ -39,6 +47,12 @@ pub struct IntGridRule {
 /// assert!(!opacity.blocks("Ground", Some(3), &[]));
 /// assert!(opacity.blocks("Doors", Some(3), &[]));
 /// assert!(opacity.blocks("Decor", None, &["Wall".to_string()]));
+///
+/// // IntGrid value 5 is a hill (level 2) on every layer, tiles tagged "Cliff" level 4.
+/// let terrain = LdtkOpacity::default().int_grid_level(5, 2).enum_tag_level("Cliff", 4);
+/// assert_eq!(terrain.level("Ground", Some(5), &[]), Some(2));
+/// assert_eq!(terrain.level("Ground", Some(1), &["Cliff".to_string()]), Some(4));
+/// assert_eq!(terrain.level("Ground", Some(1), &[]), None);
 /// ```
 #[derive(Resource, Clone, Debug, Default, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug)]
@@ -48,6 +62,10 @@ pub struct LdtkOpacity {
     pub int_grid: Vec<IntGridRule>,
     /// Enum values (their identifiers) that make a tagged tile block sight.
     pub enum_tags: Vec<String>,
+    /// IntGrid values and the level of high ground they give a tile.
+    pub int_grid_levels: Vec<(IntGridRule, u8)>,
+    /// Enum values and the level of high ground they give a tagged tile.
+    pub enum_tag_levels: Vec<(String, u8)>,
 }
 
 impl LdtkOpacity {
@@ -72,15 +90,52 @@ impl LdtkOpacity {
         self
     }
 
+    /// IntGrid `value` gives a tile `level` of high ground, on every IntGrid layer.
+    pub fn int_grid_level(mut self, value: i32, level: u8) -> Self {
+        let rule = IntGridRule { layer: None, value };
+        self.int_grid_levels.push((rule, level));
+        self
+    }
+
+    /// IntGrid `value` gives a tile `level` of high ground, on the layer with this identifier.
+    pub fn int_grid_level_on(mut self, layer: impl Into<String>, value: i32, level: u8) -> Self {
+        let rule = IntGridRule {
+            layer: Some(layer.into()),
+            value,
+        };
+        self.int_grid_levels.push((rule, level));
+        self
+    }
+
+    /// Tiles tagged with this enum value stand at `level` of high ground.
+    pub fn enum_tag_level(mut self, tag: impl Into<String>, level: u8) -> Self {
+        self.enum_tag_levels.push((tag.into(), level));
+        self
+    }
+
     /// Whether a tile of layer `layer` with this IntGrid value and these enum tags blocks
     /// sight.
     pub fn blocks(&self, layer: &str, int_grid: Option<i32>, tags: &[String]) -> bool {
-        let by_value = int_grid.is_some_and(|value| {
-            self.int_grid.iter().any(|rule| {
-                rule.value == value && rule.layer.as_deref().is_none_or(|name| name == layer)
-            })
-        });
+        let by_value = self
+            .int_grid
+            .iter()
+            .any(|rule| rule.matches(layer, int_grid));
         by_value || tags.iter().any(|tag| self.enum_tags.contains(tag))
+    }
+
+    /// The level of high ground of a tile of layer `layer` with this IntGrid value and these
+    /// enum tags: the highest its value and tags give, `None` where none gives one.
+    pub fn level(&self, layer: &str, int_grid: Option<i32>, tags: &[String]) -> Option<u8> {
+        let by_value = self.int_grid_levels.iter();
+        let by_value = by_value.filter(|(rule, _)| rule.matches(layer, int_grid));
+        let by_tag = self
+            .enum_tag_levels
+            .iter()
+            .filter(|(tag, _)| tags.contains(tag));
+        by_value
+            .map(|(_, level)| *level)
+            .chain(by_tag.map(|(_, level)| *level))
+            .max()
     }
 }
 

@@ -1,11 +1,13 @@
-//! LDtk tiles that block sight: `Opaque` on the tiles whose IntGrid value or enum tags
-//! [`LdtkOpacity`] lists, kept in step when a value, a tag or the configuration changes.
+//! LDtk tiles that block sight or stand on high ground: `Opaque` and `Elevation` on the tiles
+//! whose IntGrid value or enum tags [`LdtkOpacity`] lists, kept in step when a value, a tag or
+//! the configuration changes.
 //!
 //! A tile's IntGrid value is its `IntGridCell` when it has one. bevy_ecs_ldtk inserts that only
 //! on cells of no registered `LdtkIntCell` bundle (or of one that asks for it), so the values
 //! of the other cells are read from the level's own IntGrid data when the layer spawns, and
 //! kept on the tile as [`IntGridValue`].
 
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy_ecs_ldtk::ldtk::Type;
 use bevy_ecs_ldtk::{IntGridCell, LayerMetadata, TileEnumTags};
@@ -15,30 +17,39 @@ use bevy_ecs_tilemap::tiles::{TilePos, TileStorage};
 use crate::editors::ldtk::LdtkWarnings;
 use crate::editors::ldtk::config::LdtkOpacity;
 use crate::editors::ldtk::project::ProjectData;
+use crate::editors::put::put;
+use crate::opacity::elevation::Elevation;
 use crate::opacity::opaque::Opaque;
 
 /// On a tile whose `Opaque` this integration put (and may take away again).
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub(super) struct OpaqueFromLdtk;
 
+/// On a tile whose `Elevation` this integration put (and may change or take away).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub(super) struct ElevationFromLdtk;
+
 /// The IntGrid value the level's data gives a tile that has no `IntGridCell` (an `IntGridCell`
 /// the game inserts later takes precedence).
 #[derive(Component, Clone, Copy, Debug)]
 pub(super) struct IntGridValue(i32);
 
-/// What a tile's opacity is decided from.
-type TileItem = (
-    Entity,
-    Option<&'static IntGridCell>,
-    Option<&'static IntGridValue>,
-    Option<&'static TileEnumTags>,
-    &'static TilemapId,
-    Has<Opaque>,
-    Has<OpaqueFromLdtk>,
-);
+/// What a tile's opacity and level are decided from, and what it has of them.
+#[derive(QueryData)]
+pub(super) struct LdtkTile {
+    entity: Entity,
+    cell: Option<&'static IntGridCell>,
+    data: Option<&'static IntGridValue>,
+    tags: Option<&'static TileEnumTags>,
+    layer: &'static TilemapId,
+    opaque: Option<&'static Opaque>,
+    opaque_ours: Has<OpaqueFromLdtk>,
+    elevation: Option<&'static Elevation>,
+    elevation_ours: Has<ElevationFromLdtk>,
+}
 
 /// Tiles that carry LDtk data.
-type LdtkTile = Or<(With<IntGridCell>, With<IntGridValue>, With<TileEnumTags>)>;
+type WithLdtkData = Or<(With<IntGridCell>, With<IntGridValue>, With<TileEnumTags>)>;
 
 /// Tiles whose LDtk data changed.
 type ChangedTile = Or<(
@@ -47,40 +58,31 @@ type ChangedTile = Or<(
     Changed<TileEnumTags>,
 )>;
 
-/// Puts `Opaque` on the LDtk tiles [`LdtkOpacity`] lists and takes it from those it no longer
-/// lists: the tiles whose value or tags changed, or all of them when the configuration did.
+/// Puts `Opaque` and `Elevation` on the LDtk tiles [`LdtkOpacity`] lists and takes them from
+/// those it no longer lists: the tiles whose value or tags changed, or all of them when the
+/// configuration did.
 pub(super) fn sync_int_grid_opacity(
     config: Res<LdtkOpacity>,
-    changed: Query<TileItem, (LdtkTile, ChangedTile)>,
-    all: Query<TileItem, LdtkTile>,
+    changed: Query<LdtkTile, (WithLdtkData, ChangedTile)>,
+    all: Query<LdtkTile, WithLdtkData>,
     layers: Query<&LayerMetadata>,
     mut commands: Commands,
 ) {
-    let mut sync = |(tile, cell, data, tags, &TilemapId(layer), opaque, ours): (
-        Entity,
-        Option<&IntGridCell>,
-        Option<&IntGridValue>,
-        Option<&TileEnumTags>,
-        &TilemapId,
-        bool,
-        bool,
-    )| {
+    let mut sync = |tile: LdtkTileItem| {
         let layer = layers
-            .get(layer)
+            .get(tile.layer.0)
             .map_or("", |meta| meta.identifier.as_str());
-        let value = cell.map(|cell| cell.value).or(data.map(|data| data.0));
-        let tags = tags.map_or(&[][..], |tags| &tags.tags[..]);
-        match (config.blocks(layer, value, tags), opaque, ours) {
-            (true, false, _) => {
-                commands.entity(tile).try_insert((Opaque, OpaqueFromLdtk));
-            }
-            (false, _, true) => {
-                commands
-                    .entity(tile)
-                    .try_remove::<(Opaque, OpaqueFromLdtk)>();
-            }
-            _ => {}
-        }
+        let value = tile
+            .cell
+            .map(|cell| cell.value)
+            .or(tile.data.map(|data| data.0));
+        let tags = tile.tags.map_or(&[][..], |tags| &tags.tags[..]);
+        let opaque = config.blocks(layer, value, tags).then_some(Opaque);
+        let has = (tile.opaque, tile.opaque_ours);
+        put::<Opaque, OpaqueFromLdtk>(&mut commands, tile.entity, opaque, has);
+        let level = config.level(layer, value, tags).map(Elevation);
+        let has = (tile.elevation, tile.elevation_ours);
+        put::<Elevation, ElevationFromLdtk>(&mut commands, tile.entity, level, has);
     };
     if config.is_changed() {
         all.iter().for_each(&mut sync);

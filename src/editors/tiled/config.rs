@@ -13,6 +13,8 @@ use crate::editors::vision::{named, set_named};
 /// Which Tiled tiles and objects are [`Opaque`](crate::Opaque): those with a bool custom
 /// property set to `true` ([`property`](Self::property), `block_line_of_sight` by default, as
 /// in bevy_ecs_tiled's book), and those of the classes listed ([`classes`](Self::classes)).
+/// And which stand on high ground: an int property ([`elevation`](Self::elevation),
+/// `elevation` by default) gives a tile or object that [`Elevation`](crate::Elevation).
 ///
 /// Tiles get it from their tileset's tile (set the property or class on the tile in Tiled's
 /// tileset editor); objects from their own properties and class, or else from their tile's
@@ -36,6 +38,10 @@ use crate::editors::vision::{named, set_named};
 /// // Another property name, and no class.
 /// let opacity = TiledOpacity::default().with_property("opaque");
 /// assert_eq!(opacity.property.as_deref(), Some("opaque"));
+///
+/// // Levels of high ground from the int property "height".
+/// let opacity = TiledOpacity::default().with_elevation_property("height");
+/// assert_eq!(opacity.elevation.as_deref(), Some("height"));
 /// ```
 #[derive(Resource, Clone, Debug, PartialEq, Reflect)]
 #[reflect(Resource, Default, Debug)]
@@ -46,6 +52,9 @@ pub struct TiledOpacity {
     pub property: Option<String>,
     /// Tile and object classes (Tiled's "Class" field) that block sight.
     pub classes: Vec<String>,
+    /// The int custom property that gives a tile or object its level of high ground
+    /// ([`Elevation`](crate::Elevation), 0 to 15; `None`: no property does).
+    pub elevation: Option<String>,
 }
 
 impl Default for TiledOpacity {
@@ -53,6 +62,7 @@ impl Default for TiledOpacity {
         Self {
             property: Some("block_line_of_sight".into()),
             classes: Vec::new(),
+            elevation: Some("elevation".into()),
         }
     }
 }
@@ -62,6 +72,13 @@ impl TiledOpacity {
     /// `block_line_of_sight`).
     pub fn with_property(mut self, name: impl Into<String>) -> Self {
         self.property = Some(name.into());
+        self
+    }
+
+    /// Tiles and objects take their level of high ground from this int property (instead of
+    /// `elevation`).
+    pub fn with_elevation_property(mut self, name: impl Into<String>) -> Self {
+        self.elevation = Some(name.into());
         self
     }
 

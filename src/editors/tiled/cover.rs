@@ -108,7 +108,7 @@ fn outline(object: &ObjectShapeItem, asset: &TiledMapAsset, grid: &MapGridItem) 
         shape => asset
             .object_vertices(shape, object.transform)
             .into_iter()
-            .filter_map(|c| grid.local(Vec2::new(c.x, c.y)))
+            .filter_map(|c| grid.local(asset, Vec2::new(c.x, c.y)))
             .collect(),
     }
 }

@@ -1,11 +1,15 @@
 //! A map's grid as objects meet it: the tile of its root tilemap under a point of the world
 //! (beyond the map too), and the centre of a tile, with bevy_ecs_tilemap's formulas for every
-//! map type.
+//! map type. On an isometric map, a point of an object is first moved from where
+//! bevy_ecs_tiled 0.13.4 puts it to where the file puts it (docs/tiled.md, "quirks").
 
 use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
+use bevy_ecs_tiled::prelude::TiledMapAsset;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
-use bevy_ecs_tilemap::map::{TilemapGridSize, TilemapSize, TilemapTileSize, TilemapType};
+use bevy_ecs_tilemap::map::{
+    IsoCoordSystem, TilemapGridSize, TilemapSize, TilemapTileSize, TilemapType,
+};
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::worlds::chunks::ChunkPlacement;
@@ -31,12 +35,32 @@ pub(super) struct MapGrid {
 }
 
 impl MapGridItem<'_, '_> {
-    /// A point of the world in the tilemap's own frame (`None` if its transform cannot be
+    /// A point of an object of the map (in the world, where bevy_ecs_tiled put it) in the
+    /// tilemap's own frame, where the file puts it (`None` if the tilemap's transform cannot be
     /// inverted).
-    pub(super) fn local(&self, point: Vec2) -> Option<Vec2> {
+    pub(super) fn local(&self, asset: &TiledMapAsset, point: Vec2) -> Option<Vec2> {
         let inverse = self.transform.affine().inverse();
         let local = inverse.transform_point3(point.extend(0.0)).truncate();
-        local.is_finite().then_some(local)
+        local
+            .is_finite()
+            .then(|| local + self.isometric_shift(asset))
+    }
+
+    /// How far bevy_ecs_tiled 0.13.4 puts an isometric map's objects from where the file puts
+    /// them, in the tilemap's frame: it projects Tiled's object coordinates with an offset right
+    /// only on maps exactly two tiles wider than tall (a whole number of tiles along the map's
+    /// diagonal otherwise). Measured on the centre of Tiled's tile `(0, 0)`: where bevy_ecs_tiled
+    /// puts that point, against the centre of its tile. Nothing on other grids.
+    fn isometric_shift(&self, asset: &TiledMapAsset) -> Vec2 {
+        let diamond = *self.map_type == TilemapType::Isometric(IsoCoordSystem::Diamond);
+        // An infinite map's tile (0, 0) is not Tiled's: left as bevy_ecs_tiled puts it.
+        if !diamond || asset.map.infinite() || self.size.y == 0 {
+            return Vec2::ZERO;
+        }
+        let anchor = self.anchor.copied().unwrap_or_default();
+        let half = asset.map.tile_height as f32 / 2.0;
+        let drawn = asset.world_space_from_tiled_position(&anchor, Vec2::splat(half));
+        self.centre(TilePos::new(0, self.size.y - 1)) - drawn
     }
 
     /// Where the anchor puts the centre of tile `(0, 0)` in the tilemap's frame.
@@ -67,8 +91,8 @@ impl MapGridItem<'_, '_> {
     /// Where something whose centre is at `point` (in the world) stands: this tilemap and its
     /// tile; on a chunk of a world, the world and its tile when the point lies beyond the
     /// chunk; else this tilemap and [`NOWHERE`].
-    pub(super) fn stand(&self, point: Vec2) -> (Entity, TilePos) {
-        let Some(at) = self.local(point).map(|local| self.tile_at(local)) else {
+    pub(super) fn stand(&self, asset: &TiledMapAsset, point: Vec2) -> (Entity, TilePos) {
+        let Some(at) = self.local(asset, point).map(|local| self.tile_at(local)) else {
             return (self.entity, NOWHERE);
         };
         if let Some(tile) = self.on_map(at) {

@@ -11,11 +11,10 @@ use bevy_ecs_tiled::prelude::{TiledMapReference, TiledObject, TiledObjectId, til
 use crate::editors::tiled::TiledWarnings;
 use crate::editors::tiled::config::{ObjectVision, TiledOpacity, TiledVision, VisionProperties};
 use crate::editors::tiled::data::{TiledData, map_name};
-use crate::editors::tiled::opaque_tiles::{OpaqueFromTiled, set_opaque};
-use crate::editors::tiled::properties::{PropertySource, blocks};
+use crate::editors::tiled::opaque_tiles::TiledTerrain;
+use crate::editors::tiled::properties::{PropertySource, blocks, level};
 use crate::fog::{RevealsFog, Team};
 use crate::ghosts::{HidesOutsideView, LeavesGhost};
-use crate::opacity::opaque::Opaque;
 use crate::sightings::CanBeSpotted;
 use viewshed_core::options::VisionCone;
 
@@ -26,8 +25,7 @@ pub(super) struct ObjectOpacity {
     id: &'static TiledObjectId,
     map: &'static TiledMapReference,
     object: &'static TiledObject,
-    opaque: Has<Opaque>,
-    ours: Has<OpaqueFromTiled>,
+    terrain: TiledTerrain,
 }
 
 /// Gives the objects spawned since the last update what [`TiledOpacity`] and [`TiledVision`]
@@ -69,14 +67,11 @@ pub(super) fn read_objects(
             class: &class,
             what: &what,
         };
-        let wanted = blocks(&opacity, &source, &mut warnings);
-        set_opaque(
-            &mut commands,
-            object.entity,
-            wanted,
-            object.opaque,
-            object.ours,
+        let wanted = (
+            blocks(&opacity, &source, &mut warnings),
+            level(&opacity, &source, &mut warnings),
         );
+        object.terrain.set(&mut commands, object.entity, wanted);
         if !is_new {
             continue;
         }

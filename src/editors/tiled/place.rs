@@ -14,6 +14,7 @@ use crate::editors::tiled::data::{TiledData, map_name};
 use crate::editors::tiled::grid::{MapGrid, NOWHERE};
 use crate::ghosts::{HidesOutsideView, LeavesGhost};
 use crate::light::LightSource;
+use crate::opacity::elevation::Elevation;
 use crate::opacity::opaque::Opaque;
 use crate::sightings::CanBeSpotted;
 use crate::viewshed::Viewshed;
@@ -58,6 +59,7 @@ impl ObjectShapeItem<'_, '_> {
 
 /// The objects the field of view needs on a tile.
 type FovNeeds = Or<(
+    With<Elevation>,
     With<Viewshed>,
     With<LightSource>,
     With<Opaque>,
@@ -101,7 +103,7 @@ pub(super) fn place_objects(
             }
             continue;
         };
-        let (tilemap, tile) = grid.stand(object.centre(asset));
+        let (tilemap, tile) = grid.stand(asset, object.centre(asset));
         if tile == NOWHERE {
             warnings.once(format!(
                 "{} stands outside every tile layer of its map; it stands nowhere until it is \
@@ -134,7 +136,7 @@ pub(super) fn follow_objects(
         else {
             continue;
         };
-        let (now_on, now_at) = grid.stand(object.centre(asset));
+        let (now_on, now_at) = grid.stand(asset, object.centre(asset));
         if (now_on, now_at) != (tilemap, tile) {
             commands
                 .entity(object.entity)

@@ -7,6 +7,7 @@ use bevy_ecs_tiled::prelude::tiled::{Properties, PropertyValue};
 
 use crate::editors::tiled::TiledWarnings;
 use crate::editors::tiled::config::TiledOpacity;
+use crate::opacity::elevation::Elevation;
 use crate::opacity::opaque::Opaque;
 
 /// The properties and class of one tile or object.
@@ -112,6 +113,17 @@ pub(super) fn blocks(
     config.blocks_class(source.class)
         || source.bool(config.property.as_deref(), warnings) == Some(true)
         || source.class_property(Opaque::type_path()).is_some()
+}
+
+/// The level of high ground `source` stands on by `config`'s int property, if it has one (a
+/// level above 15 is warned about where it is used).
+pub(super) fn level(
+    config: &TiledOpacity,
+    source: &PropertySource,
+    warnings: &mut TiledWarnings,
+) -> Option<Elevation> {
+    let level = source.count(config.elevation.as_deref(), warnings)?;
+    Some(Elevation(u8::try_from(level).unwrap_or(u8::MAX)))
 }
 
 /// A property value as a warning names it.
