@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/tiled"
 mkdir -p by_tiled
 for map in room.tmx isometric.tmx isometric_tall.tmx hex_y_odd.tmx hex_y_even.tmx \
-  hex_x_odd.tmx hex_x_even.tmx infinite.tmx hills.tmx world_nw.tmx world_ne.tmx \
+  hex_x_odd.tmx hex_x_even.tmx infinite.tmx hills.tmx foreign.tmx world_nw.tmx world_ne.tmx \
   world_sw.tmx world_se.tmx; do
   QT_QPA_PLATFORM=offscreen tiled --export-map tmx "$map" "by_tiled/$map" 2>/dev/null
 done

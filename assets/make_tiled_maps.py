@@ -637,6 +637,54 @@ def write_hills(name):
     (OUT / name).write_text(map_xml(attrs, tilesets, body, 3, objects.next_id()))
 
 
+def write_foreign(name):
+    """A room drawn in another project: class properties of types this game never registered
+    (`other_game::Loot` on an object, `other_game::Terrain` on a tileset tile, one nested in
+    another), beside our own reflected `Team` and `sight_radius` on the player."""
+    grid = rows("""
+##########
+#........#
+#..##....#
+#........#
+##########
+""")
+    w, h = len(grid[0]), len(grid)
+    loot = class_prop("Loot", "other_game::Loot", prop("gold", "int", 5))
+    nested = class_prop(
+        "Chest", "other_game::Chest", class_prop("inside", "other_game::Loot", prop("gold", "int", 2))
+    )
+    objects = Objects(ortho_center)
+    objects.point(
+        "Player", "", 2, 1,
+        [prop("sight_radius", "int", 6), class_prop("Team", "bevy_viewshed::Team", prop("0", "int", 3))],
+    )
+    objects.point("Coins", "Treasure", 7, 3, [loot, nested])
+    tilesets = (
+        f' <tileset firstgid="{TSX_FIRSTGID}" name="foreign" tilewidth="{TILE}" '
+        f'tileheight="{TILE}" tilecount="8" columns="8">\n'
+        '  <image source="../tiles.png" width="128" height="16"/>\n'
+        f'  <tile id="{WALL}">\n   <properties>\n'
+        '    <property name="block_line_of_sight" type="bool" value="true"/>\n'
+        "   </properties>\n  </tile>\n"
+        f'  <tile id="{FLOOR}">\n   <properties>\n'
+        + class_prop("Terrain", "other_game::Terrain", prop("speed", "float", 1.5))
+        + "   </properties>\n  </tile>\n </tileset>\n"
+    )
+    cells = ",\n".join(
+        ",".join(str(TSX_FIRSTGID + (WALL if c == "#" else FLOOR)) for c in row) for row in grid
+    )
+    ground = (
+        f' <layer id="1" name="Ground" width="{w}" height="{h}">\n'
+        f'  <data encoding="csv">\n{cells}\n</data>\n </layer>\n'
+    )
+    attrs = (
+        f'orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" '
+        f'tilewidth="{TILE}" tileheight="{TILE}" infinite="0"'
+    )
+    body = ground + objects.xml(2)
+    (OUT / name).write_text(map_xml(attrs, tilesets, body, 3, objects.next_id()))
+
+
 def main():
     OUT.mkdir(exist_ok=True)
     write_tsx()
@@ -650,6 +698,7 @@ def main():
     write_world("four_maps.world", WORLD)
     write_odd_cases("odd_cases.tmx")
     write_hills("hills.tmx")
+    write_foreign("foreign.tmx")
     write_ortho("tiled_map.tmx", EXAMPLE, external=False)
 
 

@@ -44,6 +44,10 @@ pub(super) struct SmoothFogParams {
     /// The texel of the piece's own tile `(0, 0)`, and how many tiles are its own.
     margin: UVec2,
     own: UVec2,
+    /// The tiles the blur reads (on the map), from `on_map_first` to before `on_map_end`, in
+    /// the piece's own tiles.
+    on_map_first: IVec2,
+    on_map_end: IVec2,
     remembered: Vec4,
     unexplored: Vec4,
     softness: f32,
@@ -54,6 +58,11 @@ pub(super) struct SmoothFogParams {
 }
 
 impl SmoothFogParams {
+    /// The tiles the blur reads, in the piece's own tiles: the first and the one past the last.
+    pub(super) fn reads(&self) -> (IVec2, IVec2) {
+        (self.on_map_first, self.on_map_end)
+    }
+
     /// The uniform for `piece`, of grid `grid`, in the look `fog`, at `now` milliseconds.
     pub(super) fn new(grid: &TileGrid, fog: &SmoothFog, (piece, now): (Piece, u32)) -> Self {
         let (fade_in, fade_out) = fog
@@ -72,6 +81,8 @@ impl SmoothFogParams {
             inverse_y: grid.inverse().y_axis,
             margin: piece.margin(),
             own: UVec2::new(piece.area.width, piece.area.height),
+            on_map_first: piece.on_map_tiles().0,
+            on_map_end: piece.on_map_tiles().1,
             remembered: LinearRgba::from(fog.remembered).to_vec4(),
             unexplored: LinearRgba::from(fog.unexplored).to_vec4(),
             softness: fog.softness.max(MIN_SOFTNESS),

@@ -30,10 +30,19 @@ pub(super) struct Piece {
     pub(super) area: Window,
     /// The map's tiles its texture holds: its own and a margin around them.
     pub(super) window: Window,
+    /// The tiles of its window on the map: the blur reads these, and none beyond (as on one
+    /// map, whose edge it does not read past). On a world, the window within the loaded
+    /// chunks' bounds.
+    pub(super) on_map: Window,
 }
 
 impl Piece {
-    fn new(tilemap: Entity, first: TilePos, size: TilemapSize, margin: u32) -> Self {
+    fn new(
+        tilemap: Entity,
+        first: TilePos,
+        size: TilemapSize,
+        (margin, bounds): (u32, Window),
+    ) -> Self {
         let area = Window {
             x: first.x,
             y: first.y,
@@ -54,12 +63,20 @@ impl Piece {
             tilemap,
             area,
             window,
+            on_map: window.intersection(&bounds).unwrap_or(area),
         }
     }
 
     /// The texel of the piece's own tile `(0, 0)`.
     pub(super) fn margin(&self) -> UVec2 {
         UVec2::new(self.area.x - self.window.x, self.area.y - self.window.y)
+    }
+
+    /// The first tile the blur reads and the one past its last, in the piece's own tiles.
+    pub(super) fn on_map_tiles(&self) -> (IVec2, IVec2) {
+        let (on, own) = (self.on_map, self.area);
+        let first = IVec2::new(on.x as i32 - own.x as i32, on.y as i32 - own.y as i32);
+        (first, first + IVec2::new(on.width as i32, on.height as i32))
     }
 }
 
@@ -91,15 +108,27 @@ impl SmoothMaps<'_, '_> {
     fn pieces(&self, map: Entity) -> Vec<Piece> {
         let Ok(chunks) = self.chunks.get(map) else {
             let size = self.sizes.get(map).copied().unwrap_or_default();
-            return vec![Piece::new(map, TilePos::new(0, 0), size, 0)];
+            let area = Window {
+                x: 0,
+                y: 0,
+                width: size.x,
+                height: size.y,
+            };
+            return vec![Piece::new(map, TilePos::new(0, 0), size, (0, area))];
         };
-        chunks
+        let placed: Vec<(Entity, Window)> = chunks
             .iter()
-            .filter_map(|chunk| {
-                let place = self.placements.get(chunk).ok()?;
-                let area = place.area();
+            .filter_map(|chunk| Some((chunk, self.placements.get(chunk).ok()?.area())))
+            .collect();
+        let bounds = placed
+            .iter()
+            .fold(Window::default(), |bounds, (_, area)| area.union(&bounds));
+        placed
+            .into_iter()
+            .map(|(chunk, area)| {
                 let size = TilemapSize::new(area.width, area.height);
-                Some(Piece::new(chunk, place.first(), size, CHUNK_MARGIN))
+                let first = TilePos::new(area.x, area.y);
+                Piece::new(chunk, first, size, (CHUNK_MARGIN, bounds))
             })
             .collect()
     }

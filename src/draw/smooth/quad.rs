@@ -61,9 +61,16 @@ pub(super) fn keep_fog_quads(
             let Ok(item) = pieces.get(piece.tilemap) else {
                 continue;
             };
+            // A world's chunks streamed in or out move the edge the blur stops at.
+            let bounds_moved = item.quad.is_some_and(|quad| {
+                assets
+                    .reads(quad)
+                    .is_some_and(|reads| reads != piece.on_map_tiles())
+            });
             let stale = smooth.is_changed()
                 || item.texture.is_changed()
                 || item.quad.is_none()
+                || bounds_moved
                 || regeared.contains(piece.tilemap);
             if stale {
                 assets.draw(piece, &item, &smooth, now);
@@ -73,6 +80,12 @@ pub(super) fn keep_fog_quads(
 }
 
 impl QuadAssets<'_, '_> {
+    /// The tiles the blur of `quad`'s material reads (see [`Piece::on_map_tiles`]).
+    fn reads(&self, quad: &FogQuad) -> Option<(IVec2, IVec2)> {
+        let material = self.materials.as_ref()?.get(&quad.material)?;
+        Some(material.params.reads())
+    }
+
     /// Draws `piece`'s quad: its material, mesh and place, spawned if it has none.
     fn draw(&mut self, piece: Piece, item: &QuadPieceItem, smooth: &SmoothFog, now: u32) {
         let grid = TileGrid::of(&shape_of(&item.geometry));

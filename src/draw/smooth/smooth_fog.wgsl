@@ -26,6 +26,8 @@ struct SmoothFogParams {
     inverse_y: vec2<f32>,
     margin: vec2<u32>,
     own: vec2<u32>,
+    on_map_first: vec2<i32>,
+    on_map_end: vec2<i32>,
     remembered: vec4<f32>,
     unexplored: vec4<f32>,
     softness: f32,
@@ -64,9 +66,11 @@ fn fragment(in: VertexOutput) -> @location(0) vec4<f32> {
     let point = params.rect_min + vec2<f32>(in.uv.x, 1.0 - in.uv.y) * params.rect_size;
     let inverse = mat2x2<f32>(params.inverse_x, params.inverse_y);
     let near = vec2<i32>(round(inverse * (point - params.origin)));
-    // The tiles the texture holds, in the piece's own coordinates.
-    let first = -vec2<i32>(params.margin);
-    let last = first + vec2<i32>(textureDimensions(fog, 0));
+    // The tiles the blur reads, in the piece's own coordinates: those of the texture on the
+    // map (on a world, the margin's tiles beyond the loaded chunks are left out, as the edge of
+    // one map is).
+    let first = params.on_map_first;
+    let last = params.on_map_end;
     let own = vec2<i32>(params.own);
     let spread = 2.0 * params.softness * params.softness;
     var sum = vec2<f32>(0.0);
