@@ -32,7 +32,9 @@ OUT = Path(__file__).parent / "tiled"
 TILE = 16
 TSX_FIRSTGID = 1
 PROPS_FIRSTGID = 9
-FLOOR, WALL, CLOSED_DOOR, PLAYER, GUARD, PILLAR = 0, 1, 2, 4, 6, 7
+FLOOR, WALL, CLOSED_DOOR, PLAYER, GUARD = 0, 1, 2, 4, 6
+# A pillar: the wall's image, in the props tileset whose tile carries our `Opaque` custom type.
+PILLAR = WALL
 OPAQUE_TYPE = "bevy_viewshed::Opaque"
 REVEALS_FOG_TYPE = "bevy_viewshed::RevealsFog"
 TEAM_TYPE = "bevy_viewshed::Team"

@@ -168,7 +168,31 @@ def plugin_tables(plugin):
             times = plugin[group]
             cells = [fmt(times[k]) if k in times else "-" for k in (OURS, "bevy_viewshed_cones", "bevy_viewshed_teams")]
             lines.append(f"| {int(group.split('/')[1]):,} viewers | " + " | ".join(cells) + " |")
+    lines += high_ground_table(plugin)
     return lines
+
+
+def high_ground_table(plugin):
+    """Flat against 8 levels of high ground: all moving (`bevy_viewshed_hills`), and a tile
+    raised to the top level and back (`bevy_viewshed_cliff`) against a door toggling."""
+    pairs = {"moving": "bevy_viewshed_hills", "door": "bevy_viewshed_cliff"}
+    rows = []
+    for group in sorted(plugin, key=lambda g: (g.split("/")[0], int(g.split("/")[1]))):
+        kind, viewers = group.split("/")
+        times = plugin[group]
+        other = pairs.get(kind)
+        if other not in times or OURS not in times:
+            continue
+        what = {"moving": "all moving", "door": "a door toggling (flat) / a cliff rising and falling (high ground)"}[kind]
+        ratio = times[other] / times[OURS]
+        rows.append(f"| {int(viewers):,} viewers, {what} | {fmt(times[OURS])} | {fmt(times[other])} | {ratio:.2f} |")
+    if not rows:
+        return []
+    return [
+        "",
+        "| frame (256x256 dungeon, radius 8) | flat map | 8 levels of high ground | high ground ÷ flat |",
+        "|---|---:|---:|---:|",
+    ] + rows
 
 
 GAME_LEVELS = ("views", "fog", "full")
@@ -404,6 +428,11 @@ The second table is the same frame with every viewer carrying a 120-degree visio
 along its walk, or with every viewer `RevealsFog` in one of four teams and the fog of war
 written into the tiles. A cone makes the frame cheaper, not dearer: the quadrants it does not
 reach are not scanned.
+
+The third table puts the same map in 8 levels of high ground (`ElevationCells`: blocks of 32
+tiles rising diagonally, every viewer's eye one level above its tile) against the flat map:
+all moving, and, in place of the door, one tile rising to the top level and falling back each
+frame, which recomputes the same viewers a door does ([elevation.md](elevation.md#cost)).
 """
 
 LIGHTS_TEXT = f"""\

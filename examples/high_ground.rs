@@ -1,7 +1,7 @@
 //! High ground: a valley, a terrace one level up and a plateau two levels up, with rocks and
 //! pillars. The scout walks east from the valley, climbs the terrace and the plateau, and its
 //! view opens over the valley behind it, while from the valley it saw only the cliff faces.
-//! The levels are `ElevationCells` on the map (brighter ground is higher); the fog of war
+//! The levels are `ElevationCells` on the map (each level in its own colour); the fog of war
 //! follows the scout as usual.
 //!
 //! ```text
@@ -108,9 +108,15 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     let tiles: Handle<Image> = assets.load("tiles.png");
     let map = commands.spawn_empty().id();
     let look = |x, y| {
-        // Higher ground is drawn brighter.
-        let shade = 0.75 + 0.08 * f32::from(level(x, y));
-        let color = Color::srgb(shade, shade, shade * 0.9);
+        // Each level in its own colour: the green valley, the sandy terrace, the ochre
+        // plateau and the rust-red outcrop.
+        let color = match level(x, y) {
+            0 => Color::srgb(0.6, 0.95, 0.55),
+            1 => Color::srgb(1.0, 0.92, 0.6),
+            2 => Color::srgb(1.0, 0.75, 0.45),
+            _ => Color::srgb(0.95, 0.5, 0.4),
+        };
+        let color = if is_wall(x, y) { Color::WHITE } else { color };
         (u32::from(is_wall(x, y)), color)
     };
     spawn_square_map(&mut commands, (map, SIZE, tiles.clone()), look, is_wall);

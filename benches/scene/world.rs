@@ -142,9 +142,20 @@ fn stream(w: &mut World) {
 /// comes and goes costs (less the same world's frame without it), which should not grow with
 /// the chunks loaded.
 pub fn streaming_app(grid: &OpacityGrid, side: u32, per_chunk: usize, streams: bool) -> App {
+    streaming_app_with(grid, (side, per_chunk, streams), |_, _| {})
+}
+
+/// [`streaming_app`], with `extra` run on the app and its world entity before the first frame
+/// (more plugins, a look on the world).
+pub fn streaming_app_with(
+    grid: &OpacityGrid,
+    (side, per_chunk, streams): (u32, usize, bool),
+    extra: impl FnOnce(&mut App, Entity),
+) -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     let world = app.world_mut().spawn(WorldMap).id();
+    extra(&mut app, world);
     let mut chunks = Vec::new();
     for cy in 0..side {
         for cx in 0..side {

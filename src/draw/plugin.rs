@@ -77,7 +77,9 @@ impl Plugin for FogDrawPlugin {
 /// of the drawing.
 #[cfg(feature = "render")]
 fn add_sprite_fog(app: &mut App) {
-    use super::sprite_fog::{FreshSprites, draw_sprites, on_fog_sprite_inserted, remember_sprites};
+    use super::sprite_fog::{
+        FreshSprites, draw_sprites, on_fog_sprite_inserted, remember_sprites, sprites_under_fog,
+    };
     use super::sprites::{FogSprite, FogSpriteStandIn, SpriteMemory};
     app.init_resource::<FreshSprites>()
         .add_observer(on_fog_sprite_inserted)
@@ -90,7 +92,7 @@ fn add_sprite_fog(app: &mut App) {
         (remember_sprites, draw_sprites)
             .chain()
             .after(draw_fog_layers)
-            .run_if(resource_exists::<FogChanges>)
+            .run_if(resource_exists::<FogChanges>.and_then(sprites_under_fog))
             .in_set(ViewshedStepSystems::Draw),
     );
 }

@@ -20,8 +20,8 @@ use super::maps::{
 };
 use super::opaque::OpaqueCells;
 use super::sources::{
-    PaintedCells, PaintedOn, RemadeMaps, SourceIndex, Tallies, fill_cells, on_map_gone,
-    on_source_gone, paint_cells, queue_source, sync_sources,
+    PaintedCells, PaintedOn, RemadeMaps, SourceIndex, Tallies, on_map_gone, on_source_gone,
+    paint_cells, queue_source, sync_sources,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 
@@ -78,7 +78,6 @@ impl Plugin for OpacityPlugin {
 fn kind_systems<P: PaintedCells>() -> ScheduleConfigs<ScheduleSystem> {
     type S<P> = <P as PaintedCells>::Source;
     (
-        fill_cells::<S<P>>,
         sync_sources::<S<P>>.run_if(any_with_component::<S<P>>),
         paint_cells::<P>,
     )
