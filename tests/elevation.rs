@@ -359,3 +359,79 @@ fn high_ground_reaches_across_a_chunk_border() {
     assert!(sees(low, on(6, 2)), "the low ground sees the ridge");
     assert!(!sees(low, on(2, 2)), "but not the plateau");
 }
+
+/// A world's chunk side, in tiles (chunks of 5x4).
+const CW: u32 = 5;
+const CH: u32 = 4;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// On random worlds of 2x2 square chunks at negative and positive chunk positions, each
+    /// with random walls and levels (`ElevationCells` on the chunk), every view of viewers with
+    /// random eye heights and cliff faces is the core's on the whole world's walls thresholded
+    /// at the viewer's eye, across the chunk borders; and again after a chunk's levels change.
+    #[test]
+    fn views_on_high_ground_across_chunk_borders_are_the_cores(
+        walls in proptest::collection::vec(proptest::bool::weighted(0.2), (4 * CW * CH) as usize),
+        levels in proptest::collection::vec(0u8..5, (4 * CW * CH) as usize),
+        origin in (-1i32..=0, -1i32..=0),
+        viewers in proptest::collection::vec(((0..2 * CW, 0..2 * CH), 0u8..3, cliff_faces()), 3),
+        raised in (0..4usize, 0u8..6),
+    ) {
+        let (w, h) = (2 * CW, 2 * CH);
+        let at = |x: u32, y: u32| (y * w + x) as usize;
+        let mut levels = levels;
+        let mut app = app();
+        let world = app.world_mut().spawn(WorldMap).id();
+        let mut chunks = Vec::new();
+        for (i, (cx, cy)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
+            let (x0, y0) = (cx * CW, cy * CH);
+            let chunk = spawn_map(&mut app, CW, CH, |x, y| walls[at(x0 + x, y0 + y)]);
+            let cells = ElevationCells::from_fn(CW, CH, |x, y| levels[at(x0 + x, y0 + y)]);
+            let pos = ChunkPos(IVec2::new(origin.0 + cx as i32, origin.1 + cy as i32));
+            app.world_mut().entity_mut(chunk).insert((ChunkOf(world), pos, cells));
+            chunks.push((chunk, (x0, y0), i));
+        }
+        // World tile of the oracle's cell (x, y): the chunk at `origin` starts the grid.
+        let first = |v: i32, side: u32| (WORLD_ORIGIN as i64 + i64::from(v) * i64::from(side)) as u32;
+        let (fx, fy) = (first(origin.0, CW), first(origin.1, CH));
+        let spawned: Vec<Entity> = viewers
+            .iter()
+            .map(|&((x, y), height, faces)| {
+                let sight = Viewshed::new(6).with_eye_height(height).with_cliff_faces(faces);
+                app.world_mut().spawn((sight, TilePos::new(fx + x, fy + y), TilemapId(world))).id()
+            })
+            .collect();
+        app.update();
+        for round in 0..2 {
+            if round == 1 {
+                // One chunk's levels change: every one of its tiles to `raised.1`.
+                let (chunk, (x0, y0), _) = chunks[raised.0];
+                for y in 0..CH {
+                    for x in 0..CW {
+                        levels[at(x0 + x, y0 + y)] = raised.1;
+                    }
+                }
+                app.world_mut().entity_mut(chunk).insert(ElevationCells::from_fn(CW, CH, |_, _| raised.1));
+                app.update();
+            }
+            let grid = OpacityGrid::from_fn(w, h, |x, y| walls[at(x, y)]);
+            let heights = ElevationGrid::from_fn(w, h, |x, y| levels[at(x, y)]);
+            for (viewer, &((x, y), height, faces)) in spawned.iter().zip(&viewers) {
+                let eye = ElevationOptions::eye_height(height).with_cliff_faces(faces);
+                let expected = if walls[at(x, y)] {
+                    None
+                } else {
+                    let view = field_of_view_with_elevation(&grid, &heights, (x, y), eye, FovOptions::radius(6));
+                    let mut tiles: Vec<(u32, u32)> = view.unwrap().iter().map(|(x, y)| (fx + x, fy + y)).collect();
+                    tiles.sort_unstable_by_key(|&(x, y)| (y, x));
+                    Some(tiles)
+                };
+                if let Some(expected) = expected {
+                    prop_assert_eq!(seen(&app, *viewer), expected, "viewer at ({}, {}) {:?}, round {}", x, y, eye, round);
+                }
+            }
+        }
+    }
+}

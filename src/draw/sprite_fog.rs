@@ -100,13 +100,16 @@ impl Look<'_> {
     }
 }
 
+/// A sprite under the fog, or a stand-in drawing one as remembered.
+type DrawnUnderFog = Or<(With<FogSprite>, With<FogSpriteStandIn>)>;
+
 /// Whether anything is drawn as a sprite under the fog: a [`FogSprite`], a stand-in, or a
 /// team's memory of one. Without any, the sprites' systems do not look up the entities near
 /// the tiles that changed (units of a server, which are findable for other reasons).
 /// `replicon-fog 2000` (benches/frame_instructions.rs, one thread): 15.34M -> 14.36M
 /// instructions a frame.
 pub(super) fn sprites_under_fog(
-    sprites: Query<(), Or<(With<FogSprite>, With<FogSpriteStandIn>)>>,
+    sprites: Query<(), DrawnUnderFog>,
     memories: Query<&SpriteMemory>,
 ) -> bool {
     !sprites.is_empty()
