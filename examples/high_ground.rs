@@ -1,7 +1,7 @@
 //! High ground: a valley, a terrace one level up and a plateau two levels up, with rocks and
 //! pillars. The scout walks east from the valley, climbs the terrace and the plateau, and its
 //! view opens over the valley behind it, while from the valley it saw only the cliff faces.
-//! The levels are `ElevationCells` on the map (each level in its own colour); the fog of war
+//! The levels are `ElevationCells` on the map; the fog of war
 //! follows the scout as usual.
 //!
 //! ```text
@@ -107,18 +107,8 @@ fn setup(mut commands: Commands, assets: Res<AssetServer>) {
     commands.spawn((Camera2d, Projection::Orthographic(projection)));
     let tiles: Handle<Image> = assets.load("tiles.png");
     let map = commands.spawn_empty().id();
-    let look = |x, y| {
-        // Each level in its own colour: the green valley, the sandy terrace, the ochre
-        // plateau and the rust-red outcrop.
-        let color = match level(x, y) {
-            0 => Color::srgb(0.6, 0.95, 0.55),
-            1 => Color::srgb(1.0, 0.92, 0.6),
-            2 => Color::srgb(1.0, 0.75, 0.45),
-            _ => Color::srgb(0.95, 0.5, 0.4),
-        };
-        let color = if is_wall(x, y) { Color::WHITE } else { color };
-        (u32::from(is_wall(x, y)), color)
-    };
+    // The fog's style colours each tile by what the scout knows of it.
+    let look = |x, y| (u32::from(is_wall(x, y)), Color::WHITE);
     spawn_square_map(&mut commands, (map, SIZE, tiles.clone()), look, is_wall);
     commands.entity(map).insert((
         ElevationCells::from_fn(SIZE.x, SIZE.y, level),
