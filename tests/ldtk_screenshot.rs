@@ -1,7 +1,9 @@
 //! Plays the ldtk_level example under Xvfb with Mesa's software Vulkan driver, lets it save a
 //! screenshot, and checks the frame tile by tile: its size, black unexplored tiles, remembered
 //! tiles dimmer than visible ones, and exactly as many bright tiles as the player sees by the
-//! example's report (so the LDtk layers are drawn as one map under one fog of war).
+//! example's report (so the LDtk layers are drawn as one map under one fog of war), and no
+//! more drawn tiles than the player explored: the level's entities drawn as sprites (its doors,
+//! chests and goblins) never show on a tile the player has not seen.
 //!
 //! It is `#[ignore]`d: it needs Xvfb and Vulkan (see `tests/common_screenshot`);
 //! `.ci/run` runs it with `--include-ignored`.
@@ -41,6 +43,14 @@ fn ldtk_screenshot_shows_fog_of_war() {
     // Exactly the player's visible tiles are drawn bright, on every layer at once.
     let sees = field(&line, " sees ").parse().unwrap();
     frame.assert_fog_of_war(tiles, sees, tiles / 5, tiles / 5);
+    // A sprite on an unexplored tile would make it more than black: the tiles drawn are the
+    // explored ones, no more.
+    let explored: usize = field(&line, "explored ").parse().unwrap();
+    assert_eq!(
+        frame.bright + frame.dim,
+        explored,
+        "every explored tile and no other is drawn, sprites included"
+    );
     let doors_opened: u32 = field(&line, "doors opened ").parse().unwrap();
     assert!(doors_opened >= 1, "the walk opened a door on the way");
 }

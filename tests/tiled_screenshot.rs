@@ -165,3 +165,63 @@ fn the_fog_on_screen_is_the_cores_view_of_the_tiled_map() {
         out.display()
     );
 }
+
+/// A door the player saw closed and that opened behind its back is drawn closed (dimmed, as
+/// remembered) until the player sees it again; a door it opened itself and left is drawn open.
+#[test]
+#[ignore = "needs a display: run under Xvfb with --include-ignored"]
+fn a_door_seen_closed_and_opened_out_of_sight_is_drawn_closed() {
+    let binary = build_example("tiled_map");
+    let out = screenshot_dir().join("tiled_map_doors.png");
+    let args = ["--seed", "7", "--autoplay", "28", "--fog", "tiles"];
+    let (image, line) = play(
+        &binary,
+        &[&args[..], &["--open-remembered-doors"]].concat(),
+        &out,
+    );
+    let origin: (f64, f64) = pixel(&line);
+    let size: f64 = field(&line, "size ").parse().unwrap();
+    let behind_its_back = tiles(&line, "opened out of sight at [");
+    let open = tiles(&line, "open doors at [");
+    assert!(
+        !behind_its_back.is_empty(),
+        "a remembered door opened: {line}"
+    );
+    let look = |tile: TilePos| {
+        let centre = (
+            origin.0 + size * f64::from(tile.x),
+            origin.1 - size * f64::from(tile.y),
+        );
+        (
+            tile_mean(&image, centre, size),
+            blue_to_red(&image, centre, size),
+        )
+    };
+    // A closed door is a brown plank (far more red than blue, even under the grey-blue tint of
+    // remembered tiles); an open one shows the floor through its frame (tinted: bluer than red).
+    for &door in &behind_its_back {
+        let (lum, blue) = look(door);
+        assert!(
+            lum >= 3.0,
+            "the door at {door:?} is drawn: luminance {lum:.1}"
+        );
+        assert!(
+            blue < 1.0,
+            "the door at {door:?} is drawn closed: blue/red {blue:.2}"
+        );
+    }
+    let left_open: Vec<TilePos> = open
+        .into_iter()
+        .filter(|door| !behind_its_back.contains(door))
+        .collect();
+    let remembered_open: Vec<(f64, f64)> = left_open
+        .iter()
+        .map(|&door| look(door))
+        .filter(|&(lum, blue)| lum < 60.0 && blue > 1.3)
+        .collect();
+    assert!(
+        !remembered_open.is_empty(),
+        "a door the player opened and left is drawn open: {left_open:?} look {:?}",
+        left_open.iter().map(|&d| look(d)).collect::<Vec<_>>()
+    );
+}

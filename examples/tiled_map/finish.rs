@@ -10,6 +10,7 @@ use crate::map::{GRID, Level, ZOOM};
 use crate::screenshot::save_and_exit;
 use crate::script::{Options, Settle};
 use crate::shared_walk::Turns;
+use crate::walk::RememberedDoors;
 
 pub struct FinishPlugin;
 
@@ -39,7 +40,7 @@ fn fail_without_map(
 fn finish(
     mut commands: Commands,
     options: Res<Options>,
-    turns: Res<Turns>,
+    (turns, remembered): (Res<Turns>, Res<RememberedDoors>),
     mut settle: ResMut<Settle>,
     level: Option<Res<Level>>,
     fog: Query<&FogOfWar>,
@@ -75,7 +76,7 @@ fn finish(
         .collect();
     let origin = level.tile_pixel(TilePos::new(0, 0));
     println!(
-        "autoplay done: step {} player at ({}, {}) sees {} tiles, explored {}, guards shown {}, doors opened {}; tile (0, 0) at pixel ({:.1}, {:.1}) size {}; guards at [{}]; open doors at [{}]",
+        "autoplay done: step {} player at ({}, {}) sees {} tiles, explored {}, guards shown {}, doors opened {}; tile (0, 0) at pixel ({:.1}, {:.1}) size {}; guards at [{}]; open doors at [{}]; opened out of sight at [{}]",
         turns.count,
         player.x,
         player.y,
@@ -88,6 +89,7 @@ fn finish(
         GRID * ZOOM,
         tiles(&guards_shown),
         tiles(&open),
+        tiles(&remembered.opened),
     );
     save_and_exit(
         &mut commands,

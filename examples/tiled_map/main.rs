@@ -11,11 +11,14 @@
 //! ```text
 //! cargo run --example tiled_map --features tiled                # walks by itself, a step every 0.25 s
 //! cargo run --example tiled_map --features tiled -- --seed 7 --autoplay 28 --screenshot shot.png --exit
+//! cargo run --example tiled_map --features tiled -- --seed 7 --autoplay 28 --open-remembered-doors
 //! ```
 //!
 //! The player walks towards the nearest tile it has not explored and opens the closed doors on
 //! its way: the example takes `Opaque` off the door object and shows the open door's tile, and
-//! the view goes through. Guards wander (the seed picks their steps).
+//! the view goes through. Guards wander (the seed picks their steps). With
+//! `--open-remembered-doors`, once the walk is over the closed doors the player remembers but
+//! does not see open behind its back: they stay drawn closed, as the player last saw them.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
@@ -44,7 +47,11 @@ use bevy_viewshed::tiled::TiledViewshedPlugin;
 use script::Options;
 
 fn main() {
-    let options = Options::from_args("tiled_map");
+    let mut open_remembered = false;
+    let options = Options::from_args_with("tiled_map", " [--open-remembered-doors]", |arg, _| {
+        open_remembered |= arg == "--open-remembered-doors";
+        Ok(arg == "--open-remembered-doors")
+    });
     println!("tiled_map seed {}", options.seed);
     App::new()
         .add_plugins(window::window_plugins("bevy_viewshed Tiled map"))
@@ -57,6 +64,10 @@ fn main() {
         .insert_resource(ClearColor(Color::BLACK))
         .insert_resource(shared_walk::Turns::new(&options))
         .insert_resource(options)
+        .insert_resource(walk::RememberedDoors {
+            open: open_remembered,
+            ..default()
+        })
         .add_plugins((map::MapPlugin, walk::WalkPlugin, finish::FinishPlugin))
         .add_plugins(minimap::CornerMinimapPlugin::<RevealsFog>::below(10.0))
         .run();

@@ -10,13 +10,19 @@ use bevy_viewshed::prelude::*;
 use bevy_viewshed::{MapOpacity, Team};
 
 use crate::map::{GRID, Level, OPEN_DOOR_TILE};
+use crate::script::Options;
 use crate::shared_walk::{Ground, Move, Turns, Walker, opened, plan};
 
 pub struct WalkPlugin;
 
 impl Plugin for WalkPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(Update, step.run_if(resource_exists::<Level>));
+        app.add_systems(Update, step.run_if(resource_exists::<Level>))
+            // In `First`: the fog read is that of the walk's last step, drawn the frame before.
+            .add_systems(
+                First,
+                open_remembered_doors.run_if(resource_exists::<Level>),
+            );
     }
 }
 
@@ -104,16 +110,56 @@ fn step(
                 let Some(&(door, _)) = ground.doors.get(&at) else {
                     continue;
                 };
-                commands.entity(door).remove::<Opaque>();
-                for visual in visuals.get(door).into_iter().flat_map(|v| v.iter()) {
-                    if let Ok(mut sprite) = sprites.get_mut(visual)
-                        && let Some(atlas) = &mut sprite.texture_atlas
-                    {
-                        atlas.index = OPEN_DOOR_TILE;
-                    }
-                }
+                open(door, &mut commands, &visuals, &mut sprites);
                 opened(&mut turns, at);
             }
+        }
+    }
+}
+
+/// Opens a door object: it stops blocking sight and shows the open door's tile.
+fn open(
+    door: Entity,
+    commands: &mut Commands,
+    visuals: &Query<&TiledObjectVisuals>,
+    sprites: &mut Query<&mut Sprite>,
+) {
+    commands.entity(door).remove::<Opaque>();
+    for visual in visuals.get(door).into_iter().flat_map(|v| v.iter()) {
+        if let Ok(mut sprite) = sprites.get_mut(visual)
+            && let Some(atlas) = &mut sprite.texture_atlas
+        {
+            atlas.index = OPEN_DOOR_TILE;
+        }
+    }
+}
+
+/// `--open-remembered-doors`: once the scripted walk is over, the closed doors the player
+/// remembers and does not see are opened (once), and listed here for the report.
+#[derive(Resource, Default)]
+pub struct RememberedDoors {
+    pub open: bool,
+    pub opened: Vec<TilePos>,
+}
+
+fn open_remembered_doors(
+    (turns, options, level): (Res<Turns>, Res<Options>, Res<Level>),
+    mut asked: ResMut<RememberedDoors>,
+    (maps, doors): (Query<&FogOfWar>, Doors),
+    (visuals, mut sprites): (Query<&TiledObjectVisuals>, Query<&mut Sprite>),
+    mut commands: Commands,
+) {
+    let Some(fog) = maps.get(level.root).ok().and_then(|f| f.team(Team(0))) else {
+        return;
+    };
+    if !asked.open || options.autoplay.is_none_or(|limit| turns.count < limit) {
+        return;
+    }
+    asked.open = false;
+    for (door, name, &at, closed) in &doors {
+        if name.0 == "Door" && closed && fog.is_explored(at) && !fog.is_visible(at) {
+            open(door, &mut commands, &visuals, &mut sprites);
+            asked.opened.push(at);
         }
     }
 }

@@ -100,7 +100,11 @@ fn intervals(grid: &OpacityGrid, (cx, cy): (u32, u32), r: u32) -> Vec<(u32, u32,
         .map(|dy| {
             let y = clip(cy, dy, grid.height());
             let half = dy.abs();
-            (y, clip(cx, -half, grid.width()), clip(cx, half, grid.width()))
+            (
+                y,
+                clip(cx, -half, grid.width()),
+                clip(cx, half, grid.width()),
+            )
         })
         .collect()
 }
