@@ -11,6 +11,7 @@
 //! ```text
 //! cargo run --example open_world                      # the arrow keys walk, or it walks alone
 //! cargo run --example open_world -- --screenshot out.png --exit
+//! cargo run --example open_world -- --window 640x400 --zoom 3   # closer, in a smaller window
 //! ```
 //!
 //! `tests/open_world_screenshot.rs` plays its scripted walk under Xvfb.
@@ -23,6 +24,7 @@ mod screenshot;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
+use bevy::window::WindowResolution;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::{ChunkOf, ChunkPos};
@@ -58,9 +60,20 @@ fn scripted(step: usize) -> Option<(i32, i32)> {
 }
 
 fn main() {
-    let (screenshot, exit, smooth) = args();
+    let (screenshot, exit, smooth, (width, height), zoom) = args();
+    let window = Window {
+        resolution: WindowResolution::new(width, height),
+        ..default()
+    };
     App::new()
-        .add_plugins(DefaultPlugins.set(ImagePlugin::default_nearest()))
+        .add_plugins(
+            DefaultPlugins
+                .set(ImagePlugin::default_nearest())
+                .set(WindowPlugin {
+                    primary_window: Some(window),
+                    ..default()
+                }),
+        )
         .add_plugins(ViewshedPlugins::default())
         .add_plugins(minimap::CornerMinimapPlugin::<Player>::below(10.0))
         .insert_resource(ClearColor(Color::BLACK))
@@ -70,26 +83,44 @@ fn main() {
             steps: 0,
         })
         .insert_resource(SmoothLook(smooth))
+        .insert_resource(Zoom(zoom))
         .add_systems(Startup, setup)
         .add_systems(Update, (walk, stream_chunks, follow).chain())
         .run();
 }
 
 /// `--screenshot PATH` saves the window after the scripted walk; `--exit` quits then;
-/// `--fog tiles` draws the fog as an overlay of tiles instead of the smooth fog.
-fn args() -> (Option<PathBuf>, bool, bool) {
+/// `--fog tiles` draws the fog as an overlay of tiles instead of the smooth fog; `--window WxH`
+/// sizes the window (1280x720 by default) and `--zoom Z` draws a tile's pixel Z pixels wide (2).
+fn args() -> (Option<PathBuf>, bool, bool, (u32, u32), f32) {
     let (mut screenshot, mut exit, mut smooth) = (None, false, true);
+    let (mut size, mut zoom) = ((1280, 720), 2.0);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--screenshot" => screenshot = args.next().map(PathBuf::from),
             "--fog" => smooth = args.next().as_deref() != Some("tiles"),
             "--exit" => exit = true,
-            other => panic!("unknown argument {other:?} (--screenshot PATH, --fog tiles, --exit)"),
+            "--window" => size = args.next().and_then(|s| window_size(&s)).unwrap_or(size),
+            "--zoom" => zoom = args.next().and_then(|z| z.parse().ok()).unwrap_or(zoom),
+            other => panic!(
+                "unknown argument {other:?} (--screenshot PATH, --fog tiles, --window WxH, \
+                 --zoom Z, --exit)"
+            ),
         }
     }
-    (screenshot, exit, smooth)
+    (screenshot, exit, smooth, size, zoom)
 }
+
+/// `WxH` as a window size in pixels.
+fn window_size(text: &str) -> Option<(u32, u32)> {
+    let (w, h) = text.split_once('x')?;
+    Some((w.parse().ok()?, h.parse().ok()?))
+}
+
+/// How many window pixels a pixel of the tileset takes.
+#[derive(Resource)]
+struct Zoom(f32);
 
 /// Whether the fog is drawn smooth (`SmoothFog` on the world) or as an overlay of tiles
 /// (`FogOverlay` on each chunk).
@@ -118,9 +149,13 @@ struct Streamed {
 #[derive(Component)]
 struct Player(IVec2);
 
-fn setup(mut commands: Commands, assets: Res<AssetServer>, look: Res<SmoothLook>) {
+fn setup(
+    mut commands: Commands,
+    assets: Res<AssetServer>,
+    (look, zoom): (Res<SmoothLook>, Res<Zoom>),
+) {
     let zoom = OrthographicProjection {
-        scale: 0.5,
+        scale: 1.0 / zoom.0,
         ..OrthographicProjection::default_2d()
     };
     commands.spawn((Camera2d, Projection::Orthographic(zoom)));

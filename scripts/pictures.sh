@@ -26,10 +26,10 @@ shot() {
 shot dungeon.gif dungeon --seed 42 --autoplay 26 --record docs/dungeon.gif --exit
 shot dungeon_smooth.png dungeon --seed 42 --autoplay 90 --screenshot docs/dungeon_smooth.png --exit
 shot hex_skirmish.png hex_skirmish --seed 7 --autoplay 40 --screenshot docs/hex_skirmish.png --exit
-shot open_world.png open_world --screenshot docs/open_world.png --exit
+shot open_world.png open_world --window 800x480 --zoom 3 --screenshot docs/open_world.png --exit
 shot high_ground.png high_ground --screenshot docs/high_ground.png --exit
-shot ldtk_level.png ldtk_level --seed 7 --autoplay 28 --screenshot docs/ldtk_level.png --exit
-shot tiled_map.png tiled_map --seed 7 --autoplay 28 --screenshot docs/tiled_map.png --exit
+shot ldtk_level.png ldtk_level --seed 7 --autoplay 60 --screenshot docs/ldtk_level.png --exit
+shot tiled_map.png tiled_map --seed 7 --autoplay 60 --screenshot docs/tiled_map.png --exit
 shot multiplayer.png multiplayer --frames 150 --screenshot docs/multiplayer.png --exit
 
 # The quick start and the fog overlay take no arguments: their screenshot tests play them (the

@@ -72,7 +72,7 @@ fn the_fog_is_one_across_the_chunks_of_a_streamed_world() {
             && EXAMPLE.contains("Viewshed::new(7)")
             && EXAMPLE
                 .contains("const WALK: [((i32, i32), usize); 2] = [((-1, 0), 8), ((0, -1), 16)];")
-            && EXAMPLE.contains("scale: 0.5"),
+            && EXAMPLE.contains("let (mut size, mut zoom) = ((1280, 720), 2.0);"),
         "the world this test expects is the example's"
     );
     let binary = build_example("open_world");

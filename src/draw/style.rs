@@ -33,6 +33,12 @@ impl TileLook {
         }
     }
 
+    /// Shows the tile in the colour it has (its `TileColor` left alone: a game's tints stay).
+    pub const SHOWN: Self = Self {
+        visible: Some(true),
+        color: None,
+    };
+
     /// Hides the tile.
     pub const HIDDEN: Self = Self {
         visible: Some(false),
@@ -125,9 +131,10 @@ impl FogStyle {
     /// them): tiles seen now or before drawn as they are, and so are the unexplored tiles
     /// next to a tile seen now (the ring the blur spreads over); the other unexplored tiles
     /// hidden, so that no part of the map shows before the fog's shader is ready (its first
-    /// frames, while the GPU compiles it) or where it cannot draw.
+    /// frames, while the GPU compiles it) or where it cannot draw. Shown tiles keep their
+    /// `TileColor`, so a game's tints (a chunk's, a level's) show under the fog.
     pub fn under_smooth_fog() -> Self {
-        let shown = TileLook::shown(Color::WHITE);
+        let shown = TileLook::SHOWN;
         Self {
             visible: shown,
             remembered: shown,
