@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The docs pictures' last steps, in plain Python (no imaging library needed):
 
-    picture.py crop IN OUT X Y W H        keep the W x H rectangle whose top left is (X, Y)
+    picture.py crop IN OUT X Y W H [S]    keep the W x H rectangle whose top left is (X, Y),
+                                          each pixel drawn S x S (default 1)
     picture.py beside LEFT RIGHT OUT      two pictures of one height side by side, a gap between
     picture.py black MAX PNG...           fail if a picture is more than MAX percent black
 
@@ -86,12 +87,14 @@ def black(rows):
 
 
 def main(args):
-    if args[:1] == ["crop"] and len(args) == 7:
+    if args[:1] == ["crop"] and len(args) in (7, 8):
         w, h, rows = read(args[1])
-        x, y, cw, ch = map(int, args[3:])
-        if x < 0 or y < 0 or x + cw > w or y + ch > h:
+        x, y, cw, ch, s = map(int, args[3:] + ["1"] * (8 - len(args)))
+        if x < 0 or y < 0 or x + cw > w or y + ch > h or s < 1:
             sys.exit(f"crop: {cw}x{ch} at ({x}, {y}) is outside the {w}x{h} picture")
-        write(args[2], cw, [line[3 * x : 3 * (x + cw)] for line in rows[y : y + ch]])
+        kept = [line[3 * x : 3 * (x + cw)] for line in rows[y : y + ch]]
+        wide = [bytearray(b"".join(bytes(l[i : i + 3]) * s for i in range(0, len(l), 3))) for l in kept]
+        write(args[2], cw * s, [line for line in wide for _ in range(s)])
     elif args[:1] == ["beside"] and len(args) == 4:
         (lw, lh, left), (rw, rh, right) = read(args[1]), read(args[2])
         if lh != rh:

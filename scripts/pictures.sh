@@ -23,14 +23,22 @@ shot() {
   xvfb-run -a -s "-screen 0 1280x720x24" "$examples/$example" "$@"
 }
 
+# Crops a picture in place to the action, each pixel drawn S x S: `cut PICTURE X Y W H S`.
+cut() {
+  case "$1" in *"$only"*) python3 scripts/picture.py crop "docs/$1" "docs/$1" "${@:2}" ;; esac
+}
+
 shot dungeon.gif dungeon --seed 42 --autoplay 26 --record docs/dungeon.gif --exit
-shot dungeon_smooth.png dungeon --seed 42 --autoplay 90 --screenshot docs/dungeon_smooth.png --exit
+shot dungeon_smooth.png dungeon --seed 42 --autoplay 20 --screenshot docs/dungeon_smooth.png --exit
+cut dungeon_smooth.png 370 50 520 440 1
+# The hexagonal map fills the window at zoom 1: its middle, each pixel drawn 2 x 2.
 shot hex_skirmish.png hex_skirmish --seed 7 --autoplay 40 --screenshot docs/hex_skirmish.png --exit
+cut hex_skirmish.png 560 120 600 340 2
 shot open_world.png open_world --window 800x480 --zoom 3 --screenshot docs/open_world.png --exit
 shot high_ground.png high_ground --screenshot docs/high_ground.png --exit
 shot ldtk_level.png ldtk_level --seed 7 --autoplay 60 --screenshot docs/ldtk_level.png --exit
 shot tiled_map.png tiled_map --seed 7 --autoplay 60 --screenshot docs/tiled_map.png --exit
-shot multiplayer.png multiplayer --frames 150 --screenshot docs/multiplayer.png --exit
+shot multiplayer.png multiplayer_lightyear --server --zoom 2 --frames 400 --screenshot docs/multiplayer.png --exit
 
 # The quick start and the fog overlay take no arguments: their screenshot tests play them (the
 # quick start walked with the arrow keys) and keep the frame, copied here.
@@ -43,4 +51,8 @@ case "fog_overlay.png" in *"$only"*)
   cargo test --all-features --test fog_overlay_screenshot -- --ignored
   cp "$shots/fog_overlay/fog_overlay.png" docs/fog_overlay.png ;;
 esac
+# The README's gallery: each at most 40% black.
+if [ -z "$only" ]; then
+  python3 scripts/picture.py black 40 docs/{dungeon_smooth,hex_skirmish,open_world,tiled_map,ldtk_level,multiplayer}.png
+fi
 ls -la docs/*.png docs/*.gif

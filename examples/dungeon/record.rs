@@ -2,7 +2,7 @@
 //! clock, `FRAME_TIME` per frame, so its fades look the same however fast the machine draws;
 //! while recording it advances a turn every `TURN_FRAMES` frames, the HUD's text is hidden, a
 //! frame in every `CAPTURE_EVERY` is captured at full size and cropped to the `CROP` around
-//! the player (the camera follows it, so it is the window's middle),
+//! the player,
 //! and when the scripted game ends the frames are written as a looping GIF, each frame with
 //! a palette of its own (so the player's yellow and the lantern's light keep their colours):
 //! the README's animated picture.
@@ -21,14 +21,17 @@ use image::imageops::crop_imm;
 
 use crate::args::Options;
 use crate::hud::HudText;
+use crate::world::Player;
 
 /// Game time per frame in a scripted game.
 pub const FRAME_TIME: Duration = Duration::from_millis(25);
-/// A frame in this many is captured: 10 GIF frames per second of game time.
-const CAPTURE_EVERY: u32 = 4;
-/// The part of the 1280x720 window a recording keeps: its middle 720 by 450 pixels, at full
-/// size (22 by 14 tiles at the default zoom), which keeps the GIF under 2 MB.
-const CROP: (u32, u32, u32, u32) = (280, 135, 720, 450);
+/// A frame in this many is captured: one a turn while recording (`TURN_FRAMES`). The camera
+/// follows the player, so every frame of a GIF changes whole: one frame a turn keeps 26 turns
+/// under 2 MB (at 10 frames a second, 720 by 450 pixels, it was 4.7 MB).
+const CAPTURE_EVERY: u32 = TURN_FRAMES;
+/// The part of the 1280x720 window a recording keeps: 448 by 280 pixels around the player, at
+/// full size (14 by 8.75 tiles at the default zoom; 560 by 360 made a 2.7 MB GIF).
+const CROP: UVec2 = UVec2::new(448, 280);
 /// While recording, the scripted player acts once in this many frames (150 ms of game time).
 pub const TURN_FRAMES: u32 = 6;
 /// While recording, nothing is captured and the scripted player waits for this many frames:
@@ -70,29 +73,40 @@ fn hide_hud_text(mut texts: Query<&mut Visibility, With<HudText>>) {
     }
 }
 
-/// Asks for a capture of every `CAPTURE_EVERY`th frame.
-fn capture(mut commands: Commands, mut recording: ResMut<Recording>) {
+/// Asks for a capture of every `CAPTURE_EVERY`th frame, centred on the player.
+fn capture(
+    mut commands: Commands,
+    mut recording: ResMut<Recording>,
+    player: Single<&GlobalTransform, With<Player>>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+) {
     recording.frame += 1;
     let frame = recording.frame;
     if frame <= WARM_UP || !frame.is_multiple_of(CAPTURE_EVERY) {
         return;
     }
+    let (camera, at) = *camera;
+    let centre = camera.world_to_viewport(at, player.translation()).ok();
     recording.pending += 1;
     commands.spawn(Screenshot::primary_window()).observe(
         move |captured: On<ScreenshotCaptured>, mut recording: ResMut<Recording>| {
             recording.pending -= 1;
-            if let Some(image) = cropped(&captured.image) {
+            if let Some(image) = cropped(&captured.image, centre) {
                 recording.frames.push((frame, image));
             }
         },
     );
 }
 
-/// The frame's [`CROP`], at full size.
-fn cropped(image: &Image) -> Option<RgbaImage> {
+/// The frame's [`CROP`] around `centre` (the window's middle without one), kept inside the
+/// window, at full size.
+fn cropped(image: &Image, centre: Option<Vec2>) -> Option<RgbaImage> {
     let rgba = image.clone().try_into_dynamic().ok()?.to_rgba8();
-    let (x, y, width, height) = CROP;
-    Some(crop_imm(&rgba, x, y, width, height).to_image())
+    let size = UVec2::new(rgba.width(), rgba.height());
+    let centre = centre.unwrap_or(size.as_vec2() / 2.0);
+    let corner = (centre - CROP.as_vec2() / 2.0).max(Vec2::ZERO).as_uvec2();
+    let corner = corner.min(size.saturating_sub(CROP));
+    Some(crop_imm(&rgba, corner.x, corner.y, CROP.x, CROP.y).to_image())
 }
 
 impl Recording {

@@ -30,6 +30,16 @@
 //!   `ServerSystems::Send`: an entity spotted in a server frame is sent in that frame's
 //!   replication, and one lost from sight is despawned on the client by it.
 //!
+//! **lightyear.** lightyear 0.30 replicates through bevy_replicon 0.44, so this plugin works
+//! inside a lightyear server as it is (add it after lightyear's `ServerPlugins`; clients add
+//! [`TeamViewProtocolPlugin`] after `ClientPlugins`). There a client is lightyear's link entity
+//! on the server (`LinkOf`, then `ClientOf` + `Connected` with the client's `RemoteId`): give it
+//! its `ClientTeam`, e.g. in an observer on `Add<Connected>`, and lightyear's
+//! `ReplicationSender`. lightyear's rooms and replication targets are visibility bits of their
+//! own: an entity reaches a client only if they and the client's team's sight all allow it.
+//! lightyear replicates on fixed ticks: a client holds what its team saw at the last tick that
+//! replicated. See `docs/lightyear.md` in the repository.
+//!
 //! The cost follows what changed, and each verdict is reached once per team, not per client:
 //! marked entities that moved (or changed team) are placed again and judged for each team;
 //! each team's view is compared with the one of the previous frame, and when it changed on a
