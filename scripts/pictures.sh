@@ -55,4 +55,12 @@ esac
 if [ -z "$only" ]; then
   python3 scripts/picture.py black 40 docs/{dungeon_smooth,hex_skirmish,open_world,tiled_map,ldtk_level,multiplayer}.png
 fi
+# The dungeon in headless Chromium (Debian: chromium): web/test.sh's frame under the smooth fog,
+# cropped to the first room.
+case "web.png" in *"$only"*)
+  site="$CARGO_TARGET_DIR-web/site" frames="$CARGO_TARGET_DIR-web/web-test"
+  CARGO_TARGET_DIR="$CARGO_TARGET_DIR-web" WASM_OPT=0 bash web/build.sh "$site"
+  bash web/test.sh "$site" "$frames"
+  python3 scripts/picture.py crop "$frames/5-smooth-fog.png" docs/web.png 520 212 400 330 ;;
+esac
 ls -la docs/*.png docs/*.gif
