@@ -4,8 +4,8 @@
 //! seen on the way dim, never seen black, whichever chunk it lies on; and the view takes in
 //! tiles of several chunks.
 //!
-//! The frame is saved as `open_world/open_world.png` in the screenshots folder;
-//! `docs/open_world.png` is a copy of it.
+//! The frame is saved as `open_world/open_world.png` in the screenshots folder
+//! (`docs/open_world.png` is the smooth fog's, closer: `scripts/pictures.sh`).
 
 mod common_screenshot;
 

@@ -6,8 +6,9 @@
 //! plugin says the player explored. So bevy_ecs_tiled's tile layers are drawn as one map under
 //! one fog of war.
 //!
-//! The frame is saved as `tiled_map.png` in the screenshots folder; `docs/tiled_map.png` is a
-//! copy of it.
+//! The frame is saved as `tiled_map.png` in the screenshots folder. A second game
+//! (`--open-remembered-doors`) opens the doors the player remembers closed behind its back: they
+//! stay drawn closed, as last seen.
 #![cfg(feature = "tiled")]
 
 mod common_screenshot;
