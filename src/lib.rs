@@ -193,7 +193,7 @@ mod docs_pages {
     #[cfg(feature = "replicon")]
     #[doc = include_str!("../docs/multiplayer.md")]
     struct Multiplayer;
-    #[cfg(all(feature = "replicon", not(target_arch = "wasm32")))]
+    #[cfg(all(feature = "lightyear", not(target_arch = "wasm32")))]
     #[doc = include_str!("../docs/lightyear.md")]
     struct Lightyear;
 }

@@ -8,7 +8,7 @@
 //!
 //! `LIGHTYEAR_GAMES` sets how many random games the state-machine test plays (8 by default;
 //! 10,000 for a long local run).
-#![cfg(all(feature = "replicon", not(target_arch = "wasm32")))]
+#![cfg(all(feature = "lightyear", not(target_arch = "wasm32")))]
 
 mod common_app;
 mod common_lightyear;
@@ -113,6 +113,29 @@ fn a_reconnected_lightyear_client_gets_exactly_what_its_team_sees() {
     net.step();
     net.assert_clients_hold_what_they_may();
     assert_eq!(net.received(1), set(&[scout1]));
+}
+
+/// The server's first messages to a connection can reach the client after it has left (here it
+/// leaves before it has read them). They belong to the closed connection, and the next one
+/// must not apply them: lightyear 0.30 would, but for the `lightyear` feature's guard, and the
+/// client would hold for good a monster the server has despawned since.
+#[test]
+fn what_a_closed_lightyear_connection_delivers_late_is_not_applied_to_the_next() {
+    let mut net = LyNet::new(Io::Crossbeam);
+    let scout0 = net.spawn_unit(Team(0), 2, 2);
+    net.spawn_unit(Team(1), 17, 2);
+    let monster = net.spawn_monster(6, 2);
+    net.step();
+    net.assert_clients_hold_what_they_may();
+    net.disconnect(0);
+    // Connected, and left before the server's first messages to it are read.
+    net.connect(0);
+    net.server.world_mut().despawn(monster);
+    net.disconnect(0);
+    net.connect(0);
+    net.step();
+    net.assert_clients_hold_what_they_may();
+    assert_eq!(net.received(0), set(&[scout0]));
 }
 
 #[test]

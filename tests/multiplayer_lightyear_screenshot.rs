@@ -7,7 +7,7 @@
 //!
 //! It is `#[ignore]`d: it needs Xvfb and Vulkan (see `tests/common_screenshot`);
 //! `.ci/run` runs it with `--include-ignored`.
-#![cfg(feature = "replicon")]
+#![cfg(feature = "lightyear")]
 
 mod common_screenshot;
 

@@ -7,8 +7,8 @@
 //! 0's client on the left, team 1's on the right.
 //!
 //! ```text
-//! cargo run --example multiplayer_lightyear --features replicon
-//! cargo run --example multiplayer_lightyear --features replicon -- --frames 150 --screenshot shot.png --exit
+//! cargo run --example multiplayer_lightyear --features lightyear
+//! cargo run --example multiplayer_lightyear --features lightyear -- --frames 150 --screenshot shot.png --exit
 //! ```
 //!
 //! The game's glue is one observer (`game::join_team`): each client's link entity on the

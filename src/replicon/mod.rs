@@ -32,7 +32,9 @@
 //!
 //! **lightyear.** lightyear 0.30 replicates through bevy_replicon 0.44, so this plugin works
 //! inside a lightyear server as it is (add it after lightyear's `ServerPlugins`; clients add
-//! [`TeamViewProtocolPlugin`] after `ClientPlugins`). There a client is lightyear's link entity
+//! [`TeamViewProtocolPlugin`] after `ClientPlugins`, with this crate's `lightyear` feature, so
+//! that a client never applies what its closed connection delivered late to its next one).
+//! There a client is lightyear's link entity
 //! on the server (`LinkOf`, then `ClientOf` + `Connected` with the client's `RemoteId`): give it
 //! its `ClientTeam`, e.g. in an observer on `Add<Connected>`, and lightyear's
 //! `ReplicationSender`. lightyear's rooms and replication targets are visibility bits of their
@@ -78,6 +80,8 @@
 //! [bevy_replicon]: https://crates.io/crates/bevy_replicon
 
 mod clients;
+#[cfg(feature = "lightyear")]
+mod closed_session;
 mod ghosts;
 mod sight;
 mod team_view;

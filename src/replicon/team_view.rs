@@ -258,7 +258,9 @@ impl TeamView {
 /// Registers the replication of [`TeamView`]. A client that draws its team's fog adds it, in
 /// the same place among its replication rules as the server adds
 /// [`ViewshedReplicationPlugin`](super::ViewshedReplicationPlugin) (which adds it too), so
-/// that both sides have the same protocol.
+/// that both sides have the same protocol. With the `lightyear` feature, it also drops on a
+/// client the server's messages that reach it after its connection has closed, which lightyear
+/// 0.30 would otherwise apply to the next connection.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TeamViewProtocolPlugin;
 
@@ -266,6 +268,8 @@ impl Plugin for TeamViewProtocolPlugin {
     fn build(&self, app: &mut App) {
         app.replicate_diff::<TeamView>()
             .replicate::<super::ClientGhost>();
+        #[cfg(feature = "lightyear")]
+        super::closed_session::add_closed_session_guard(app);
     }
 }
 

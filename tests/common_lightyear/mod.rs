@@ -15,6 +15,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
+use bevy_replicon::client::confirm_history::ConfirmHistory;
 use bevy_replicon::prelude::Replicated;
 use bevy_replicon::server::server_tick::ServerTick;
 use bevy_replicon::shared::server_entity_map::ServerEntityMap;
@@ -370,6 +371,23 @@ impl LyNet {
             .collect()
     }
 
+    /// The entities replicon spawned on client `i` that its entity map no longer knows: left
+    /// over from a closed session, never to be updated or despawned by the server.
+    pub fn orphans(&self, i: usize) -> Vec<Entity> {
+        let world = self.clients[i].world();
+        let mapped: BTreeSet<Entity> = world
+            .resource::<ServerEntityMap>()
+            .to_client()
+            .values()
+            .copied()
+            .collect();
+        let mut replicated = world
+            .try_query_filtered::<Entity, With<ConfirmHistory>>()
+            .unwrap();
+        let orphans = replicated.iter(world).filter(|e| !mapped.contains(e));
+        orphans.collect()
+    }
+
     /// The team views client `i` holds.
     pub fn team_views(&self, i: usize) -> Vec<TeamView> {
         let world = self.clients[i].world();
@@ -409,6 +427,11 @@ impl LyNet {
                 self.may_hold(i),
                 "client {i} ({:?}) holds what its team sees",
                 self.teams[i]
+            );
+            assert_eq!(
+                self.orphans(i),
+                [],
+                "client {i}: entities of a closed session"
             );
             self.assert_own_fog_only(i);
         }
