@@ -20,7 +20,7 @@
 //! `benches/scene/spread.rs`; `lights-moving` and `lights-viewers` the all-moving frame of
 //! `benches/lights.rs` (`benches/scene/lights.rs`: that many viewers that need light among as
 //! many lights, and the same viewers without light). `replicon-all` and `replicon-fog` play the multiplayer server of
-//! `benches/replicon.rs` (`benches/scene/replicon.rs`, feature `replicon`, its own 2,000 units
+//! `benches/replicon.rs` (`benches/scene/replicon/mod.rs`, feature `replicon`, its own 2,000 units
 //! whatever VIEWERS says) without and with `ViewshedReplicationPlugin`, and print the bytes sent
 //! per client per frame; `replicon-all-still` and `replicon-fog-still` the same with units that
 //! replicate no position (nothing to send of a unit once it is spawned);

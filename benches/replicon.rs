@@ -1,5 +1,5 @@
-//! Server-side fog of war over bevy_replicon: a server frame in two worlds of
-//! `benches/scene/replicon.rs`, each a group: the 256x256 dungeon of `benches/scene` with 32
+//! Server-side fog of war over bevy_replicon and over lightyear: a server frame in two worlds
+//! of `benches/scene/replicon/`, each a group: the 256x256 dungeon of `benches/scene` with 32
 //! clients in 4 teams and 2,000 replicated units (`replicon/moving/2000_units_32_clients`), and
 //! a 512x512 dungeon with 128 clients in 16 teams and 10,000 units
 //! (`replicon/moving/10000_units_128_clients`). The units are radius-8 viewers with
@@ -15,12 +15,20 @@
 //!   replicated to every client (no visibility plugin): the baseline.
 //! - `replicon_fog_of_war`: the same with `ViewshedReplicationPlugin`: each client receives
 //!   only what its team sees.
+//! - `replicon_fog_of_war_ghosts`: the same, every unit `ReplicatesGhost` too.
+//! - `lightyear_to_all`: a lightyear 0.30 server (its `ServerPlugins`, which bring replicon's)
+//!   with real client `App`s over crossbeam channels and netcode, every unit
+//!   `Replicate::to_clients(All)`: lightyear's baseline.
+//! - `lightyear_fog_of_war`: the same with `ViewshedReplicationPlugin`, the units
+//!   `ReplicatesWhenSeen`.
 //! - `client_sight_only`: in the `replicon_fog_of_war` frame, the time spent in
 //!   `ClientSightSystems` alone (the visibility update), measured around the set.
 //!
-//! Each iteration is one `app.update()`. The world is `benches/scene/replicon.rs`. The clients
-//! are entities on the server with no transport: what the server sends them is counted, then
-//! dropped, each frame.
+//! Each iteration is one server `app.update()` (over lightyear, the clients' frames follow,
+//! untimed). Over replicon the clients are entities on the server with no transport: what the
+//! server sends them is counted, then dropped, each frame; over lightyear what the server's
+//! links hand their IO is counted (`benches/scene/replicon/lightyear.rs`). The bytes per client
+//! per frame of each setup, over 30 frames, go to `replicon-bytes.tsv` for `benches/report.py`.
 
 mod scene;
 
@@ -32,7 +40,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::FogOfWar;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use scene::replicon::{CROWD, Crowd, LARGE, SentBytes, Setup, SightTime, server_app};
+use scene::replicon::{CROWD, Crowd, Game, LARGE, SentBytes, Setup, SightTime, server_app};
 
 fn replicon_benches(c: &mut Criterion) {
     let mut sent = Vec::new();
@@ -58,6 +66,15 @@ fn crowd_benches(c: &mut Criterion, crowd: Crowd, group_name: &str) {
         let mut app = server_app(crowd, setup, true);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
             b.iter(|| app.update())
+        });
+    }
+    for (name, setup) in [
+        ("lightyear_to_all", Setup::LightyearToAll),
+        ("lightyear_fog_of_war", Setup::LightyearFogOfWar),
+    ] {
+        let mut game = Game::new(crowd, setup, true);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| game.frame()).sum())
         });
     }
     let mut app = server_app(crowd, Setup::FogOfWar, true);
@@ -87,19 +104,24 @@ fn bytes_sent(crowd: Crowd, group_name: &str) -> Vec<String> {
         ("replicon_fog_of_war", Setup::FogOfWar, true),
         ("replicon_fog_of_war_ghosts", Setup::Ghosts, true),
         ("replicon_fog_alone", Setup::FogOfWar, false),
+        ("lightyear_to_all", Setup::LightyearToAll, true),
+        ("lightyear_fog_of_war", Setup::LightyearFogOfWar, true),
     ] {
-        let mut app = server_app(crowd, setup, positions);
+        let mut game = Game::new(crowd, setup, positions);
         for _ in 0..FRAMES {
-            app.update();
+            game.frame();
         }
+        let app = &mut game.server;
         let bytes = app.world().resource::<SentBytes>();
         let (all, updates) = (bytes.per_client_frame(), bytes.per_client(bytes.updates));
+        let seen = units_seen(app, crowd.teams);
         eprintln!(
             "{group_name}/{name}: {all:.0} bytes sent per client per frame ({updates:.0} of \
-             them spawns and despawns, the rest mutations); each team sees {:.0} units",
-            units_seen(&mut app, crowd.teams)
+             them replicon's spawns and despawns); each team sees {seen:.0} units"
         );
-        sent.push(format!("{group_name}\t{name}\t{all:.1}\t{updates:.1}\n"));
+        sent.push(format!(
+            "{group_name}\t{name}\t{all:.1}\t{updates:.1}\t{seen:.1}\n"
+        ));
     }
     sent
 }

@@ -77,14 +77,14 @@ def load_cells(root):
 
 
 def load_bytes(root):
-    """{group: {setup: (bytes, of them spawns and despawns)}} per client per frame, from the
-    replicon bench's replicon-bytes.tsv, if present."""
+    """{group: {setup: (bytes, of them spawns and despawns, units a team sees)}} per client per
+    frame, from the replicon bench's replicon-bytes.tsv, if present."""
     sent = {}
     path = root / "replicon-bytes.tsv"
     if path.exists():
         for line in path.read_text().splitlines():
-            group, name, total, updates = line.split("\t")
-            sent.setdefault(group.removeprefix("replicon/"), {})[name] = (float(total), float(updates))
+            group, name, total, updates, seen = line.split("\t")
+            sent.setdefault(group.removeprefix("replicon/"), {})[name] = (float(total), float(updates), float(seen))
     return sent
 
 
@@ -268,46 +268,54 @@ def lights_table(lights):
     return lines
 
 
+# (setup, what it is, the setup it is compared with)
 REPLICON_ROWS = [
-    ("viewshed_only", "the plugin, no replicon"),
-    ("replicon_to_all", "replicon sends every unit to every client (the baseline)"),
-    ("replicon_fog_of_war", "with `ViewshedReplicationPlugin`, each client gets what its team sees"),
-    ("replicon_fog_of_war_ghosts", "the same, every unit `ReplicatesGhost` (ghosts keep its position)"),
-    ("replicon_fog_alone", "bytes only: the plugin's scene with no position replicated (`TeamView` changes, spawns, despawns)"),
-    ("client_sight_only", "`ClientSightSystems` alone, inside the frame above"),
+    ("viewshed_only", "the plugin, no replicon", None),
+    ("replicon_to_all", "replicon sends every unit to every client (the baseline)", None),
+    ("replicon_fog_of_war", "with `ViewshedReplicationPlugin`", "replicon_to_all"),
+    ("replicon_fog_of_war_ghosts", "the same, every unit `ReplicatesGhost`", "replicon_to_all"),
+    ("replicon_fog_alone", "no position replicated: the fog's changes, spawns and despawns", None),
+    ("lightyear_to_all", "lightyear sends every unit to every client (`Replicate::to_clients(All)`)", None),
+    ("lightyear_fog_of_war", "lightyear with `ViewshedReplicationPlugin`", "lightyear_to_all"),
+    ("client_sight_only", "`ClientSightSystems` alone, inside the `replicon_fog_of_war` frame", None),
 ]
 
 
+def crowd(group):
+    """(units, clients) of a group named moving/{units}_units_{clients}_clients."""
+    units, _, clients, _ = group.split("/")[-1].split("_")
+    return int(units), int(clients)
+
+
 def replicon_table(replicon, sent=None):
+    """The server frame's table and the bytes' table, a column per world."""
     sent = sent or {}
-    lines = [
-        "| server frame (2,000 moving units, 32 clients in 4 teams) | time | vs sending everything | sent per client per frame |",
-        "|---|---:|---:|---:|",
-    ]
-    for group in sorted(replicon):
-        times = replicon[group]
-        bytes_ = sent.get(group, {})
-        base = times.get("replicon_to_all")
-        for name, what in REPLICON_ROWS:
-            if name not in times and name not in bytes_:
-                continue
-            time = times.get(name)
-            ratio = f"{time / base:.2f}x" if time and base and name != "client_sight_only" else ""
-            all_ = bytes_.get("replicon_to_all")
-            if name in bytes_ and all_ and all_[0] > 0 and name != "replicon_to_all":
-                ratio += f" ({bytes_[name][0] / all_[0]:.2f}x the bytes)"
-            size = fmt_bytes(bytes_[name][0]) if name in bytes_ else ""
-            lines.append(f"| `{name}`: {what} | {fmt(time) if time else '-'} | {ratio} | {size} |")
-        everything, seen = bytes_.get("replicon_to_all"), bytes_.get("replicon_fog_of_war")
-        if everything and seen and everything[0] > 0:
-            saving = 1 - seen[0] / everything[0]
-            lines.append("")
-            lines.append(
-                f"Bytes sent per client per frame: {fmt_bytes(everything[0])} when replicon sends everything, "
-                f"{fmt_bytes(seen[0])} with `ViewshedReplicationPlugin` ({fmt_bytes(seen[1])} of them spawns and "
-                f"despawns, the rest mutations: the positions of the units a team sees and its `TeamView`): "
-                + (f"{saving:.0%} less." if saving >= 0 else f"{-saving:.0%} more.")
-            )
+    groups = sorted(set(replicon) | set(sent), key=crowd)
+    heads = " | ".join(f"{u:,} units, {c} clients" for u, c in map(crowd, groups))
+    lines = [f"| server frame | {heads} |", "|---|" + "---:|" * len(groups)]
+    for name, what, against in REPLICON_ROWS:
+        cells = []
+        for group in groups:
+            times = replicon.get(group, {})
+            time, base = times.get(name), times.get(against)
+            cells.append(fmt(time) + (f" ({time / base:.2f}x)" if base else "") if time else "-")
+        if any(cell != "-" for cell in cells):
+            lines.append(f"| `{name}`: {what} | " + " | ".join(cells) + " |")
+    lines += ["", f"| bytes per client per frame | {heads} |", "|---|" + "---:|" * len(groups)]
+    for name, what, against in REPLICON_ROWS:
+        cells = []
+        for group in groups:
+            bytes_ = sent.get(group, {})
+            now, base = bytes_.get(name), bytes_.get(against)
+            ratio = f" ({now[0] / base[0]:.2f}x)" if now and base and base[0] > 0 else ""
+            cells.append(fmt_bytes(now[0]) + ratio if now else "-")
+        if any(cell != "-" for cell in cells):
+            bytes_only = not any(name in replicon.get(g, {}) for g in groups)
+            lines.append(f"| `{name}`" + (f" ({what})" if bytes_only else "") + " | " + " | ".join(cells) + " |")
+    seen = [sent.get(g, {}).get("replicon_fog_of_war") for g in groups]
+    if all(seen):
+        cells = [f"{s[2]:,.0f} of {crowd(g)[0]:,}" for s, g in zip(seen, groups)]
+        lines.append("| units a team sees (its own and others on tiles it sees) | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -470,17 +478,33 @@ more is the plugin's per-entity scan of change ticks, not the sightings.
 REPLICON_TEXT = f"""\
 ## The multiplayer server
 
-[`benches/replicon.rs`]({REPO}/benches/replicon.rs) (its world in
-[`benches/scene/replicon.rs`]({REPO}/benches/scene/replicon.rs)): the 256x256 dungeon of the
-plugin bench, 32 clients in 4 teams, 2,000 replicated units (radius-8 `RevealsFog` viewers, 500
-per team, all `ReplicatesWhenSeen`), every unit stepping every frame and replicating its
-position. Each unit is judged once per team, not per client, and only when it moved or its
-map's team views changed; a client's visibility is written only where its team's verdict
-changed. Most of the rest of the gap between `replicon_fog_of_war` and the baseline is inside
-replicon: for every entity and every client it looks the entity up among the client's hidden
-entities. The bytes are what replicon hands the transport over 30 frames, the bench's clients
-acknowledging every mutation message one frame later; `replicon_fog_alone` replicates no
-position (what is left is the teams' fog as changes, and spawns and despawns).
+[`benches/replicon.rs`]({REPO}/benches/replicon.rs) (its worlds in
+[`benches/scene/replicon/`]({REPO}/benches/scene/replicon/mod.rs)), two worlds: the 256x256
+dungeon of the plugin bench with 32 clients in 4 teams and 2,000 replicated units, and a
+512x512 dungeon with 128 clients in 16 teams and 10,000 units. The units are radius-8
+`RevealsFog` viewers, all `ReplicatesWhenSeen`, in teams in turn over the whole map, every unit
+stepping every frame and replicating its position. Each unit is judged once per team, not per
+client, and only when it moved or its map's team views changed; a client's visibility is
+written only where its team's verdict changed.
+
+Over replicon, the clients are entities on the server with no transport: the bytes are what
+replicon hands the transport per client per frame over 30 frames, the clients acknowledging
+every mutation message a frame later. Over lightyear 0.30 (`lightyear_*`), the same world runs
+in a server `App` with lightyear's `ServerPlugins`, and each client is an `App` of its own with
+lightyear's `ClientPlugins`, connected by netcode over lightyear's crossbeam channels: real
+clients, since lightyear sends again what no client acknowledges. The bytes are the datagrams'
+payloads the server's links hand their IO (lightyear's packets inside netcode's, with its
+keep-alives and pings), and the frame is the server's `update` alone (the clients' are not
+timed). A ratio compares a setup with its own baseline: replicon's or lightyear's sending
+everything.
+"""
+
+
+REPLICON_AFTER = """\
+What the plugin saves is what a team does not see: a client receives the positions of the
+units its team sees (at the same bytes per unit as send-all) and its team's fog as changes.
+lightyear's packets add a few per cent to replicon's messages, the same share with and without
+the plugin. [multiplayer.md](multiplayer.md#what-it-costs) breaks the costs down.
 """
 
 
@@ -528,6 +552,7 @@ def page(root):
     out.append("\n".join(lights_table(lights) if lights else missing("cargo bench --bench lights")) + "\n")
     out.append(REPLICON_TEXT)
     out.append("\n".join(replicon_table(replicon, sent) if replicon else missing("cargo bench --features replicon --bench replicon")) + "\n")
+    out.append(REPLICON_AFTER)
     out.append(WEB_TEXT)
     return "\n".join(out)
 

@@ -10,7 +10,7 @@
 
 mod common_screenshot;
 
-use common_screenshot::{Frame, build_example, field, pixel, play, tile_mean};
+use common_screenshot::{Frame, build_example, field, pixel, play, tile_means};
 
 /// The level in tiles (assets/make_ldtk_level.py).
 const MAP: (u32, u32) = (32, 14);
@@ -29,15 +29,7 @@ fn ldtk_screenshot_shows_fog_of_war() {
 
     // Visible tiles: the tileset's own colours, the darkest of which (floor) is over 85;
     // remembered ones: times the example's grey-blue tint, under 70.
-    let means = (0..MAP.1).flat_map(|y| (0..MAP.0).map(move |x| (x, y)));
-    let means = means.map(|(x, y)| {
-        let centre = (
-            origin.0 + size * f64::from(x),
-            origin.1 - size * f64::from(y),
-        );
-        tile_mean(&image, centre, size)
-    });
-    let frame = Frame::of(means, 70.0);
+    let frame = Frame::of(tile_means(&image, origin, size, MAP), 70.0);
     println!("{frame:?}; screenshot in {}", path.display());
     let tiles = (MAP.0 * MAP.1) as usize;
     // Exactly the player's visible tiles are drawn bright, on every layer at once.

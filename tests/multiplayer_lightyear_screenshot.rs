@@ -11,7 +11,9 @@
 
 mod common_screenshot;
 
-use common_screenshot::{Frame, build_example, field, pixel, play, tile_mean};
+use common_screenshot::{
+    Frame, assert_client_draws_its_team, build_example, field, map_size, pixel, play, tile_means,
+};
 
 #[test]
 #[ignore = "needs a display: run under Xvfb with --include-ignored (.ci/run does)"]
@@ -21,34 +23,13 @@ fn each_lightyear_client_draws_its_teams_fog_and_only_what_its_team_sees() {
     let (image, line) = play(&binary, &["--seed", "3", "--frames", "150"], &path);
     assert_eq!(image.dimensions(), (1280, 720));
     let size: f64 = field(&line, "size ").parse().unwrap();
-    let map = field(&line, "map ");
-    let (width, height): (u32, u32) = match map.split_once('x') {
-        Some((w, h)) => (w.parse().unwrap(), h.parse().unwrap()),
-        None => panic!("a map size in {line:?}"),
-    };
-    let tiles = (width * height) as usize;
+    let map = map_size(&line);
     for i in 0..2 {
         let side = field_after(&line, &format!("client {i}: "));
-        let origin: (f64, f64) = pixel(side);
-        let means = (0..height).flat_map(|y| (0..width).map(move |x| (x, y)));
-        let means = means.map(|(x, y)| {
-            let centre = (
-                origin.0 + size * f64::from(x),
-                origin.1 - size * f64::from(y),
-            );
-            tile_mean(&image, centre, size)
-        });
-        let frame = Frame::of(means, 70.0);
+        let frame = Frame::of(tile_means(&image, pixel(side), size, map), 70.0);
         println!("client {i}: {frame:?}; screenshot in {}", path.display());
-        let sees: usize = field(side, " sees ").parse().unwrap();
-        frame.assert_fog_of_war(tiles, sees, tiles / 5, 20);
-        let pieces: usize = field(side, "pieces ").parse().unwrap();
-        assert!(pieces > 0, "client {i} holds its team's units");
-        let outside: usize = field(side, "outside the view ").parse().unwrap();
-        assert_eq!(
-            outside, 0,
-            "client {i}: every foreign piece held stands where its team sees"
-        );
+        let who = format!("client {i}");
+        assert_client_draws_its_team(&who, side, &frame, (map.0 * map.1) as usize);
     }
 }
 

@@ -10,7 +10,9 @@
 
 mod common_screenshot;
 
-use common_screenshot::{Frame, build_example, field, pixel, play, tile_mean};
+use common_screenshot::{
+    Frame, assert_client_draws_its_team, build_example, field, map_size, pixel, play, tile_means,
+};
 
 #[test]
 #[ignore = "needs a display: run under Xvfb with --include-ignored (.ci/run does)"]
@@ -23,36 +25,8 @@ fn the_multiplayer_client_draws_its_teams_fog_and_only_what_its_team_sees() {
     assert_eq!(image.dimensions(), (1280, 720));
     let origin: (f64, f64) = pixel(&line);
     let size: f64 = field(&line, "size ").parse().unwrap();
-    let width: u32 = field(&line, "map ")
-        .split('x')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let height: u32 = field(&line, "map ")
-        .split('x')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let means = (0..height).flat_map(|y| (0..width).map(move |x| (x, y)));
-    let means = means.map(|(x, y)| {
-        let centre = (
-            origin.0 + size * f64::from(x),
-            origin.1 - size * f64::from(y),
-        );
-        tile_mean(&image, centre, size)
-    });
-    let frame = Frame::of(means, 70.0);
+    let map = map_size(&line);
+    let frame = Frame::of(tile_means(&image, origin, size, map), 70.0);
     println!("{frame:?}; screenshot in {}", path.display());
-    let tiles = (width * height) as usize;
-    let sees: usize = field(&line, " sees ").parse().unwrap();
-    frame.assert_fog_of_war(tiles, sees, tiles / 5, 20);
-    let pieces: usize = field(&line, "pieces ").parse().unwrap();
-    assert!(pieces > 0, "the client received its team's units");
-    let outside: usize = field(&line, "outside the view ").parse().unwrap();
-    assert_eq!(
-        outside, 0,
-        "every foreign piece received stands where the team sees"
-    );
+    assert_client_draws_its_team("the client", &line, &frame, (map.0 * map.1) as usize);
 }

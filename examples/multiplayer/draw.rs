@@ -10,19 +10,12 @@ use bevy_viewshed::FogState;
 use bevy_viewshed::replicon::TeamView;
 
 use crate::args::Options;
-use crate::map::{Cell as MapCell, Dungeon};
+use crate::look::{
+    TILE, TILESET, cell_centre, paint_terrain, piece_sprite, spawn_terrain, sprite_layout,
+};
+use crate::map::Dungeon;
 use crate::protocol::{Cell, MAP_HEIGHT, MAP_WIDTH, Piece};
 use crate::screenshot::save_and_exit;
-
-const TILE: f32 = 16.0;
-const MAP_SIZE: TilemapSize = TilemapSize::new(MAP_WIDTH, MAP_HEIGHT);
-/// The dungeon example's tileset and its indices (see assets/make_tileset.py).
-const TILESET: &str = "tiles.png";
-const FLOOR: u32 = 0;
-const WALL: u32 = 1;
-const PLAYER: usize = 4;
-const MONSTER: usize = 5;
-const GUARD: usize = 6;
 
 pub struct DrawPlugin;
 
@@ -55,49 +48,13 @@ fn setup(
     commands.spawn((Camera2d, Transform::from_xyz(0.0, TILE, 0.0)));
     let texture: Handle<Image> = assets.load(TILESET);
     let dungeon = Dungeon::generate(MAP_WIDTH, MAP_HEIGHT, options.seed);
-    let terrain = spawn_terrain(&mut commands, &dungeon, &texture);
-    let layout = TextureAtlasLayout::from_grid(UVec2::splat(16), 8, 1, None, None);
+    let terrain = spawn_terrain(&mut commands, &dungeon, &texture, Transform::default());
     commands.insert_resource(Drawing {
         terrain,
         sprites: texture,
-        layout: layouts.add(layout),
+        layout: layouts.add(sprite_layout()),
     });
     commands.spawn((HudText, hud_text("connecting...", 12.0, 1.0)));
-}
-
-/// Every tile hidden until the team's fog says otherwise.
-fn spawn_terrain(commands: &mut Commands, dungeon: &Dungeon, texture: &Handle<Image>) -> Entity {
-    let terrain = commands.spawn_empty().id();
-    let mut storage = TileStorage::empty(MAP_SIZE);
-    for y in 0..MAP_HEIGHT {
-        for x in 0..MAP_WIDTH {
-            let position = TilePos { x, y };
-            let index = if dungeon.cell(x, y) == MapCell::Wall {
-                WALL
-            } else {
-                FLOOR
-            };
-            let tile = commands.spawn(TileBundle {
-                position,
-                tilemap_id: TilemapId(terrain),
-                texture_index: TileTextureIndex(index),
-                visible: TileVisible(false),
-                ..default()
-            });
-            storage.set(&position, tile.id());
-        }
-    }
-    let tile_size = TilemapTileSize::new(TILE, TILE);
-    commands.entity(terrain).insert(TilemapBundle {
-        grid_size: tile_size.into(),
-        size: MAP_SIZE,
-        storage,
-        texture: TilemapTexture::Single(texture.clone()),
-        tile_size,
-        anchor: TilemapAnchor::Center,
-        ..default()
-    });
-    terrain
 }
 
 /// The team's fog, as received, written into the terrain's tiles.
@@ -111,22 +68,7 @@ fn draw_fog(
         return;
     };
     for view in &views {
-        for (position, tile) in storage.iter().enumerate() {
-            let Some(tile) = tile else { continue };
-            let Ok((mut visible, mut color)) = tiles.get_mut(*tile) else {
-                continue;
-            };
-            let (x, y) = (position as u32 % MAP_WIDTH, position as u32 / MAP_WIDTH);
-            let (shown, tint) = match view.state(TilePos { x, y }) {
-                FogState::Visible => (true, Color::WHITE),
-                FogState::Remembered => (true, Color::srgb(0.36, 0.38, 0.62)),
-                FogState::Unexplored => (false, Color::WHITE),
-            };
-            visible.set_if_neq(TileVisible(shown));
-            if color.0 != tint {
-                color.0 = tint;
-            }
-        }
+        paint_terrain(storage, &mut tiles, |tile| Some(view.state(tile)));
     }
 }
 
@@ -139,11 +81,7 @@ fn add_sprites(
 ) {
     let own_team = views.iter().next().map(|view| view.team().0);
     for (entity, piece) in &pieces {
-        let index = match *piece {
-            Piece::Unit(team) if Some(team) == own_team => PLAYER,
-            Piece::Unit(_) => GUARD,
-            Piece::Monster => MONSTER,
-        };
+        let index = piece_sprite(*piece, own_team);
         let sprite = Sprite::from_atlas_image(
             drawing.sprites.clone(),
             TextureAtlas {
@@ -159,18 +97,7 @@ fn add_sprites(
 
 fn place_sprites(mut pieces: Query<(&Cell, &mut Transform), Changed<Cell>>) {
     for (cell, mut transform) in &mut pieces {
-        let tile_size = TilemapTileSize::new(TILE, TILE);
-        let center = TilePos {
-            x: cell.x,
-            y: cell.y,
-        }
-        .center_in_world(
-            &MAP_SIZE,
-            &tile_size.into(),
-            &tile_size,
-            &TilemapType::Square,
-            &TilemapAnchor::Center,
-        );
+        let center = cell_centre(*cell);
         transform.translation.x = center.x;
         transform.translation.y = center.y;
     }
@@ -237,14 +164,7 @@ fn report(view: &TeamView, pieces: &Query<(&Piece, &Cell)>) -> String {
             }) != FogState::Visible
         })
         .count();
-    let tile_size = TilemapTileSize::new(TILE, TILE);
-    let corner = TilePos { x: 0, y: 0 }.center_in_world(
-        &MAP_SIZE,
-        &tile_size.into(),
-        &tile_size,
-        &TilemapType::Square,
-        &TilemapAnchor::Center,
-    );
+    let corner = cell_centre(Cell { x: 0, y: 0 });
     // The camera is at (0, TILE) in a 1280x720 window.
     let pixel = (640.0 + corner.x, 360.0 - (corner.y - TILE));
     format!(

@@ -19,6 +19,7 @@
 mod args;
 mod client;
 mod draw;
+mod look;
 #[path = "../dungeon/map.rs"]
 mod map;
 mod protocol;
@@ -34,6 +35,7 @@ mod shared_hud;
 mod walk;
 #[path = "../shared/window.rs"]
 mod window;
+mod world;
 
 use std::process::{Child, Command};
 

@@ -14,24 +14,18 @@ use bevy_viewshed::replicon::TeamView;
 
 use crate::args::Options;
 use crate::game::{CLIENTS, Game};
-use crate::map::{Cell as MapCell, Dungeon};
+use crate::look::{
+    TILE, TILESET, cell_centre, paint_terrain, piece_sprite, spawn_terrain, sprite_layout,
+};
+use crate::map::Dungeon;
 use crate::protocol::{Cell, MAP_HEIGHT, MAP_WIDTH, Piece};
 use crate::screenshot::save_and_exit;
 use crate::shared_hud::hud_text;
 
-const TILE: f32 = 16.0;
 /// A panel's size in window pixels: half the 1280x720 window.
 const PANEL: UVec2 = UVec2::new(640, 720);
 /// Panels' contents lie this far apart in the world, so that each camera sees only its own.
 const APART: f32 = 10_000.0;
-const MAP_SIZE: TilemapSize = TilemapSize::new(MAP_WIDTH, MAP_HEIGHT);
-/// The dungeon example's tileset and its indices (see assets/make_tileset.py).
-const TILESET: &str = "tiles.png";
-const FLOOR: u32 = 0;
-const WALL: u32 = 1;
-const PLAYER: usize = 4;
-const MONSTER: usize = 5;
-const GUARD: usize = 6;
 
 pub struct DrawPlugin;
 
@@ -99,15 +93,15 @@ fn setup(
     let panels = options.panels().into_iter().enumerate();
     let panels = panels
         .map(|(k, panel)| {
-            let terrain = spawn_terrain(&mut commands, &dungeon, &texture, &options, k);
+            let at = Transform::from_translation(origin(k)).with_scale(Vec3::splat(options.zoom));
+            let terrain = spawn_terrain(&mut commands, &dungeon, &texture, at);
             (panel, terrain, spawn_camera(&mut commands, k))
         })
         .collect();
-    let layout = TextureAtlasLayout::from_grid(UVec2::splat(16), 8, 1, None, None);
     commands.insert_resource(Drawing {
         panels,
         sprites: texture,
-        layout: layouts.add(layout),
+        layout: layouts.add(sprite_layout()),
     });
     commands.spawn((HudText, hud_text("connecting...", 12.0, 1.0)));
 }
@@ -126,44 +120,6 @@ fn spawn_camera(commands: &mut Commands, k: usize) -> Entity {
     };
     let at = Transform::from_translation(origin(k));
     commands.spawn((Camera2d, camera, at)).id()
-}
-
-/// Every tile hidden until the panel's fog says otherwise.
-fn spawn_terrain(
-    commands: &mut Commands,
-    dungeon: &Dungeon,
-    texture: &Handle<Image>,
-    options: &Options,
-    k: usize,
-) -> Entity {
-    let terrain = commands.spawn_empty().id();
-    let mut storage = TileStorage::empty(MAP_SIZE);
-    for y in 0..MAP_HEIGHT {
-        for x in 0..MAP_WIDTH {
-            let position = TilePos { x, y };
-            let wall = dungeon.cell(x, y) == MapCell::Wall;
-            let tile = commands.spawn(TileBundle {
-                position,
-                tilemap_id: TilemapId(terrain),
-                texture_index: TileTextureIndex(if wall { WALL } else { FLOOR }),
-                visible: TileVisible(false),
-                ..default()
-            });
-            storage.set(&position, tile.id());
-        }
-    }
-    let tile_size = TilemapTileSize::new(TILE, TILE);
-    commands.entity(terrain).insert(TilemapBundle {
-        grid_size: tile_size.into(),
-        size: MAP_SIZE,
-        storage,
-        texture: TilemapTexture::Single(texture.clone()),
-        tile_size,
-        anchor: TilemapAnchor::Center,
-        transform: Transform::from_translation(origin(k)).with_scale(Vec3::splat(options.zoom)),
-        ..default()
-    });
-    terrain
 }
 
 /// Client `i`'s fog: the `TeamView` in its world.
@@ -196,21 +152,9 @@ fn draw_fog(
         let Ok(storage) = storages.get(terrain) else {
             continue;
         };
-        for (position, tile) in storage.iter().enumerate() {
-            let Some(Ok((mut visible, mut color))) = tile.map(|tile| tiles.get_mut(tile)) else {
-                continue;
-            };
-            let (x, y) = (position as u32 % MAP_WIDTH, position as u32 / MAP_WIDTH);
-            let (shown, tint) = match panel_state(panel, view.as_ref(), TilePos { x, y }) {
-                Some(FogState::Visible) => (true, Color::WHITE),
-                Some(FogState::Remembered) => (true, Color::srgb(0.36, 0.38, 0.62)),
-                Some(FogState::Unexplored) | None => (false, Color::WHITE),
-            };
-            visible.set_if_neq(TileVisible(shown));
-            if color.0 != tint {
-                color.0 = tint;
-            }
-        }
+        paint_terrain(storage, &mut tiles, |tile| {
+            panel_state(panel, view.as_ref(), tile)
+        });
     }
 }
 
@@ -225,19 +169,7 @@ fn pieces(game: &Game, panel: Panel) -> Vec<(Entity, Piece, Cell)> {
 
 /// The world position of the centre of `cell` in panel `k`, drawn `zoom` times.
 fn centre(k: usize, zoom: f32, cell: Cell) -> Vec3 {
-    let tile_size = TilemapTileSize::new(TILE, TILE);
-    let local = TilePos {
-        x: cell.x,
-        y: cell.y,
-    }
-    .center_in_world(
-        &MAP_SIZE,
-        &tile_size.into(),
-        &tile_size,
-        &TilemapType::Square,
-        &TilemapAnchor::Center,
-    );
-    origin(k) + (local * zoom).extend(2.0)
+    origin(k) + (cell_centre(cell) * zoom).extend(2.0)
 }
 
 /// A sprite for each piece a panel holds (its team's as the player, the other's as guards),
@@ -273,11 +205,7 @@ fn draw_pieces(
             *transform = at;
             continue;
         }
-        let index = match piece {
-            Piece::Unit(team) if team == panel.team() => PLAYER,
-            Piece::Unit(_) => GUARD,
-            Piece::Monster => MONSTER,
-        };
+        let index = piece_sprite(piece, Some(panel.team()));
         let atlas = TextureAtlas {
             layout: drawing.layout.clone(),
             index,

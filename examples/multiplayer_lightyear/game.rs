@@ -1,7 +1,8 @@
 //! The headless server and the two clients, each a Bevy `App` of its own, connected by
 //! lightyear (netcode over crossbeam channels) and stepped once per frame of the window. The
-//! server is `examples/multiplayer`'s: the dungeon as tile entities (walls `Opaque`), two teams
-//! of units that lift their team's fog, wandering monsters, every piece `ReplicatesWhenSeen`.
+//! server's world is `examples/multiplayer`'s (`world.rs`): the dungeon as tile entities (walls
+//! `Opaque`), two teams of units that lift their team's fog, wandering monsters, every piece
+//! `ReplicatesWhenSeen`.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
@@ -9,10 +10,8 @@ use std::time::Duration;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::Team;
-use bevy_viewshed::prelude::*;
-use bevy_viewshed::replicon::{ClientTeam, ReplicatesWhenSeen, ViewshedReplicationPlugin};
+use bevy_viewshed::replicon::ClientTeam;
 use lightyear::crossbeam::CrossbeamIo;
 use lightyear::prelude::client::{ClientPlugins, NetcodeClient, NetcodeConfig};
 use lightyear::prelude::server::{ClientOf, NetcodeServer, ServerPlugins, Start};
@@ -21,13 +20,11 @@ use lightyear::prelude::{
     ReplicationReceiver, ReplicationSender,
 };
 
-use crate::map::{Cell as MapCell, Dungeon};
-use crate::protocol::{Cell, MAP_HEIGHT, MAP_WIDTH, Piece, ProtocolPlugin};
-use crate::walk::{Level, Walker, step_walkers};
+use crate::protocol::ProtocolPlugin;
+use crate::world::{ServerWorldPlugin, TEAMS};
 
 /// The clients, one per team.
-pub const CLIENTS: usize = 2;
-const UNITS_PER_TEAM: u32 = 3;
+pub const CLIENTS: usize = TEAMS as usize;
 /// lightyear's fixed tick, on the server and the clients.
 const TICK: Duration = Duration::from_millis(16);
 
@@ -78,20 +75,12 @@ fn server_app(seed: u64) -> App {
         .add_plugins(ServerPlugins {
             tick_duration: TICK,
         })
-        .add_plugins((
-            ViewshedPlugins::default(),
-            ViewshedReplicationPlugin,
-            ProtocolPlugin,
-        ))
+        .add_plugins(ServerWorldPlugin { seed })
         .insert_resource(Lobby(lobby.collect()))
-        .insert_resource(Level(Dungeon::generate(MAP_WIDTH, MAP_HEIGHT, seed)))
         .add_observer(replicate_to_link)
-        .add_observer(join_team)
-        .add_systems(Update, (step_walkers, mirror_cells).chain());
+        .add_observer(join_team);
     app.finish();
     app.cleanup();
-    app.world_mut()
-        .resource_scope(|world, level: Mut<Level>| spawn_pieces(world, &level.0, seed));
     app
 }
 
@@ -149,78 +138,4 @@ fn client_app(server_app: &mut App, server: Entity, i: usize) -> App {
         .id();
     app.world_mut().trigger(Connect { entity: client });
     app
-}
-
-fn spawn_pieces(world: &mut World, dungeon: &Dungeon, seed: u64) {
-    let map = spawn_map(world, dungeon);
-    let last = dungeon.rooms.len() - 1;
-    for team in 0..CLIENTS as u32 {
-        let (x, y) = dungeon.center(if team == 0 { 0 } else { last });
-        for i in 0..UNITS_PER_TEAM {
-            let tile = TilePos { x: x + i, y };
-            world.spawn((
-                Viewshed::new(7),
-                RevealsFog,
-                Team(team),
-                Piece::Unit(team),
-                piece(tile, map, seed + u64::from(team * 10 + i)),
-            ));
-        }
-    }
-    for room in 1..last {
-        let (x, y) = dungeon.center(room);
-        let tile = TilePos { x, y };
-        world.spawn((Piece::Monster, piece(tile, map, seed + 100 + room as u64)));
-    }
-}
-
-/// What every piece has: a tile, the map, a walk, and the mark that keeps it from clients
-/// whose team does not see it.
-fn piece(tile: TilePos, map: Entity, seed: u64) -> impl Bundle {
-    let cell = Cell {
-        x: tile.x,
-        y: tile.y,
-    };
-    (
-        tile,
-        TilemapId(map),
-        cell,
-        Walker::new(seed),
-        ReplicatesWhenSeen,
-    )
-}
-
-/// The map as tile entities: no renderer on the server, only what the FOV reads.
-fn spawn_map(world: &mut World, dungeon: &Dungeon) -> Entity {
-    let size = TilemapSize::new(MAP_WIDTH, MAP_HEIGHT);
-    let map = world.spawn_empty().id();
-    let mut storage = TileStorage::empty(size);
-    for y in 0..MAP_HEIGHT {
-        for x in 0..MAP_WIDTH {
-            let pos = TilePos { x, y };
-            let mut tile = world.spawn((pos, TilemapId(map)));
-            if dungeon.cell(x, y) == MapCell::Wall {
-                tile.insert(Opaque);
-            }
-            storage.set(&pos, tile.id());
-        }
-    }
-    world.entity_mut(map).insert((
-        size,
-        storage,
-        TilemapGridSize::new(16.0, 16.0),
-        TilemapTileSize::new(16.0, 16.0),
-        TilemapType::Square,
-    ));
-    map
-}
-
-/// The replicated `Cell` follows the server's `TilePos`.
-fn mirror_cells(mut pieces: Query<(&TilePos, &mut Cell), Changed<TilePos>>) {
-    for (tile, mut cell) in &mut pieces {
-        cell.set_if_neq(Cell {
-            x: tile.x,
-            y: tile.y,
-        });
-    }
 }

@@ -20,6 +20,8 @@
 mod args;
 mod draw;
 mod game;
+#[path = "../multiplayer/look.rs"]
+mod look;
 #[path = "../dungeon/map.rs"]
 mod map;
 #[path = "../multiplayer/protocol.rs"]
@@ -34,6 +36,8 @@ mod shared_args;
 mod shared_hud;
 #[path = "../multiplayer/walk.rs"]
 mod walk;
+#[path = "../multiplayer/world.rs"]
+mod world;
 
 use bevy::prelude::*;
 use bevy::window::WindowResolution;

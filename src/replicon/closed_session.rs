@@ -16,15 +16,16 @@ use bevy::prelude::*;
 use bevy_replicon::prelude::{ClientMessages, ClientSystems, RepliconChannels};
 use lightyear_connection::client::{Client, Connected};
 
-/// Drops what the backend read in this frame (and any before) while no lightyear `Client` is
-/// connected. A client that connects in this frame is `Connected` already, and keeps its first
-/// messages (replicon applies them on entering `ClientState::Connected`).
+/// Drops what lightyear read in this frame (and any before) while it has a `Client` and none
+/// of them is connected. A client that connects in this frame is `Connected` already, and
+/// keeps its first messages (replicon applies them on entering `ClientState::Connected`). An
+/// app with no lightyear `Client` (replicon over another backend) is left alone.
 fn drop_messages_of_a_closed_connection(
-    connected: Query<(), (With<Client>, With<Connected>)>,
+    clients: Query<Has<Connected>, With<Client>>,
     channels: Res<RepliconChannels>,
     mut messages: ResMut<ClientMessages>,
 ) {
-    if !connected.is_empty() {
+    if clients.is_empty() || clients.iter().any(|connected| connected) {
         return;
     }
     for channel in 0..channels.server_channels().len() {

@@ -16,14 +16,12 @@ use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::client::confirm_history::ConfirmHistory;
-use bevy_replicon::prelude::Replicated;
 use bevy_replicon::server::server_tick::ServerTick;
 use bevy_replicon::shared::server_entity_map::ServerEntityMap;
 use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
-    ClientGhost, ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin,
-    ViewshedReplicationPlugin,
+    ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
 use lightyear::crossbeam::CrossbeamIo;
 use lightyear::prelude::client::{ClientPlugins, NetcodeClient, NetcodeConfig};
@@ -35,7 +33,7 @@ use lightyear::prelude::{
 };
 
 use crate::common_app::spawn_map;
-use crate::common_net::{states, team_sees, wall};
+use crate::common_net::{assert_own_fog_only, held, may_hold, team_views, wall};
 
 /// One fixed tick, and one frame, of every app.
 pub const TICK: Duration = Duration::from_millis(10);
@@ -358,17 +356,7 @@ impl LyNet {
 
     /// The server entities client `i` holds, team views and ghosts aside.
     pub fn received(&self, i: usize) -> BTreeSet<Entity> {
-        let world = self.clients[i].world();
-        let map = world.resource::<ServerEntityMap>();
-        map.to_client()
-            .iter()
-            .filter(|&(_, &local)| {
-                world.get_entity(local).is_ok_and(|local| {
-                    !local.contains::<TeamView>() && !local.contains::<ClientGhost>()
-                })
-            })
-            .map(|(&server, _)| server)
-            .collect()
+        held(self.clients[i].world())
     }
 
     /// The entities replicon spawned on client `i` that its entity map no longer knows: left
@@ -390,31 +378,16 @@ impl LyNet {
 
     /// The team views client `i` holds.
     pub fn team_views(&self, i: usize) -> Vec<TeamView> {
-        let world = self.clients[i].world();
-        let mut views = world.try_query::<&TeamView>().unwrap();
-        views.iter(world).cloned().collect()
+        team_views(self.clients[i].world())
     }
 
     /// What client `i` may hold: the marked entities its team sees, the unmarked replicated
     /// ones (none, while it is not connected).
     pub fn may_hold(&self, i: usize) -> BTreeSet<Entity> {
-        if !self.connected(i) {
-            return BTreeSet::new();
+        match self.connected(i) {
+            true => may_hold(self.server.world(), self.teams[i]),
+            false => BTreeSet::new(),
         }
-        let world = self.server.world();
-        let mut sees = self.teams[i]
-            .map(|team| team_sees(world, team))
-            .unwrap_or_default();
-        let mut unmarked = world
-            .try_query_filtered::<Entity, (
-                With<Replicated>,
-                Without<ReplicatesWhenSeen>,
-                Without<ClientGhost>,
-                Without<TeamView>,
-            )>()
-            .unwrap();
-        sees.extend(unmarked.iter(world));
-        sees
     }
 
     /// After a frame that replicated: each client holds exactly what it may, and its own team's
@@ -438,25 +411,9 @@ impl LyNet {
     }
 
     fn assert_own_fog_only(&self, i: usize) {
-        let world = self.server.world();
-        let mut fogs = world.try_query::<&FogOfWar>().unwrap();
         let team = self.teams[i].filter(|_| self.connected(i));
-        let mut expected: Vec<Vec<u32>> = fogs
-            .iter(world)
-            .filter_map(|fog| team.and_then(|team| fog.team(team)))
-            .map(|fog| states(fog.area(), |tile| fog.state(tile)))
-            .collect();
-        let views = self.team_views(i);
-        for view in &views {
-            assert_eq!(Some(view.team()), team, "client {i}: another team's fog");
-        }
-        let mut got: Vec<Vec<u32>> = views
-            .iter()
-            .map(|view| states(view.area(), |tile| view.state(tile)))
-            .collect();
-        expected.sort();
-        got.sort();
-        assert_eq!(got, expected, "client {i} holds its team's fog");
+        let (server, client) = (self.server.world(), self.clients[i].world());
+        assert_own_fog_only(server, client, i, team);
     }
 
     /// Client `i` plays for another team from now on: a new `ClientTeam` inserted on its link,

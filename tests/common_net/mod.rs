@@ -500,7 +500,7 @@ impl Net {
         }
     }
 
-    /// The server entities client `i` has in its world, team views aside.
+    /// The server entities client `i` has in its world, team views and ghosts aside.
     pub fn received(&self, i: usize) -> BTreeSet<Entity> {
         let world = self.clients[i].world();
         let map = world.resource::<ServerEntityMap>();
@@ -510,43 +510,18 @@ impl Net {
             map.to_client().len(),
             "every replicated entity on client {i} is mapped to a server entity"
         );
-        map.to_client()
-            .iter()
-            .filter(|&(_, &local)| {
-                let local = world.entity(local);
-                !local.contains::<TeamView>() && !local.contains::<ClientGhost>()
-            })
-            .map(|(&server, _)| server)
-            .collect()
+        held(world)
     }
 
     /// The team views client `i` has.
     pub fn team_views(&self, i: usize) -> Vec<TeamView> {
-        let world = self.clients[i].world();
-        let mut views = world.try_query::<&TeamView>().unwrap();
-        views.iter(world).cloned().collect()
+        team_views(self.clients[i].world())
     }
 
     /// What client `i` may hold: the unmarked replicated entities, and the marked ones its
     /// team sees (none without a team).
     pub fn may_hold(&self, i: usize) -> BTreeSet<Entity> {
-        let world = self.server.world();
-        let mut sees = self.teams[i]
-            .map(|t| team_sees(world, t))
-            .unwrap_or_default();
-        let mut unmarked = world
-            .try_query_filtered::<Entity, (
-                With<Replicated>,
-                Without<ReplicatesWhenSeen>,
-                Without<ClientGhost>,
-            )>()
-            .unwrap();
-        sees.extend(
-            unmarked
-                .iter(world)
-                .filter(|&e| !world.entity(e).contains::<TeamView>()),
-        );
-        sees
+        may_hold(self.server.world(), self.teams[i])
     }
 
     /// Each connected client holds exactly what it may hold, and its own team's fog on every
@@ -624,34 +599,8 @@ impl Net {
     }
 
     fn assert_own_fog_only(&self, i: usize) {
-        let world = self.server.world();
-        let mut fogs = world.try_query::<&FogOfWar>().unwrap();
-        let mut expected: Vec<Vec<u32>> = match self.teams[i] {
-            Some(team) => fogs
-                .iter(world)
-                .filter_map(|fog| fog.team(team))
-                .map(|fog| states(fog.area(), |tile| fog.state(tile)))
-                .collect(),
-            None => Vec::new(),
-        };
-        let mut got: Vec<Vec<u32>> = self
-            .team_views(i)
-            .iter()
-            .inspect(|view| {
-                assert_eq!(
-                    Some(view.team()),
-                    self.teams[i],
-                    "client {i}: another team's fog"
-                )
-            })
-            .map(|view| states(view.area(), |tile| view.state(tile)))
-            .collect();
-        expected.sort();
-        got.sort();
-        assert_eq!(
-            got, expected,
-            "client {i} holds its team's fog on every map"
-        );
+        let (server, client) = (self.server.world(), self.clients[i].world());
+        assert_own_fog_only(server, client, i, self.teams[i]);
     }
 
     /// The bytes the server's last frame queued for client `i` (over replicon's test helpers,
@@ -769,6 +718,68 @@ pub fn team_sees(world: &World, team: Team) -> BTreeSet<Entity> {
         })
         .map(|(entity, ..)| entity)
         .collect()
+}
+
+/// What a client of `team` may hold (the plain rule): the marked entities its team sees, and
+/// the unmarked replicated ones, team views and ghosts aside.
+pub fn may_hold(world: &World, team: Option<Team>) -> BTreeSet<Entity> {
+    let mut sees = team.map(|t| team_sees(world, t)).unwrap_or_default();
+    let mut unmarked = world
+        .try_query_filtered::<Entity, (
+            With<Replicated>,
+            Without<ReplicatesWhenSeen>,
+            Without<ClientGhost>,
+            Without<TeamView>,
+        )>()
+        .unwrap();
+    sees.extend(unmarked.iter(world));
+    sees
+}
+
+/// The server entities a client's world holds, by replicon's entity map, team views and
+/// ghosts aside.
+pub fn held(client: &World) -> BTreeSet<Entity> {
+    let map = client.resource::<ServerEntityMap>();
+    map.to_client()
+        .iter()
+        .filter(|&(_, &local)| {
+            client.get_entity(local).is_ok_and(|local| {
+                !local.contains::<TeamView>() && !local.contains::<ClientGhost>()
+            })
+        })
+        .map(|(&server, _)| server)
+        .collect()
+}
+
+/// The team views a client's world holds.
+pub fn team_views(client: &World) -> Vec<TeamView> {
+    let mut views = client.try_query::<&TeamView>().unwrap();
+    views.iter(client).cloned().collect()
+}
+
+/// Client `i` holds `team`'s fog on every map of the server, tile for tile, and no other
+/// team's (none without a team).
+pub fn assert_own_fog_only(server: &World, client: &World, i: usize, team: Option<Team>) {
+    let mut fogs = server.try_query::<&FogOfWar>().unwrap();
+    let mut expected: Vec<Vec<u32>> = fogs
+        .iter(server)
+        .filter_map(|fog| team.and_then(|team| fog.team(team)))
+        .map(|fog| states(fog.area(), |tile| fog.state(tile)))
+        .collect();
+    let views = team_views(client);
+    for view in &views {
+        assert_eq!(Some(view.team()), team, "client {i}: another team's fog");
+    }
+    let mut got: Vec<Vec<u32>> = views
+        .iter()
+        .map(|view| states(view.area(), |tile| view.state(tile)))
+        .collect();
+    expected.sort();
+    got.sort();
+    assert_eq!(
+        got, expected,
+        "client {i} holds its team's fog on every map"
+    );
 }
 
 pub fn set(entities: &[Entity]) -> BTreeSet<Entity> {

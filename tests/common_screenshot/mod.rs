@@ -229,6 +229,51 @@ pub fn pixel<T: std::str::FromStr<Err: std::fmt::Debug>>(line: &str) -> (T, T) {
     (x.parse().unwrap(), y.parse().unwrap())
 }
 
+/// The map's size in tiles, as a report gives it: `map WxH`.
+pub fn map_size(line: &str) -> (u32, u32) {
+    let map = field(line, "map ");
+    let (width, height) = map
+        .split_once('x')
+        .unwrap_or_else(|| panic!("a map size in {line:?}"));
+    (width.parse().unwrap(), height.parse().unwrap())
+}
+
+/// Each tile's mean luminance ([`tile_mean`]), row after row, on a square map of `(width,
+/// height)` tiles of `size` pixels whose tile (0, 0) is centred at pixel `origin` (the map's y
+/// grows up the window).
+pub fn tile_means(
+    image: &image::RgbaImage,
+    origin: (f64, f64),
+    size: f64,
+    (width, height): (u32, u32),
+) -> Vec<f64> {
+    let tiles = (0..height).flat_map(|y| (0..width).map(move |x| (x, y)));
+    tiles
+        .map(|(x, y)| {
+            let centre = (
+                origin.0 + size * f64::from(x),
+                origin.1 - size * f64::from(y),
+            );
+            tile_mean(image, centre, size)
+        })
+        .collect()
+}
+
+/// A multiplayer client's part of the frame against its report (`sees n`, `pieces p`,
+/// `foreign pieces outside the view f`): its team's fog drawn tile for tile (of `tiles`), its
+/// own units among the pieces it holds, and no foreign piece outside its team's view.
+pub fn assert_client_draws_its_team(who: &str, report: &str, frame: &Frame, tiles: usize) {
+    let sees: usize = field(report, " sees ").parse().unwrap();
+    frame.assert_fog_of_war(tiles, sees, tiles / 5, 20);
+    let pieces: usize = field(report, "pieces ").parse().unwrap();
+    assert!(pieces > 0, "{who} holds its team's units");
+    let outside: usize = field(report, "outside the view ").parse().unwrap();
+    assert_eq!(
+        outside, 0,
+        "{who}: every foreign piece held stands where its team sees"
+    );
+}
+
 /// Mean luminance of the inner square of the tile centred at pixel `(cx, cy)` (a tenth of the
 /// tile's size in from each edge).
 pub fn tile_mean(image: &image::RgbaImage, (cx, cy): (f64, f64), size: f64) -> f64 {

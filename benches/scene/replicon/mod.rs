@@ -27,6 +27,8 @@ use serde::{Deserialize, Serialize};
 use super::support::MapKind;
 use super::{RADIUS, SIZE, minimal_plugins, spawn_dungeon, walk, walks};
 
+mod lightyear;
+
 /// The size of a server's world: its units, its clients (client `i` in team `i % teams`) and
 /// its teams, on a `size` x `size` dungeon.
 #[derive(Clone, Copy, Debug)]
@@ -65,12 +67,24 @@ pub enum Setup {
     /// The same, every unit `ReplicatesGhost` too: a team's clients keep a ghost of each enemy
     /// it stops seeing, with its `UnitPosition` as last seen (`ghost_keeps`).
     Ghosts,
+    /// lightyear's server (`scene/lightyear.rs`), every unit `Replicate::to_clients(All)`.
+    LightyearToAll,
+    /// lightyear's server with `ViewshedReplicationPlugin`, the units `ReplicatesWhenSeen`.
+    LightyearFogOfWar,
 }
 
 impl Setup {
     /// With `ViewshedReplicationPlugin`.
     fn fog(self) -> bool {
-        matches!(self, Self::FogOfWar | Self::Ghosts)
+        matches!(
+            self,
+            Self::FogOfWar | Self::Ghosts | Self::LightyearFogOfWar
+        )
+    }
+
+    /// Over lightyear, with real clients.
+    pub fn lightyear(self) -> bool {
+        matches!(self, Self::LightyearToAll | Self::LightyearFogOfWar)
     }
 }
 
@@ -110,22 +124,22 @@ fn copy_positions(mut units: Query<(&TilePos, &mut UnitPosition), Changed<TilePo
     }
 }
 
-/// What the server sent, summed over frames: bytes (the payloads replicon hands to the
-/// transport) on each of its two channels, and frames, to `clients` clients.
+/// What the server sent, summed over frames, to `clients` clients: bytes in all (over
+/// replicon's counting transport, the payloads replicon hands to it; over lightyear, the
+/// datagrams' payloads its links hand their IO), and of them replicon's messages of spawns,
+/// despawns, insertions and removals (its reliable `Updates` channel).
 #[derive(Resource, Default)]
 pub struct SentBytes {
     pub clients: usize,
-    /// Spawns, despawns, insertions and removals (replicon's reliable `Updates` channel).
+    pub all: u64,
     pub updates: u64,
-    /// Changes of replicated components (its unreliable `Mutations` channel).
-    pub mutations: u64,
     pub frames: u64,
 }
 
 impl SentBytes {
     /// Bytes sent per client per frame since the last reset, in all.
     pub fn per_client_frame(&self) -> f64 {
-        self.per_client(self.updates + self.mutations)
+        self.per_client(self.all)
     }
 
     /// `bytes`, summed over the frames and clients, per client per frame.
@@ -148,10 +162,10 @@ fn drop_packets(
 ) {
     sent.frames += 1;
     for (client, channel, message) in messages.drain_sent() {
+        sent.all += message.len() as u64;
         if channel == usize::from(ServerChannel::Updates) {
             sent.updates += message.len() as u64;
         } else {
-            sent.mutations += message.len() as u64;
             if let Some(index) = message.get(1..3) {
                 acks.entry(client).or_default().extend_from_slice(index);
             }
@@ -162,6 +176,34 @@ fn drop_packets(
     }
 }
 
+/// A server and, over lightyear, its clients (replicon's counting transport needs none).
+pub struct Game {
+    pub server: App,
+    clients: Vec<App>,
+}
+
+impl Game {
+    /// The server of `setup` for `crowd` (`positions`: as [`server_app`]'s), its clients
+    /// connected.
+    pub fn new(crowd: Crowd, setup: Setup, positions: bool) -> Self {
+        let mut server = server_app(crowd, setup, positions);
+        let clients = match setup.lightyear() {
+            true => lightyear::connect_clients(&mut server, crowd),
+            false => Vec::new(),
+        };
+        Self { server, clients }
+    }
+
+    /// One frame: the server's, timed, then each client's, which reads what it sent.
+    pub fn frame(&mut self) -> Duration {
+        let start = Instant::now();
+        self.server.update();
+        let server = start.elapsed();
+        self.clients.iter_mut().for_each(App::update);
+        server
+    }
+}
+
 /// The server of `setup` for `crowd`; `positions`: whether the units replicate their
 /// `UnitPosition` (the benches do; without, replicon has nothing to send of a unit once it is
 /// spawned).
@@ -169,7 +211,9 @@ pub fn server_app(crowd: Crowd, setup: Setup, positions: bool) -> App {
     let grid = MapKind::Dungeon.generate(crowd.size, crowd.size, 7);
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
-    if setup != Setup::ViewshedOnly {
+    if setup.lightyear() {
+        lightyear::add_server(&mut app, crowd);
+    } else if setup != Setup::ViewshedOnly {
         app.add_plugins((
             StatesPlugin,
             RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
@@ -201,6 +245,9 @@ pub fn server_app(crowd: Crowd, setup: Setup, positions: bool) -> App {
     }
     app.finish();
     spawn_world(&mut app, &grid, crowd, setup, positions);
+    if setup.lightyear() {
+        lightyear::start_server(&mut app);
+    }
     // The first frames place every opaque tile, compute every view, send every spawn.
     app.update();
     app.update();
@@ -236,7 +283,10 @@ fn spawn_world(app: &mut App, grid: &OpacityGrid, crowd: Crowd, setup: Setup, po
             Setup::ToAll => {
                 unit.insert(Replicated);
             }
-            Setup::FogOfWar => {
+            Setup::LightyearToAll => {
+                unit.insert(lightyear::to_all());
+            }
+            Setup::FogOfWar | Setup::LightyearFogOfWar => {
                 unit.insert(ReplicatesWhenSeen);
             }
             Setup::Ghosts => {
@@ -244,7 +294,7 @@ fn spawn_world(app: &mut App, grid: &OpacityGrid, crowd: Crowd, setup: Setup, po
             }
         }
     }
-    if setup != Setup::ViewshedOnly {
+    if setup != Setup::ViewshedOnly && !setup.lightyear() {
         world
             .resource_mut::<NextState<ServerState>>()
             .set(ServerState::Running);
