@@ -14,6 +14,8 @@ mod common_app;
 mod common_lightyear;
 mod common_net;
 
+use std::collections::BTreeSet;
+
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
@@ -531,5 +533,54 @@ proptest! {
     #[test]
     fn over_lightyear_udp_every_client_holds_exactly_what_its_team_may_see(frames in frames(10)) {
         play(Io::Udp, frames);
+    }
+}
+
+/// A random game over links that lose a third of the packets and delay the others by up to
+/// five frames, both ways: after every frame each connected client holds only entities its
+/// team has seen since it connected (the plugin never sends another; lightyear sends lost
+/// spawns and despawns again) and no entity of a closed connection; once the links heal,
+/// each holds exactly what its team sees, and its team's fog.
+fn play_lossy(frames: Vec<Vec<Op>>) {
+    let mut net = LyNet::lossy();
+    net.spawn_unit(Team(0), 2, 2);
+    net.spawn_unit(Team(1), 17, 2);
+    spawn(&mut net, Kind::Haunt, 13, 2);
+    let mut seen: [BTreeSet<Entity>; 2] = Default::default();
+    for ops in frames {
+        for op in ops {
+            if let Op::Reconnect(i) = op {
+                seen[i].clear();
+            }
+            apply(&mut net, op);
+        }
+        net.step();
+        for (i, seen) in seen.iter_mut().enumerate() {
+            seen.extend(net.may_hold(i));
+            let held = net.received(i);
+            assert!(
+                held.is_subset(seen),
+                "client {i} holds {:?}, which its team has not seen",
+                held.difference(seen).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                net.orphans(i),
+                [],
+                "client {i}: entities of a closed session"
+            );
+        }
+    }
+    net.heal();
+    net.settle(20);
+    net.assert_clients_hold_what_they_may();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(games(8).div_ceil(2)))]
+
+    /// Random games over lossy links (half as many as over clean ones).
+    #[test]
+    fn over_lossy_lightyear_links_no_client_holds_what_its_team_has_not_seen(frames in frames(20)) {
+        play_lossy(frames);
     }
 }

@@ -24,12 +24,13 @@ use bevy_viewshed::replicon::{
     ClientTeam, ReplicatesWhenSeen, TeamView, TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
 use lightyear::crossbeam::CrossbeamIo;
+use lightyear::link::LinkConditioner;
 use lightyear::prelude::client::{ClientPlugins, NetcodeClient, NetcodeConfig};
 use lightyear::prelude::server::{ClientOf, NetcodeServer, ServerPlugins, ServerUdpIo, Start};
 use lightyear::prelude::{
-    Authentication, Client, Connect, Connected, Disconnect, Link, LinkOf, Linked, LocalAddr,
-    PeerAddr, PeerId, PingConfig, PingManager, RemoteId, ReplicationReceiver, ReplicationSender,
-    RoomPlugin, UdpIo,
+    Authentication, Client, Connect, Connected, Disconnect, Link, LinkConditionerConfig, LinkOf,
+    Linked, LocalAddr, PeerAddr, PeerId, PingConfig, PingManager, RemoteId, ReplicationReceiver,
+    ReplicationSender, RoomPlugin, UdpIo,
 };
 
 use crate::common_app::spawn_map;
@@ -130,6 +131,22 @@ pub struct LyNet {
     next_port: u16,
     /// Whether the last server frame replicated (lightyear replicates on fixed ticks).
     pub replicated: bool,
+    /// Whether the links lose and delay packets ([`lossy_link`]).
+    lossy: bool,
+}
+
+/// A crossbeam link that loses a third of the packets it receives and delays the others by 10
+/// to 50 ms (1 to 5 frames), by lightyear's link conditioner.
+fn lossy_link() -> Link {
+    let config = LinkConditionerConfig {
+        incoming_latency: Duration::from_millis(30),
+        incoming_jitter: Duration::from_millis(20),
+        good_loss: 0.33,
+        bad_loss: 0.33,
+        good_to_bad: 0.0,
+        bad_to_good: 0.0,
+    };
+    Link::default().with_conditioner(LinkConditioner::new(config))
 }
 
 impl LyNet {
@@ -138,8 +155,17 @@ impl LyNet {
         Self::with_protocol(io, |_| {})
     }
 
+    /// [`new`](Self::new) over crossbeam links that lose and delay packets both ways.
+    pub fn lossy() -> Self {
+        Self::build(Io::Crossbeam, true, |_| {})
+    }
+
     /// [`new`](Self::new) with the game's replication rules, added alike on every side.
     pub fn with_protocol(io: Io, protocol: impl Fn(&mut App)) -> Self {
+        Self::build(io, false, protocol)
+    }
+
+    fn build(io: Io, lossy: bool, protocol: impl Fn(&mut App)) -> Self {
         let mut server = server_app(&protocol);
         let map = spawn_map(&mut server, 20, 5, wall);
         let server_addr = match io {
@@ -159,6 +185,7 @@ impl LyNet {
             now: Instant::now(),
             next_port: 6000,
             replicated: false,
+            lossy,
         };
         net.start();
         for i in 0..2 {
@@ -235,12 +262,18 @@ impl LyNet {
             Io::Crossbeam => {
                 let (to_server, to_client) = CrossbeamIo::new_pair();
                 client.insert(to_server);
+                let lossy = self.lossy;
+                let link = move || match lossy {
+                    true => lossy_link(),
+                    false => Link::default(),
+                };
+                client.insert(link());
                 self.next_port += 1;
                 let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, self.next_port));
                 let server = self.server_entity;
                 self.server.world_mut().spawn((
                     LinkOf { server },
-                    Link::default(),
+                    link(),
                     PeerAddr(addr),
                     Linked,
                     to_client,
@@ -280,15 +313,41 @@ impl LyNet {
         self.step();
     }
 
-    /// Steps until `done` holds (at most 200 frames).
-    pub fn pump_until(&mut self, done: impl Fn(&Self) -> bool) {
-        for _ in 0..200 {
+    /// The links lose and delay nothing from now on (what they hold back is lost).
+    pub fn heal(&mut self) {
+        self.lossy = false;
+        for app in self.apps() {
+            let world = app.world_mut();
+            let mut links = world.query::<&mut Link>();
+            for mut link in links.iter_mut(world) {
+                link.recv.conditioner = None;
+            }
+        }
+    }
+
+    /// Steps until `done` holds (at most 200 frames; 2,000 over lossy links, where netcode's
+    /// handshake and disconnection packets may be lost many times over).
+    pub fn pump_until(&mut self, mut done: impl FnMut(&Self) -> bool) {
+        let most = if self.lossy { 2_000 } else { 200 };
+        for _ in 0..most {
             if done(self) {
                 return;
             }
             self.step();
         }
-        panic!("the lightyear game did not settle");
+        panic!("the lightyear game did not settle in {most} frames");
+    }
+
+    /// Steps until every client has held exactly what it may for `frames` frames in a row:
+    /// what lossy links held back arrives late, in order, so a moment of agreement may be
+    /// followed by an older spawn and its despawn.
+    pub fn settle(&mut self, frames: usize) {
+        let mut calm = 0;
+        self.pump_until(|net| {
+            let agree = (0..2).all(|i| net.received(i) == net.may_hold(i));
+            calm = if agree { calm + 1 } else { 0 };
+            calm > frames
+        });
     }
 
     /// One frame: the server's (which replicates once, on its fixed tick), then each client's,
