@@ -133,6 +133,10 @@ pub struct LyNet {
     pub replicated: bool,
     /// Whether the links lose and delay packets ([`lossy_link`]).
     lossy: bool,
+    /// What each client's team was allowed at every frame since the client last connected,
+    /// from the server's side (its link may be replicated to a frame before the client knows
+    /// it is connected): what a late message may still bring it.
+    pub allowed: [BTreeSet<Entity>; 2],
 }
 
 /// A crossbeam link that loses a third of the packets it receives and delays the others by 10
@@ -186,6 +190,7 @@ impl LyNet {
             next_port: 6000,
             replicated: false,
             lossy,
+            allowed: Default::default(),
         };
         net.start();
         for i in 0..2 {
@@ -236,6 +241,7 @@ impl LyNet {
     /// Connects client `i` (its team is the lobby's) and runs until the server replicates to
     /// it.
     pub fn connect(&mut self, i: usize) {
+        self.allowed[i].clear();
         let mut lobby = self.server.world_mut().resource_mut::<Lobby>();
         match self.teams[i] {
             Some(team) => lobby.0.insert(Self::peer(i), team),
@@ -362,6 +368,12 @@ impl LyNet {
         self.server.update();
         self.replicated = **self.server.world().resource::<ServerTick>() != before;
         self.deliver();
+        for i in 0..2 {
+            if self.link(i).is_some() {
+                let may_hold = may_hold(self.server.world(), self.teams[i]);
+                self.allowed[i].extend(may_hold);
+            }
+        }
     }
 
     /// Each client reads what the server sent. Over UDP the datagrams may take a moment: the
