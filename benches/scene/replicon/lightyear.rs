@@ -57,10 +57,6 @@ pub fn add_server(app: &mut App, crowd: Crowd) {
     ))
     .insert_resource(TimeUpdateStrategy::ManualDuration(TICK))
     .insert_resource(Teams(crowd.teams))
-    .insert_resource(SentBytes {
-        clients: crowd.clients,
-        ..default()
-    })
     .add_observer(configure_link)
     .add_observer(join_team)
     .add_systems(
@@ -151,44 +147,21 @@ fn client_app() -> App {
     app
 }
 
-/// `crowd.clients` clients connect to `server` (from `server_app`); runs until each is
-/// replicated to and holds the units its team sees, then counts afresh.
-pub fn connect_clients(server: &mut App, crowd: Crowd) -> Vec<App> {
+/// `crowd.clients` clients connecting to `server` (from `server_app`), each over a crossbeam
+/// pair whose server end is a new link entity of the server.
+pub fn spawn_clients(server: &mut App, crowd: Crowd) -> Vec<App> {
     let server_entity = {
         let world = server.world_mut();
         let mut servers = world.query_filtered::<Entity, With<NetcodeServer>>();
         servers.single(world).expect("one netcode server")
     };
-    let mut clients: Vec<App> = (0..crowd.clients)
+    (0..crowd.clients)
         .map(|i| connect_client(server, server_entity, i))
-        .collect();
-    let mut frame = |server: &mut App| {
-        server.update();
-        clients.iter_mut().for_each(App::update);
-    };
-    for _ in 0..200 {
-        if replicated_links(server) == crowd.clients {
-            break;
-        }
-        frame(server);
-    }
-    assert_eq!(
-        replicated_links(server),
-        crowd.clients,
-        "every client joins"
-    );
-    // The spawns of what each team sees, then the frames settle.
-    for _ in 0..4 {
-        frame(server);
-    }
-    *server.world_mut().resource_mut::<SentBytes>() = SentBytes {
-        clients: crowd.clients,
-        ..default()
-    };
-    clients
+        .collect()
 }
 
-fn replicated_links(server: &mut App) -> usize {
+/// The links the server replicates to: connected, with replicon's visibility.
+pub fn replicated_links(server: &mut App) -> usize {
     let world = server.world_mut();
     let mut links =
         world.query_filtered::<(), (With<ClientOf>, With<Connected>, With<ClientVisibility>)>();

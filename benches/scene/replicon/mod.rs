@@ -67,7 +67,7 @@ pub enum Setup {
     /// The same, every unit `ReplicatesGhost` too: a team's clients keep a ghost of each enemy
     /// it stops seeing, with its `UnitPosition` as last seen (`ghost_keeps`).
     Ghosts,
-    /// lightyear's server (`scene/lightyear.rs`), every unit `Replicate::to_clients(All)`.
+    /// lightyear's server (`replicon/lightyear.rs`), every unit `Replicate::to_clients(All)`.
     LightyearToAll,
     /// lightyear's server with `ViewshedReplicationPlugin`, the units `ReplicatesWhenSeen`.
     LightyearFogOfWar,
@@ -165,10 +165,8 @@ fn drop_packets(
         sent.all += message.len() as u64;
         if channel == usize::from(ServerChannel::Updates) {
             sent.updates += message.len() as u64;
-        } else {
-            if let Some(index) = message.get(1..3) {
-                acks.entry(client).or_default().extend_from_slice(index);
-            }
+        } else if let Some(index) = message.get(1..3) {
+            acks.entry(client).or_default().extend_from_slice(index);
         }
     }
     for (client, acks) in acks.drain() {
@@ -183,15 +181,32 @@ pub struct Game {
 }
 
 impl Game {
-    /// The server of `setup` for `crowd` (`positions`: as [`server_app`]'s), its clients
-    /// connected.
+    /// The server of `setup` for `crowd` (`positions`: as [`server_app`]'s); over lightyear,
+    /// its clients connected and holding what their teams see, and the bytes counted afresh.
     pub fn new(crowd: Crowd, setup: Setup, positions: bool) -> Self {
         let mut server = server_app(crowd, setup, positions);
-        let clients = match setup.lightyear() {
-            true => lightyear::connect_clients(&mut server, crowd),
-            false => Vec::new(),
-        };
-        Self { server, clients }
+        if !setup.lightyear() {
+            return Self {
+                server,
+                clients: Vec::new(),
+            };
+        }
+        let clients = lightyear::spawn_clients(&mut server, crowd);
+        let mut game = Self { server, clients };
+        for _ in 0..200 {
+            if lightyear::replicated_links(&mut game.server) == crowd.clients {
+                break;
+            }
+            game.frame();
+        }
+        let joined = lightyear::replicated_links(&mut game.server);
+        assert_eq!(joined, crowd.clients, "every client joins");
+        // The spawns of what each team sees, then the frames settle.
+        for _ in 0..4 {
+            game.frame();
+        }
+        reset_count(&mut game.server, crowd);
+        game
     }
 
     /// One frame: the server's, timed, then each client's, which reads what it sent.
@@ -218,11 +233,10 @@ pub fn server_app(crowd: Crowd, setup: Setup, positions: bool) -> App {
             StatesPlugin,
             RepliconPlugins.set(ServerPlugin::new(PostUpdate)),
         ))
-        .insert_resource(SentBytes {
-            clients: crowd.clients,
-            ..default()
-        })
         .add_systems(PostUpdate, drop_packets.in_set(ServerSystems::SendPackets));
+    }
+    if setup != Setup::ViewshedOnly {
+        reset_count(&mut app, crowd);
     }
     if setup != Setup::ViewshedOnly && positions {
         app.replicate::<UnitPosition>();
@@ -252,12 +266,17 @@ pub fn server_app(crowd: Crowd, setup: Setup, positions: bool) -> App {
     app.update();
     app.update();
     if setup != Setup::ViewshedOnly {
-        *app.world_mut().resource_mut::<SentBytes>() = SentBytes {
-            clients: crowd.clients,
-            ..default()
-        };
+        reset_count(&mut app, crowd);
     }
     app
+}
+
+/// Counts what the server sends from now on, afresh.
+fn reset_count(app: &mut App, crowd: Crowd) {
+    app.insert_resource(SentBytes {
+        clients: crowd.clients,
+        ..default()
+    });
 }
 
 fn spawn_world(app: &mut App, grid: &OpacityGrid, crowd: Crowd, setup: Setup, positions: bool) {
