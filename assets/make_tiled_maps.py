@@ -10,7 +10,8 @@ library is needed:
 The files are written as the Tiled editor (1.11) writes them: TMX maps with CSV layer data,
 an external TSX tileset, tilesets embedded in maps, object layers, a group layer, an infinite
 map in 16x16 chunks, a `.world` file placing four maps side by side, and a map with the
-mistakes a game's warnings are for (odd_cases.tmx).
+mistakes a game's warnings are for (odd_cases.tmx), and a room with decorations drawn beside
+its tile layers (decorated.tmx).
 
 The tileset's tiles (assets/tiles.png): 0 floor, 1 wall, 2 closed door, 3 open door,
 4 player, 5 monster, 6 guard, 7 plain white. What blocks sight is set on them as a game would
@@ -687,6 +688,33 @@ def write_foreign(name):
     (OUT / name).write_text(map_xml(attrs, tilesets, body, 3, objects.next_id()))
 
 
+def write_decorated(name):
+    """A room with its decorations drawn beside it, as maps often are: tile objects (the
+    tileset's plain white tile) to the left of, to the right of and below the tile layers,
+    which stand on no tile, and a chest (a closed door tile) on the floor, which does."""
+    grid = rows("""
+##########
+#..@.....#
+#........#
+#......C.#
+##########
+""")
+    w, h = len(grid[0]), len(grid)
+    objects = Objects(ortho_center)
+    objects.point("Player", "Player", 3, 1, [prop("sight_radius", "int", 3)])
+    objects.tile("Chest", "", TSX_FIRSTGID + CLOSED_DOOR, 7, 3, [])
+    for label, col, row in [("West", -3, 2), ("East", w + 2, 1), ("South", 4, h + 2)]:
+        objects.tile(f"Decoration {label}", "", TSX_FIRSTGID + 7, col, row, [])
+    tilesets = f' <tileset firstgid="{TSX_FIRSTGID}" source="tiles.tsx"/>\n'
+    attrs = (
+        f'orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" '
+        f'tilewidth="{TILE}" tileheight="{TILE}" infinite="0"'
+    )
+    grid = [line.replace("C", ".") for line in grid]
+    body = tile_layers(grid, group=False) + objects.xml(4)
+    (OUT / name).write_text(map_xml(attrs, tilesets, body, 5, objects.next_id()))
+
+
 def main():
     OUT.mkdir(exist_ok=True)
     write_tsx()
@@ -701,6 +729,7 @@ def main():
     write_odd_cases("odd_cases.tmx")
     write_hills("hills.tmx")
     write_foreign("foreign.tmx")
+    write_decorated("decorated.tmx")
     write_ortho("tiled_map.tmx", EXAMPLE, external=False)
 
 

@@ -35,12 +35,12 @@ use std::time::Instant;
 
 use bevy::prelude::*;
 use bevy_viewshed::{ViewshedSchedule, ViewshedStepSystems};
-use scene::game::{Level, game_app, game_map};
+use scene::game::{Level, battle_map, battle_side, game_app, game_map, teams_app};
 use scene::lights::lights_app;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|hills|cliff|game-views|game-fog|game-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|hills|cliff|game-views|game-fog|game-full|battle-views|battle-fog|battle-full|battle8-views|battle8-fog|battle8-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]
@@ -66,6 +66,11 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     let game = scene.strip_prefix("game-").and_then(Level::parse);
+    let battle = (scene
+        .strip_prefix("battle-")
+        .and_then(Level::parse)
+        .map(|level| (level, 4)))
+    .or_else(|| (scene.strip_prefix("battle8-").and_then(Level::parse)).map(|level| (level, 8)));
     #[cfg(feature = "replicon")]
     let server = {
         use scene::replicon::{CROWD, LARGE, Setup};
@@ -88,7 +93,7 @@ fn main() -> ExitCode {
         _ => None,
     };
     let (scene, variant) = match scene.as_str() {
-        _ if game.is_some() || server.is_some() || spread || lit.is_some() => {
+        _ if game.is_some() || battle.is_some() || server.is_some() || spread || lit.is_some() => {
             (Scene::Moving, Variant::Plain)
         }
         "idle" => (Scene::Idle, Variant::Plain),
@@ -108,8 +113,17 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
+    let battle_app = |(level, teams)| {
+        let side = if teams == 4 {
+            battle_side(viewers)
+        } else {
+            512
+        };
+        teams_app(&battle_map(side), viewers, teams, level)
+    };
     let mut app = match (game, server) {
         _ if spread => scene::spread::spread_app(viewers),
+        _ if battle.is_some() => battle.map(battle_app).expect("a battle"),
         (Some(level), _) => game_app(&game_map(), viewers, level),
         #[cfg(feature = "replicon")]
         (None, Some((crowd, setup, positions))) => {

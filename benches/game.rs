@@ -11,7 +11,12 @@
 //! - `fog`: + `RevealsFog` and a `Team`, fog written into the map's tiles;
 //! - `full`: + `CanBeSpotted`, `HidesOutsideView` and `LeavesGhost` (every unit a target too).
 //!
-//! A second group, `sightings`, ids `spread/VIEWERS`: 100 spottable targets walking among
+//! A second group, `battle`, ids `LEVEL/UNITS`: the same three levels on an open battlefield
+//! with rock clusters (`scene::game::battle_map`) whose side grows with the units, so that
+//! 2,000, 4,000 and 10,000 units of four teams stand as densely (192x192, 272x272, 429x429), and
+//! 10,000 units of eight teams on 512x512 (`10000x8`).
+//!
+//! A third group, `sightings`, ids `spread/VIEWERS`: 100 spottable targets walking among
 //! 1,000 or 10,000 still viewers on a map that grows with them (`benches/scene/spread.rs`).
 //!
 //! `benches/report.py` prints the tables with `full / fog`, `10,000 / 2,000` and
@@ -20,7 +25,7 @@
 mod scene;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use scene::game::{Level, game_app, game_map};
+use scene::game::{Level, battle_map, battle_side, game_app, game_map, teams_app};
 use scene::spread::spread_app;
 
 fn game(c: &mut Criterion) {
@@ -30,6 +35,32 @@ fn game(c: &mut Criterion) {
         for level in Level::ALL {
             let mut app = game_app(&grid, units, level);
             group.bench_function(BenchmarkId::new(level.name(), units), |b| {
+                b.iter(|| app.update());
+            });
+        }
+    }
+    group.finish();
+}
+
+/// The battle: 2,000, 4,000 and 10,000 units of four teams as densely on a battlefield that
+/// grows with them, and 10,000 of eight teams on 512x512; each at the three levels.
+fn battle(c: &mut Criterion) {
+    let mut group = c.benchmark_group("battle");
+    let scenes = [
+        (2_000, 4, None),
+        (4_000, 4, None),
+        (10_000, 4, None),
+        (10_000, 8, Some(512)),
+    ];
+    for (units, teams, side) in scenes {
+        let grid = battle_map(side.unwrap_or_else(|| battle_side(units)));
+        let id = match teams {
+            4 => units.to_string(),
+            _ => format!("{units}x{teams}"),
+        };
+        for level in Level::ALL {
+            let mut app = teams_app(&grid, units, teams, level);
+            group.bench_function(BenchmarkId::new(level.name(), &id), |b| {
                 b.iter(|| app.update());
             });
         }
@@ -53,6 +84,6 @@ fn spread(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = scene::criterion_config();
-    targets = game, spread
+    targets = game, battle, spread
 }
 criterion_main!(benches);

@@ -1,9 +1,11 @@
-//! The game scene: units of four teams on a 256x256 map of rooms, corridors and rock, each a
-//! radius-8 viewer; every frame a quarter of them take a step to a random neighbouring floor
-//! tile, never straight back to the tile they came from unless it is the only way, so the
-//! walks go somewhere. Three levels of the same units: `Views` (a `Viewshed` only), `Fog`
+//! The game scenes: units of several teams on a map, each a radius-8 viewer; every frame a
+//! quarter of them take a step to a random neighbouring floor tile, never straight back to the
+//! tile they came from unless it is the only way, so the walks go somewhere. Two maps: the
+//! 256x256 dungeon of rooms, corridors and rock ([`game_map`]), and an open battlefield with
+//! rock clusters whose side grows with the units, so that they stand as densely
+//! ([`battle_map`]). Three levels of the same units: `Views` (a `Viewshed` only), `Fog`
 //! (+ `RevealsFog` + `Team` on a fog-styled map), `Full` (+ `CanBeSpotted` + `HidesOutsideView` +
-//! `LeavesGhost`): every unit is a viewer and a target, as in a tactics game.
+//! `LeavesGhost`): every unit is a viewer and a target, as in a tactics game or an RTS.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -65,9 +67,40 @@ pub fn game_map() -> OpacityGrid {
     })
 }
 
-/// A headless app playing the game scene with `units` units at `level`, its first frames
-/// played (every view computed).
+/// The side of the battlefield for `units` units: as densely as 2,000 units on 192x192.
+pub fn battle_side(units: usize) -> u32 {
+    (192.0 * (units as f64 / 2000.0).sqrt()).round() as u32
+}
+
+/// An open battlefield of `side` x `side` tiles: a border of rock, and clusters of rock (one
+/// blob of radius 1 to 3 per 200 tiles or so), about 8% of the tiles.
+pub fn battle_map(side: u32) -> OpacityGrid {
+    let mut rng = Rng(side as u64 * 7 + 3);
+    let mut rock = OpacityGrid::from_fn(side, side, |x, y| {
+        x == 0 || y == 0 || x == side - 1 || y == side - 1
+    });
+    for _ in 0..side * side / 200 {
+        let (cx, cy, r) = (rng.below(side), rng.below(side), 1 + rng.below(3));
+        for y in cy.saturating_sub(r)..(cy + r + 1).min(side) {
+            for x in cx.saturating_sub(r)..(cx + r + 1).min(side) {
+                let (dx, dy) = (x.abs_diff(cx), y.abs_diff(cy));
+                if dx * dx + dy * dy <= r * r {
+                    rock.set_opaque(x, y, true);
+                }
+            }
+        }
+    }
+    rock
+}
+
+/// A headless app playing the game scene on `grid` with `units` units of four teams at
+/// `level`, its first frames played (every view computed).
 pub fn game_app(grid: &OpacityGrid, units: usize, level: Level) -> App {
+    teams_app(grid, units, 4, level)
+}
+
+/// [`game_app`] with `teams` teams.
+pub fn teams_app(grid: &OpacityGrid, units: usize, teams: u32, level: Level) -> App {
     let mut app = App::new();
     app.add_plugins((minimal_plugins(), ViewshedPlugins::default()));
     let map = spawn_dungeon(app.world_mut(), grid);
@@ -77,7 +110,7 @@ pub fn game_app(grid: &OpacityGrid, units: usize, level: Level) -> App {
     let mut rng = Rng(31);
     for number in 0..units as u64 {
         let tile = loop {
-            let (x, y) = (rng.below(SIZE), rng.below(SIZE));
+            let (x, y) = (rng.below(grid.width()), rng.below(grid.height()));
             if !grid.is_opaque(x, y) {
                 break TilePos { x, y };
             }
@@ -91,7 +124,7 @@ pub fn game_app(grid: &OpacityGrid, units: usize, level: Level) -> App {
             .world_mut()
             .spawn((Viewshed::new(RADIUS), tile, TilemapId(map), wander));
         if level != Level::Views {
-            unit.insert((RevealsFog, Team(number as u32 % 4)));
+            unit.insert((RevealsFog, Team(number as u32 % teams)));
         }
         if level == Level::Full {
             unit.insert((CanBeSpotted, HidesOutsideView, LeavesGhost));
@@ -133,8 +166,8 @@ fn wander(
             let to = TilePos::new(x as u32, y as u32);
             let on_floor = x >= 0
                 && y >= 0
-                && (x as u32) < SIZE
-                && (y as u32) < SIZE
+                && (x as u32) < floor.0.width()
+                && (y as u32) < floor.0.height()
                 && !floor.0.is_opaque(to.x, to.y);
             if on_floor && to != wander.came_from {
                 ways[count] = to;

@@ -78,10 +78,12 @@ impl Plugin for FogDrawPlugin {
 #[cfg(feature = "render")]
 fn add_sprite_fog(app: &mut App) {
     use super::sprite_fog::{
-        FreshSprites, draw_sprites, on_fog_sprite_inserted, remember_sprites, sprites_under_fog,
+        FreshSprites, SeenLooks, draw_sprites, on_fog_sprite_inserted, remember_sprites,
+        sprites_under_fog,
     };
     use super::sprites::{FogSprite, FogSpriteStandIn, SpriteMemory};
     app.init_resource::<FreshSprites>()
+        .init_resource::<SeenLooks>()
         .add_observer(on_fog_sprite_inserted)
         .register_type::<FogSprite>()
         .register_type::<FogSpriteStandIn>()

@@ -1,8 +1,10 @@
-//! The systems of sprites under the fog: each team's [`SpriteMemory`] kept from the fog's list
-//! of what changed (a look taken when a team stops seeing a sprite's tile, forgotten when it
-//! sees that tile again), and the sprites drawn for the team drawn (the entity shown on a
-//! visible tile, a [`FogSpriteStandIn`] on a remembered one). A frame in which no tile changed
-//! and no sprite moved looks at no sprite.
+//! The systems of sprites under the fog: each team's [`SpriteMemory`] kept from what the
+//! teams see ([`TeamSight`]): the look of each sprite some team sees is kept as of the last
+//! update that saw it (taken when a team starts seeing it, and again only when it changes while
+//! seen); when a team stops seeing it, that look is what the team remembers. Then the sprites
+//! are drawn for the team drawn (the entity shown where that team sees it, a
+//! [`FogSpriteStandIn`] for each remembered one). A frame in which no tile changed, no sprite
+//! moved and no seen sprite changed looks at no sprite but the seen ones' change ticks.
 
 use bevy::asset::AssetServer;
 use bevy::ecs::entity::EntityHashMap;
@@ -10,19 +12,19 @@ use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::smooth::SmoothFog;
 use super::sprites::{
-    FogSprite, FogSpriteStandIn, LookAsset, RememberedSprite, SpriteLook, SpriteMemory,
+    FogSprite, FogSpriteStandIn, ImportedFog, LookAsset, RememberedSprite, SpriteLook, SpriteMemory,
 };
-use crate::fog::change_list::{ChangedTiles, FogChanges, SeenChange};
-use crate::fog::{FogOfWar, Team, TeamFog};
+use crate::fog::change_list::FogChanges;
+use crate::fog::sight::{At, SightChange, TeamSight};
+use crate::fog::{FogOfWar, Team};
 use crate::layers::LayerGroup;
 use crate::opacity::MapOpacity;
 use crate::placement::placed::{Placed, PlacedIndex, PlacedMoves};
-use viewshed_core::bits::BitRows;
-use viewshed_core::visible::Window;
+use crate::worlds::layout::ChunkChanges;
+use bevy_ecs_tilemap::tiles::TilePos;
 
 /// A fogged sprite, as its look is read.
 #[derive(QueryData)]
@@ -30,45 +32,80 @@ pub(super) struct Fogged {
     entity: Entity,
     mode: &'static FogSprite,
     placed: &'static Placed,
-    transform: &'static GlobalTransform,
-    sprite: Option<&'static Sprite>,
-    anchor: Option<&'static Anchor>,
-    children: Option<&'static Children>,
+    transform: Ref<'static, GlobalTransform>,
+    sprite: Option<Ref<'static, Sprite>>,
+    anchor: Option<Ref<'static, Anchor>>,
+    children: Option<Ref<'static, Children>>,
+    imported: Has<ImportedFog>,
 }
+
+impl FoggedItem<'_, '_> {
+    /// Whether it is under the fog, remembered as last seen.
+    fn remembered(&self) -> bool {
+        *self.mode == FogSprite::Remembered
+    }
+}
+
+/// A part of a fogged sprite's look: a child's sprite.
+type Part = (
+    Ref<'static, Sprite>,
+    Option<Ref<'static, Anchor>>,
+    Ref<'static, Transform>,
+);
 
 /// The fogged sprites and where they stand.
 #[derive(SystemParam)]
 pub(super) struct Sprites<'w, 's> {
     fogged: Query<'w, 's, Fogged>,
-    parts: Query<'w, 's, (&'static Sprite, Option<&'static Anchor>, &'static Transform)>,
+    parts: Query<'w, 's, Part>,
     index: Res<'w, PlacedIndex>,
     moves: Res<'w, PlacedMoves>,
 }
 
 impl Sprites<'_, '_> {
-    /// The tile `entity` stands on, on `map`, if it is a fogged sprite under the fog.
-    fn tile_of(&self, entity: Entity, map: Entity) -> Option<TilePos> {
-        let item = self.fogged.get(entity).ok()?;
-        let (on, tile) = item.placed.get()?;
-        (on == map && *item.mode == FogSprite::Remembered).then_some(tile)
+    /// Whether `entity` is a sprite under the fog (`FogSprite::Remembered`).
+    fn is_remembered(&self, entity: Entity) -> bool {
+        self.fogged.get(entity).is_ok_and(|item| item.remembered())
     }
 
-    /// How `entity` looks now, standing on `tile`.
-    fn look(&self, entity: Entity, tile: TilePos) -> Option<RememberedSprite> {
-        let item = self.fogged.get(entity).ok()?;
-        let own = item
-            .sprite
-            .map(|s| SpriteLook::of(s, item.anchor, Transform::IDENTITY));
-        let children = item.children.into_iter().flatten();
+    /// How `entity` looks now, and on which map it stands, if it is a sprite under the fog.
+    fn look(&self, entity: Entity) -> Option<(Entity, RememberedSprite)> {
+        let item = self
+            .fogged
+            .get(entity)
+            .ok()
+            .filter(|item| item.remembered())?;
+        let (map, tile) = item.placed.get()?;
+        let own = (item.sprite.as_ref())
+            .map(|s| SpriteLook::of(s, item.anchor.as_deref(), Transform::IDENTITY));
+        let children = item.children.as_deref().into_iter().flatten();
         let parts = self.parts.iter_many(children.copied());
         let looks = own
             .into_iter()
-            .chain(parts.map(|(s, a, t)| SpriteLook::of(s, a, *t)));
-        Some(RememberedSprite {
+            .chain(parts.map(|(s, a, t)| SpriteLook::of(&s, a.as_deref(), *t)));
+        let sprite = RememberedSprite {
             tile,
             transform: item.transform.compute_transform(),
             looks: looks.collect(),
-        })
+        };
+        Some((map, sprite))
+    }
+
+    /// Whether `entity`'s look (its sprite, anchor, place or children's sprites) changed since
+    /// the last update.
+    fn look_changed(&self, entity: Entity) -> bool {
+        let Ok(item) = self.fogged.get(entity) else {
+            return false;
+        };
+        let own = item.transform.is_changed()
+            || item.sprite.as_ref().is_some_and(Ref::is_changed)
+            || item.anchor.as_ref().is_some_and(Ref::is_changed)
+            || item.children.as_ref().is_some_and(Ref::is_changed);
+        let children = item.children.as_deref().into_iter().flatten();
+        own || self
+            .parts
+            .iter_many(children.copied())
+            .any(|(s, a, t)| s.is_changed() || t.is_changed() || a.is_some_and(|a| a.is_changed()))
     }
 
     /// The fogged sprites that moved this frame.
@@ -78,135 +115,177 @@ impl Sprites<'_, '_> {
     }
 }
 
-/// Which of a map's tiles one team's memory looks at again this update.
-enum Look<'a> {
-    /// The tiles that came into or went out of the team's view.
-    Tiles(Window, &'a BitRows),
-    /// Every tile (the fog is new, laid out anew, or written by the game).
-    All,
-    /// No tile: its view did not change (the sprites that moved are looked at all the same).
-    Nothing,
-}
+/// The look of each sprite under the fog that a team sees, as of the last update: what a team
+/// that stops seeing it remembers. The sprites' own bookkeeping (no game names it).
+#[derive(Resource, Debug, Default)]
+pub(super) struct SeenLooks(EntityHashMap<(Entity, RememberedSprite)>);
 
-impl Look<'_> {
-    fn holds(&self, tile: TilePos) -> bool {
-        match self {
-            Look::All => true,
-            Look::Nothing => false,
-            Look::Tiles(area, bits) => {
-                area.contains(tile.x, tile.y) && bits.get(tile.y - area.y, tile.x - area.x)
-            }
-        }
-    }
-}
-
-/// A sprite under the fog, or a stand-in drawing one as remembered.
+/// A stand-in or a sprite under the fog.
 type DrawnUnderFog = Or<(With<FogSprite>, With<FogSpriteStandIn>)>;
 
-/// Whether anything is drawn as a sprite under the fog: a [`FogSprite`], a stand-in, or a
-/// team's memory of one. Without any, the sprites' systems do not look up the entities near
-/// the tiles that changed (units of a server, which are findable for other reasons).
+/// Whether anything is drawn as a sprite under the fog: a [`FogSprite`], a stand-in, a look
+/// some team saw (of a sprite despawned since, which a team may still have to remember), or a
+/// team's memory of one. Without any, the sprites' systems do not look at the changes of the
+/// team sight (units of a server, which are findable for other reasons).
 /// `replicon-fog 2000` (benches/frame_instructions.rs, one thread): 15.34M -> 14.36M
 /// instructions a frame.
 pub(super) fn sprites_under_fog(
     sprites: Query<(), DrawnUnderFog>,
+    looks: Res<SeenLooks>,
     memories: Query<&SpriteMemory>,
 ) -> bool {
     !sprites.is_empty()
+        || !looks.0.is_empty()
         || memories
             .iter()
             .any(|memory| memory.teams.values().any(|t| !t.is_empty()))
 }
 
-/// Keeps each map's [`SpriteMemory`] up to date with what each team sees: looking only at the
-/// sprites near the tiles that came into or went out of a team's view, those it remembers
-/// there, and those that moved.
+/// The maps' memories of their sprites.
+type Memories<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static FogOfWar,
+        &'static MapOpacity,
+        &'static mut SpriteMemory,
+    ),
+>;
+
+/// Keeps each map's [`SpriteMemory`] as the rule says: a team that stops seeing a sprite
+/// remembers the look it last saw, on the tile it stood on then (unless it sees that tile now,
+/// without it); a team that sees it, or sees the remembered tile without it, or forgets that
+/// tile, remembers nothing of it. Only the sprites whose sight changed, the seen ones whose
+/// look changed, and the memories on tiles whose state changed are looked at.
 pub(super) fn remember_sprites(
-    mut maps: Query<(Entity, &FogOfWar, &MapOpacity, &mut SpriteMemory)>,
+    mut maps: Memories,
     sprites: Sprites,
-    changes: Res<FogChanges>,
+    (sight, changes, chunks): (Res<TeamSight>, Res<FogChanges>, Res<ChunkChanges>),
+    mut looks: ResMut<SeenLooks>,
 ) {
-    let moved: Vec<Entity> = sprites.moved().collect();
-    for (map, fog, opacity, mut memory) in &mut maps {
-        let changed = changes.of(map);
-        if changed.is_none() && moved.is_empty() {
-            continue;
+    let looks = &mut looks.0;
+    for (team, change) in sight.changes() {
+        if change.was && (!change.now || change.changed_map()) {
+            remember_look(&mut maps, team, change, looks);
         }
-        let mut forgot_or_took = false;
-        for (team, team_fog) in fog.teams() {
-            let look = match changed.map(|changed| changed.seen(team)) {
-                None | Some(SeenChange::Unchanged) if moved.is_empty() => continue,
-                None | Some(SeenChange::Unchanged) => Look::Nothing,
-                Some(SeenChange::Tiles(bits)) => Look::Tiles(fog.area(), bits),
-                Some(SeenChange::Whole) => Look::All,
-            };
-            let known = memory
-                .bypass_change_detection()
-                .teams
-                .entry(team)
-                .or_default();
-            let looked_at = (&look, moved.as_slice());
-            forgot_or_took |= remember_team((map, opacity), (team_fog, looked_at), known, &sprites);
+        if change.now && sprites.is_remembered(change.entity) {
+            let map = change.to.map(|(map, _)| map);
+            forget_sprite(&mut maps, map, team, change.entity);
         }
-        if forgot_or_took {
-            memory.set_changed();
+    }
+    refresh_looks(&sprites, &sight, looks);
+    for (map, changed) in changes.maps() {
+        if let Ok((fog, opacity, mut memory)) = maps.get_mut(map) {
+            for (team, tiles) in changed.teams() {
+                let looked_at = |tile| tiles.holds(tile);
+                let forgot = |tile| changed.forgot(team, tile);
+                forget_on_tiles(
+                    (fog, opacity),
+                    (team, looked_at, forgot),
+                    &sight,
+                    &mut memory,
+                );
+            }
+        }
+    }
+    // A chunk that came back: what lies on it is forgotten unless the world gave its tiles
+    // back explored.
+    for &(world, area) in chunks.areas() {
+        if let Ok((fog, opacity, mut memory)) = maps.get_mut(world) {
+            for (team, _) in fog.teams() {
+                let looked_at = |tile: TilePos| area.contains(tile.x, tile.y);
+                let forgot = |_| false;
+                forget_on_tiles(
+                    (fog, opacity),
+                    (team, looked_at, forgot),
+                    &sight,
+                    &mut memory,
+                );
+            }
         }
     }
 }
 
-/// Brings one team's memory of one map up to date; returns whether it changed.
-fn remember_team(
-    (map, opacity): (Entity, &MapOpacity),
-    (fog, (look, moved)): (&TeamFog, (&Look, &[Entity])),
-    known: &mut EntityHashMap<RememberedSprite>,
-    sprites: &Sprites,
-) -> bool {
-    let near: Vec<Entity> = match look {
-        Look::All => sprites.index.on_map(map).collect(),
-        Look::Tiles(area, bits) => sprites.index.touched_by(map, bits, (area.x, area.y)),
-        Look::Nothing => Vec::new(),
+/// `team` stops seeing `change.entity` where it saw it: it remembers the look it last saw,
+/// unless it sees the tile of that look now (the sprite went or moved away in its sight).
+fn remember_look(
+    maps: &mut Memories,
+    team: Team,
+    change: &SightChange,
+    looks: &EntityHashMap<(Entity, RememberedSprite)>,
+) {
+    let Some((map, look)) = looks.get(&change.entity) else {
+        return;
     };
-    let remembered = known
-        .iter()
-        .filter(|(_, r)| look.holds(r.tile))
-        .map(|(&e, _)| e);
-    let candidates: Vec<Entity> = remembered
-        .chain(near)
-        .chain(moved.iter().copied())
-        .collect();
-    let mut changed = false;
-    if !matches!(look, Look::Nothing) {
-        // What lies on loaded tiles the team no longer explored (the game wrote the fog, a
-        // chunk came back unexplored) is forgotten; on tiles not loaded (a chunk streamed out)
-        // it stays remembered for the chunk's return.
-        let before = known.len();
-        known.retain(|_, r| !opacity.covers((r.tile.x, r.tile.y)) || fog.is_explored(r.tile));
-        changed |= known.len() != before;
+    let Ok((fog, _, mut memory)) = maps.get_mut(*map) else {
+        return;
+    };
+    if fog.team(team).is_some_and(|fog| fog.is_visible(look.tile)) {
+        return;
     }
-    for entity in candidates {
-        let at = sprites.tile_of(entity, map);
-        if at.is_some_and(|tile| fog.is_visible(tile)) {
-            // It sees it now: drawn as it is.
-            changed |= known.remove(&entity).is_some();
-            continue;
-        }
-        if known.get(&entity).is_some_and(|r| fog.is_visible(r.tile)) {
-            // It sees the tile it remembered the sprite on, without it.
-            known.remove(&entity);
-            changed = true;
-        }
-        if let Some(tile) = at
-            && !known.contains_key(&entity)
-            && matches!(look, Look::Tiles(..))
-            && look.holds(tile)
-            && let Some(seen) = sprites.look(entity, tile)
-        {
-            // Its tile just went out of view: remembered as it was seen.
-            known.insert(entity, seen);
-            changed = true;
-        }
+    let known = memory.teams.entry(team).or_default();
+    known.insert(change.entity, look.clone());
+}
+
+/// `team` sees `entity` (on `map`): it remembers nothing of it.
+fn forget_sprite(maps: &mut Memories, map: Option<Entity>, team: Team, entity: Entity) {
+    let Some(Ok((_, _, mut memory))) = map.map(|map| maps.get_mut(map)) else {
+        return;
+    };
+    let known = memory.bypass_change_detection().teams.get_mut(&team);
+    if known.is_some_and(|known| known.remove(&entity).is_some()) {
+        memory.set_changed();
     }
-    changed
+}
+
+/// Takes the look of the sprites that a team started seeing, and of the seen ones whose look
+/// changed or that moved; drops the looks of those no team sees any more.
+fn refresh_looks(
+    sprites: &Sprites,
+    sight: &TeamSight,
+    looks: &mut EntityHashMap<(Entity, RememberedSprite)>,
+) {
+    let started = sight.changes().filter(|(_, change)| change.now);
+    let started = started.map(|(_, change)| change.entity);
+    let changed = looks.keys().copied().filter(|&e| sprites.look_changed(e));
+    let mut again: Vec<Entity> = started.chain(changed).chain(sprites.moved()).collect();
+    let stopped = sight.changes().filter(|(_, change)| !change.now);
+    again.extend(stopped.map(|(_, change)| change.entity));
+    for entity in again {
+        match sprites.look(entity) {
+            Some(look) if sight.seen_by_any(entity) => looks.insert(entity, look),
+            _ => looks.remove(&entity),
+        };
+    }
+}
+
+/// Forgets what `team` remembers on the tiles `looked_at` names (whose state changed for it,
+/// or whose chunk came) that it sees now without the sprite there, or no longer remembers, or
+/// `forgot` since the last update (a tile of a chunk streamed out stays remembered for the
+/// chunk's return).
+fn forget_on_tiles(
+    (fog, opacity): (&FogOfWar, &MapOpacity),
+    (team, looked_at, forgot): (Team, impl Fn(TilePos) -> bool, impl Fn(TilePos) -> bool),
+    sight: &TeamSight,
+    memory: &mut Mut<SpriteMemory>,
+) {
+    let Some(known) = memory.bypass_change_detection().teams.get_mut(&team) else {
+        return;
+    };
+    let fog = fog.team(team);
+    let before = known.len();
+    known.retain(|&entity, remembered| {
+        let tile = remembered.tile;
+        if !looked_at(tile) || sight.sees(team, entity) {
+            return true;
+        }
+        let seen = fog.is_some_and(|fog| fog.is_visible(tile));
+        let explored = fog.is_some_and(|fog| fog.is_explored(tile)) && !forgot(tile);
+        !seen && (explored || !opacity.covers((tile.x, tile.y)))
+    });
+    if known.len() != before {
+        memory.set_changed();
+    }
 }
 
 /// The fogged sprites whose `FogSprite` was inserted since the drawing last ran (filled by an
@@ -245,6 +324,7 @@ type SpriteMap<'a> = (
 pub(super) struct Drawing<'w, 's> {
     commands: Commands<'w, 's>,
     changes: Res<'w, FogChanges>,
+    sight: Res<'w, TeamSight>,
     sprites: Sprites<'w, 's>,
     visibilities: Query<'w, 's, &'static mut Visibility, With<FogSprite>>,
     smooth: Query<'w, 's, (Entity, Option<&'static LayerGroup>), With<SmoothFog>>,
@@ -262,43 +342,45 @@ pub(super) fn draw_sprites(
     let fresh = std::mem::take(&mut fresh.0);
     for (map, fog, memory, stand_ins) in &mut maps {
         let team = fog.drawn_team();
-        let changed = drawing.changes.drawn(map);
+        let changed = drawing.changes.of(map);
         let switched = stand_ins.as_ref().is_none_or(|s| s.team != Some(team));
-        let relaid = matches!(changed, Some(ChangedTiles::All(_)));
-        let any_change = changed.is_some();
-        let mut look_at: Vec<Entity> = match changed {
-            _ if switched || relaid => drawing.sprites.index.on_map(map).collect(),
-            Some(ChangedTiles::Changed { area, bits }) => {
-                drawing
-                    .sprites
-                    .index
-                    .touched_by(map, bits, (area.x, area.y))
-            }
-            _ => Vec::new(),
+        let redrawn = switched || changed.is_some_and(|changed| changed.redrawn());
+        let drawn_changed = changed.is_some_and(|changed| changed.drawn().count() > 0);
+        let mut look_at: Vec<Entity> = if redrawn {
+            drawing.sprites.index.on_map(map).collect()
+        } else {
+            let here = |at: At| at.is_some_and(|(on, _)| on == map);
+            let sighted = drawing.sight.changes_of(team).iter();
+            let sighted = sighted.filter(|change| here(change.from) || here(change.to));
+            sighted.map(|change| change.entity).collect()
         };
         look_at.extend(drawing.sprites.moved());
         look_at.extend(fresh.iter().copied());
-        drawing.show(map, fog, &look_at);
-        if switched || relaid || memory.is_changed() {
+        drawing.show((map, team), &look_at);
+        if redrawn || memory.is_changed() {
             drawing.sync_stand_ins((map, fog), &memory, stand_ins);
-        } else if let (true, Some(mut stand_ins)) = (any_change, stand_ins) {
+        } else if let (true, Some(mut stand_ins)) = (drawn_changed, stand_ins) {
             drawing.reshow_stand_ins(fog, &mut stand_ins);
         }
     }
 }
 
 impl Drawing<'_, '_> {
-    /// Shows each of `entities` that stands on `map` on a tile the team drawn sees, and hides
-    /// the others under the fog.
-    fn show(&mut self, map: Entity, fog: &FogOfWar, entities: &[Entity]) {
+    /// Shows each of `entities` that stands on `map` where `team` (the team drawn there) sees
+    /// it, and hides the others under the fog. An entity the importers put under the fog that
+    /// stands on no tile is left as the file draws it.
+    fn show(&mut self, (map, team): (Entity, Team), entities: &[Entity]) {
         for &entity in entities {
             let Ok(item) = self.sprites.fogged.get(entity) else {
                 continue;
             };
-            let shown = match (item.mode, item.placed.get()) {
+            let shown = match (*item.mode, item.placed.get()) {
                 (FogSprite::Ignored, _) => true,
-                (FogSprite::Remembered, Some((on, tile))) if on == map => fog.is_visible(tile),
+                (FogSprite::Remembered, Some((on, _))) if on == map => {
+                    self.sight.sees(team, entity)
+                }
                 (FogSprite::Remembered, Some(_)) => continue,
+                (FogSprite::Remembered, None) if item.imported => continue,
                 (FogSprite::Remembered, None) => false,
             };
             if let Ok(mut visibility) = self.visibilities.get_mut(entity) {

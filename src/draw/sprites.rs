@@ -70,6 +70,22 @@ impl FogSprite {
     }
 }
 
+/// On an entity whose [`FogSprite`] an importer (Tiled, LDtk) gave it, not the game: while it
+/// stands on no tile of its map (a decoration drawn beside the map), it is left as the file
+/// draws it.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub(crate) struct ImportedFog;
+
+/// Gives `entity` `FogSprite::Remembered`, as an importer does: unless the game gave it a
+/// `FogSprite` of its own.
+pub(crate) fn fog_imported_sprite(entity: &mut EntityCommands) {
+    entity.queue(|mut entity: EntityWorldMut| {
+        if !entity.contains::<FogSprite>() {
+            entity.insert((FogSprite::Remembered, ImportedFog));
+        }
+    });
+}
+
 /// On an entity the plugin spawned to draw a [`FogSprite`] as the team drawn remembers it: the
 /// entity it stands in for (which may be despawned).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Reflect)]

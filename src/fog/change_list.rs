@@ -1,7 +1,6 @@
-//! What the fog's update changed in a frame, the one list the later steps read (the ghosts,
-//! the drawing, replication): per map, the tiles whose state changed for the team drawn, and
-//! the tiles each team started or stopped seeing. Written by `update_fog` alone, anew each
-//! frame.
+//! What the fog's update changed in a frame, the one list the later steps read (the team
+//! sight, the ghosts, the drawing, replication): per map, the tiles whose state changed for
+//! each team and for the team drawn. Written by `update_fog` alone, anew each frame.
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
@@ -15,31 +14,42 @@ use viewshed_core::visible::Window;
 #[derive(Debug)]
 pub(crate) struct MapChanges {
     /// The tiles whose state (visible, remembered, unexplored) changed for the team drawn:
-    /// every tile when the map is new, resized, or another team is drawn.
+    /// every tile when the map is new or resized, the tiles that differ between the two
+    /// teams when another team is drawn.
     drawn: ChangedTiles,
-    /// The teams whose view was gathered again, each with the tiles it started or stopped
-    /// seeing (every tile when the map is new or resized: `whole`).
-    seen: Vec<(Team, BitRows)>,
-    /// Whether every team's view is to be looked at whole: the map's fog is new, resized, or
-    /// was written by the game.
-    whole: bool,
-}
-
-/// How one team's view of one map changed in the last update.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum SeenChange<'a> {
-    /// It did not change.
-    Unchanged,
-    /// These tiles (row `y` bit `x` for tile `(area.x + x, area.y + y)` of the map's area)
-    /// came into or went out of view.
-    Tiles(&'a BitRows),
-    /// Any tile may have: look at every one.
-    Whole,
+    /// Whether another team is drawn than at the last update (or the map's fog is new or
+    /// laid out anew): what the team drawn sees of the entities is to be looked at whole.
+    redrawn: bool,
+    /// The teams whose tiles changed, each with the tiles whose state changed for it (every
+    /// tile when the map is new or resized; a team the map's fog lost: the tiles it saw or
+    /// remembered; the tiles the game made it forget, even if explored again since).
+    teams: Vec<(Team, ChangedTiles)>,
+    /// The tiles the game made each team forget since the last update (`forget_all`,
+    /// `set_explored(.., false)`), for the teams that forgot any.
+    forgotten: Vec<(Team, BitRows)>,
 }
 
 impl MapChanges {
-    pub(crate) fn new(drawn: ChangedTiles, seen: Vec<(Team, BitRows)>, whole: bool) -> Self {
-        Self { drawn, seen, whole }
+    pub(crate) fn new(
+        (drawn, redrawn): (ChangedTiles, bool),
+        teams: Vec<(Team, ChangedTiles)>,
+        forgotten: Vec<(Team, BitRows)>,
+    ) -> Self {
+        Self {
+            drawn,
+            redrawn,
+            teams,
+            forgotten,
+        }
+    }
+
+    /// Whether the game made `team` forget `tile` since the last update.
+    pub(crate) fn forgot(&self, team: Team, tile: TilePos) -> bool {
+        let forgotten = self.forgotten.iter().find(|(t, _)| *t == team);
+        forgotten.is_some_and(|(_, bits)| {
+            let area = self.drawn.area();
+            area.contains(tile.x, tile.y) && bits.get(tile.y - area.y, tile.x - area.x)
+        })
     }
 
     /// The tiles whose state changed for the team drawn.
@@ -47,15 +57,26 @@ impl MapChanges {
         &self.drawn
     }
 
-    /// How `team`'s view changed.
-    pub(crate) fn seen(&self, team: Team) -> SeenChange<'_> {
-        if self.whole {
-            return SeenChange::Whole;
-        }
-        self.seen
-            .iter()
-            .find(|(t, _)| *t == team)
-            .map_or(SeenChange::Unchanged, |(_, tiles)| SeenChange::Tiles(tiles))
+    /// The tiles whose state changed for `team`, if any did.
+    pub(crate) fn of_team(&self, team: Team) -> Option<&ChangedTiles> {
+        let found = self.teams.iter().find(|(t, _)| *t == team);
+        found.map(|(_, tiles)| tiles)
+    }
+
+    /// Whether another team is drawn than at the last update, or the fog is new or laid out
+    /// anew.
+    pub(crate) fn redrawn(&self) -> bool {
+        self.redrawn
+    }
+
+    /// Each team whose tiles changed, with those tiles.
+    pub(crate) fn teams(&self) -> impl Iterator<Item = (Team, &ChangedTiles)> {
+        self.teams.iter().map(|(team, tiles)| (*team, tiles))
+    }
+
+    /// Whether no tile changed for any team, nor for the team drawn.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.teams.is_empty() && !self.redrawn && self.drawn.count() == 0
     }
 }
 
@@ -135,6 +156,18 @@ impl ChangedTiles {
     pub(crate) fn area(&self) -> Window {
         match self {
             Self::All(area) | Self::Changed { area, .. } => *area,
+        }
+    }
+
+    /// Whether `tile` is one of them.
+    pub(crate) fn holds(&self, tile: TilePos) -> bool {
+        let area = self.area();
+        if !area.contains(tile.x, tile.y) {
+            return false;
+        }
+        match self {
+            Self::All(_) => true,
+            Self::Changed { bits, .. } => bits.get(tile.y - area.y, tile.x - area.x),
         }
     }
 

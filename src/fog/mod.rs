@@ -17,6 +17,7 @@
 //! | `update` | each map's fog brought up to date: team views, memory, what changed |
 //! | `past` | what the team drawn saw at the last update (the fog's bookkeeping beside `FogOfWar`) |
 //! | `change_list` | the one list of what changed in a frame, per map |
+//! | `sight` | which findable entities each team sees now, and what changed: `TeamSight` |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
 //! | [`world_memory`] | what the teams remember of a world's chunks not loaded: [`WorldMemory`] |
 //! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog), their observers |
@@ -27,6 +28,7 @@ pub mod memory;
 pub mod model;
 mod past;
 mod plugin;
+pub(crate) mod sight;
 pub mod team;
 mod union;
 mod update;

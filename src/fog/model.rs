@@ -46,6 +46,10 @@ pub struct TeamFog {
     area: Window,
     pub(super) visible: BitRows,
     pub(super) explored: BitRows,
+    /// The tiles the game made the team forget since the last update (`forget_all`,
+    /// `set_explored(.., false)`): what was remembered on them is forgotten at the update,
+    /// even if they are explored again by then.
+    forgotten: BitRows,
 }
 
 impl TeamFog {
@@ -54,6 +58,7 @@ impl TeamFog {
             area,
             visible: BitRows::new(area.height, area.width),
             explored: BitRows::new(area.height, area.width),
+            forgotten: BitRows::new(area.height, area.width),
         }
     }
 
@@ -63,6 +68,13 @@ impl TeamFog {
         let (from, to) = ((self.area.x, self.area.y), (area.x, area.y));
         resized.explored.copy_from_at(to, &self.explored, from);
         *self = resized;
+    }
+
+    /// The tiles forgotten since the last update, if any; none from now on.
+    pub(super) fn take_forgotten(&mut self) -> Option<BitRows> {
+        let any = self.forgotten.words().iter().any(|&word| word != 0);
+        let empty = || BitRows::new(self.area.height, self.area.width);
+        any.then(|| std::mem::replace(&mut self.forgotten, empty()))
     }
 
     /// The row and bit of `tile` (none off the map).
@@ -99,12 +111,20 @@ impl TeamFog {
     pub fn set_explored(&mut self, tile: TilePos, explored: bool) {
         let explored = explored || self.is_visible(tile);
         if let Some((row, bit)) = self.bit(tile) {
+            if !explored && self.explored.get(row, bit) {
+                self.forgotten.set(row, bit);
+            }
             self.explored.set_to(row, bit, explored);
         }
     }
 
     /// Forgets everything not seen now (a new level, an amnesia potion).
     pub fn forget_all(&mut self) {
+        let words = self.forgotten.words_mut().iter_mut();
+        let now = self.explored.words().iter().zip(self.visible.words());
+        for (forgotten, (&explored, &visible)) in words.zip(now) {
+            *forgotten |= explored & !visible;
+        }
         self.explored.clone_from(&self.visible);
     }
 
@@ -298,6 +318,13 @@ impl FogOfWar {
     /// The tiles the team drawn has seen at least once.
     pub fn explored_tiles(&self) -> impl Iterator<Item = TilePos> + '_ {
         self.drawn().into_iter().flat_map(TeamFog::explored_tiles)
+    }
+
+    /// Each team's tiles forgotten since the last update (see [`TeamFog::take_forgotten`]).
+    pub(super) fn take_forgotten(&mut self) -> Vec<(Team, BitRows)> {
+        let teams = self.teams.iter_mut();
+        let forgotten = teams.filter_map(|(&team, fog)| Some((team, fog.take_forgotten()?)));
+        forgotten.collect()
     }
 
     /// Draws `team` from now on (it gets a fog if it had none).

@@ -7,12 +7,14 @@ use bevy::prelude::*;
 use super::change_list::FogChanges;
 use super::maps::{FogChunks, track_fog};
 use super::past::FogPast;
+use super::sight::{TeamSight, on_findable_gone, update_team_sight};
 use super::team::rebuild_team_views;
 use super::union::TeamUnion;
 use super::update::update_fog;
 use super::{
     DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, FogState, RevealsFog, Team, WorldMemory,
 };
+use crate::placement::placed::Findable;
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
 
@@ -33,6 +35,7 @@ impl Plugin for FogPlugin {
         app.init_resource::<FogChanges>()
             .init_resource::<FogDirty>()
             .init_resource::<TeamUnion>()
+            .init_resource::<TeamSight>()
             .init_resource::<DrawnTeam>()
             .register_type::<Team>()
             .register_type::<DrawnTeam>()
@@ -45,7 +48,7 @@ impl Plugin for FogPlugin {
             .register_required_components::<FogOfWar, FogChunks>();
         app.add_systems(
             ViewshedSchedule,
-            (track_fog, update_fog)
+            (track_fog, update_fog, update_team_sight)
                 .chain()
                 .in_set(ViewshedStepSystems::Fog),
         );
@@ -56,5 +59,8 @@ impl Plugin for FogPlugin {
             .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
             .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
             .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>);
+        // Findable entities that go: each team that saw one stops seeing it.
+        app.add_observer(on_findable_gone::<Add, Disabled>)
+            .add_observer(on_findable_gone::<Remove, Findable>);
     }
 }

@@ -38,12 +38,10 @@ impl TeamUnion {
     }
 
     /// Makes the team views of `map` in `fog` the union of the copies gathered for it (a
-    /// team without any is left with an empty view), and empties those copies; returns the
-    /// tiles each team of the fog started or stopped seeing. The copies must fit the fog.
-    pub(super) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) -> Vec<(Team, BitRows)> {
-        let mut flips: Vec<(Team, BitRows)> = Vec::with_capacity(fog.teams.len());
-        for (&team, team_fog) in &mut fog.teams {
-            flips.push((team, team_fog.visible.clone()));
+    /// team without any is left with an empty view), and empties those copies. The copies
+    /// must fit the fog.
+    pub(super) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) {
+        for team_fog in fog.teams.values_mut() {
             team_fog.visible.clear_all();
         }
         for shares in self.0.iter_mut() {
@@ -57,19 +55,6 @@ impl TeamUnion {
                 }
             }
         }
-        for (&team, team_fog) in &fog.teams {
-            match flips.iter_mut().find(|(t, _)| *t == team) {
-                Some((_, before)) => {
-                    for (word, &now) in before.words_mut().iter_mut().zip(team_fog.visible.words())
-                    {
-                        *word ^= now;
-                    }
-                }
-                // A team new to the map: every tile it sees came into view.
-                None => flips.push((team, team_fog.visible.clone())),
-            }
-        }
-        flips
     }
 }
 

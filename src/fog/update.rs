@@ -11,7 +11,6 @@ use crate::fog::past::FogPast;
 use crate::fog::union::{TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, RevealsFog, Team};
 use crate::viewshed::{Viewshed, ViewshedUpdated};
-use viewshed_core::bits::BitRows;
 
 /// A map as the fog updates it.
 #[derive(QueryData)]
@@ -61,14 +60,15 @@ impl TeamGathering<'_, '_> {
         }
     }
 
-    /// Gathers the team views of `map` into `fog` again if they must be; returns, if they
-    /// were, the tiles each team started or stopped seeing.
-    fn rebuild(&mut self, map: Entity, fog: &mut FogOfWar) -> Option<Vec<(Team, BitRows)>> {
+    /// Gathers the team views of `map` into `fog` again if they must be; returns whether
+    /// they were.
+    fn rebuild(&mut self, map: Entity, fog: &mut FogOfWar) -> bool {
         if !self.dirty.take(map) {
-            return None;
+            return false;
         }
         gather_members(map, fog.area(), &self.members, &self.union);
-        Some(self.union.merge_into(map, fog))
+        self.union.merge_into(map, fog);
+        true
     }
 }
 
@@ -91,24 +91,20 @@ pub(super) fn update_fog(
     teams.dirty.clear();
 }
 
-/// Updates one map's fog; returns what changed, `None` when nothing could have.
+/// Updates one map's fog; returns what changed, `None` when nothing did.
 fn update_map(map: &mut FogMapItem, teams: &mut TeamGathering, drawn: Team) -> Option<MapChanges> {
     let written_by_game = map.fog.is_changed();
-    let seen = teams.rebuild(map.entity, map.fog.bypass_change_detection());
+    let rebuilt = teams.rebuild(map.entity, map.fog.bypass_change_detection());
     let team = map.drawn.map_or(drawn, |drawn| drawn.0);
     let switched = map.fog.drawn_team() != team;
     let fits = map.past.fits(&map.fog);
-    if seen.is_none() && !written_by_game && !switched && fits {
+    if !rebuilt && !written_by_game && !switched && fits {
         return None;
     }
     let fog = map.fog.bypass_change_detection();
     fog.draw_team(team);
     fog.explore_visible();
-    let drawn_changes = map.past.changes_to(fog);
-    let whole = written_by_game || !fits;
-    Some(MapChanges::new(
-        drawn_changes,
-        seen.unwrap_or_default(),
-        whole,
-    ))
+    let forgotten = fog.take_forgotten();
+    let changes = map.past.changes_to(fog, forgotten);
+    (!changes.is_empty()).then_some(changes)
 }

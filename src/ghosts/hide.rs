@@ -4,7 +4,8 @@ use bevy::camera::visibility::Visibility;
 use bevy::prelude::*;
 
 use crate::fog::FogOfWar;
-use crate::fog::change_list::{ChangedTiles, FogChanges};
+use crate::fog::change_list::FogChanges;
+use crate::fog::sight::TeamSight;
 use crate::placement::placed::{Moved, Placed, PlacedIndex};
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the
@@ -28,33 +29,27 @@ use crate::placement::placed::{Moved, Placed, PlacedIndex};
 #[type_path = "bevy_viewshed"]
 pub struct HidesOutsideView;
 
-/// Shows [`HidesOutsideView`] entities on revealed tiles and hides the others. Only the
-/// entities that moved, stand near a tile whose look the fog just changed, or stood on a map
-/// whose fog went are looked at.
+/// Shows [`HidesOutsideView`] entities that the team drawn on their map sees and hides the
+/// others. Only the entities that moved, those whose sight changed for a team, and those of a
+/// map that draws another team or whose fog went are looked at.
 pub(crate) fn hide_outside_view(
-    mut entities: Query<(&Placed, &mut Visibility), With<HidesOutsideView>>,
+    mut entities: Query<(Entity, &Placed, &mut Visibility), With<HidesOutsideView>>,
     moved: Query<Entity, Moved<HidesOutsideView>>,
     fogs: Query<&FogOfWar>,
-    (changes, index): (Res<FogChanges>, Res<PlacedIndex>),
+    (changes, index, sight): (Res<FogChanges>, Res<PlacedIndex>, Res<TeamSight>),
     mut gone: RemovedComponents<FogOfWar>,
 ) {
     let mut look_at: Vec<Entity> = moved.iter().collect();
-    for (map, changed) in changes.maps() {
-        match changed.drawn() {
-            ChangedTiles::All(_) => look_at.extend(index.on_map(map)),
-            ChangedTiles::Changed { area, bits } => {
-                look_at.extend(index.touched_by(map, bits, (area.x, area.y)));
-            }
-        }
-    }
-    for map in gone.read() {
+    look_at.extend(sight.changes().map(|(_, change)| change.entity));
+    let redrawn = changes.maps().filter(|(_, changed)| changed.redrawn());
+    let maps: Vec<Entity> = redrawn.map(|(map, _)| map).chain(gone.read()).collect();
+    for map in maps {
         look_at.extend(index.on_map(map));
     }
     let mut found = entities.iter_many_mut(&look_at);
-    while let Some((placed, mut visibility)) = found.fetch_next() {
-        let seen = placed
-            .get()
-            .is_some_and(|(map, tile)| fogs.get(map).is_ok_and(|fog| fog.is_visible(tile)));
+    while let Some((entity, placed, mut visibility)) = found.fetch_next() {
+        let drawn = |map| fogs.get(map).ok().map(FogOfWar::drawn_team);
+        let seen = (placed.map().and_then(drawn)).is_some_and(|team| sight.sees(team, entity));
         visibility.set_if_neq(if seen {
             Visibility::Inherited
         } else {

@@ -11,13 +11,12 @@ use bevy::ecs::query::{Allow, QueryData};
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::fog::change_list::{FogChanges, MapChanges, SeenChange};
+use crate::fog::change_list::{ChangedTiles, FogChanges};
+use crate::fog::sight::{At, TeamSight};
 use crate::fog::{FogOfWar, Team, TeamFog};
 use crate::opacity::map_opacity::MapOpacity;
 use crate::placement::placed::{Moved, Placed, PlacedIndex};
 use crate::support::neighbours::Neighbourhood;
-use viewshed_core::bits::BitRows;
-use viewshed_core::visible::Window;
 
 /// An entity on the map (a monster, an item) whose last known place each team remembers: when
 /// a team stops seeing it, the map's [`LastSeen`] gets a [`Ghost`] of it for that team, which
@@ -197,18 +196,18 @@ struct Knowledge<'a> {
 }
 
 impl Knowledge<'_> {
-    /// Brings what the team knows of `entity` up to date with what `fog` sees, the entity
-    /// standing at `now_at` on this map (`None`: nowhere on it). `before` is when the team
-    /// last looked (the update before this one). Returns whether a ghost appeared, moved or
-    /// went.
+    /// Brings what the team knows of `entity` up to date with what it sees (`eyes`), the
+    /// entity standing at `now_at` on this map (`None`: nowhere on it). `before` is when the
+    /// team last looked (the update before this one). Returns whether a ghost appeared, moved
+    /// or went.
     fn judge(
         &mut self,
         entity: Entity,
         now_at: Option<TilePos>,
-        (fog, around): (&TeamFog, &Neighbourhood),
+        (eyes, around): (&TeamEyes, &Neighbourhood),
         before: Duration,
     ) -> bool {
-        if let Some(tile) = now_at.filter(|&tile| fog.is_visible(tile)) {
+        if let Some(tile) = now_at.filter(|_| eyes.sees(entity)) {
             self.in_view.insert(entity, tile);
             return self.ghosts.remove(&entity).is_some();
         }
@@ -217,7 +216,7 @@ impl Knowledge<'_> {
             // where it stood if that tile is out of view now, else on the neighbouring tile
             // it stepped to; otherwise it vanished in view.
             let ghost = match now_at {
-                _ if !fog.is_visible(tile) => Some(tile),
+                _ if !eyes.sees_tile(tile) => Some(tile),
                 Some(to) if around.are_neighbours(tile, to) => Some(to),
                 _ => None,
             };
@@ -232,33 +231,45 @@ impl Knowledge<'_> {
         let seen = self
             .ghosts
             .get(&entity)
-            .is_some_and(|ghost| fog.is_visible(ghost.tile));
+            .is_some_and(|ghost| eyes.sees_tile(ghost.tile));
         if seen {
             self.ghosts.remove(&entity);
         }
         seen
     }
 
-    /// The entities the team knows of (seen now or ghosts) on the tiles `look` names (whose
-    /// row 0 bit 0 is tile `area`'s corner).
-    fn known_on(&self, look: Look, area: Window) -> Vec<Entity> {
-        let on = |tile: &TilePos| match look {
-            Look::All => true,
-            Look::Nothing => false,
-            Look::Tiles(t) => {
-                area.contains(tile.x, tile.y) && t.get(tile.y - area.y, tile.x - area.x)
-            }
-        };
-        if matches!(look, Look::Nothing) {
-            return Vec::new();
-        }
-        let ghosts = self.ghosts.iter().map(|(&e, ghost)| (e, &ghost.tile));
-        let seen = self.in_view.iter().map(|(&e, tile)| (e, tile));
-        ghosts
-            .chain(seen)
-            .filter(|(_, tile)| on(tile))
-            .map(|(entity, _)| entity)
-            .collect()
+    /// The entities the team has a ghost of on `tiles`.
+    fn ghosts_on<'a>(&'a self, tiles: &'a ChangedTiles) -> impl Iterator<Item = Entity> + 'a {
+        let on = self
+            .ghosts
+            .iter()
+            .filter(|(_, ghost)| tiles.holds(ghost.tile));
+        on.map(|(&entity, _)| entity)
+    }
+
+    /// Every entity the team knows of here: its ghosts and those it sees.
+    fn known(&self) -> impl Iterator<Item = Entity> + '_ {
+        self.ghosts.keys().chain(self.in_view.keys()).copied()
+    }
+}
+
+/// What one team sees on one map: the tiles of its fog there (none: nothing), and which
+/// entities it sees ([`TeamSight`]).
+struct TeamEyes<'a> {
+    team: Team,
+    fog: Option<&'a TeamFog>,
+    sight: &'a TeamSight,
+}
+
+impl TeamEyes<'_> {
+    /// Whether the team sees `tile`.
+    fn sees_tile(&self, tile: TilePos) -> bool {
+        self.fog.is_some_and(|fog| fog.is_visible(tile))
+    }
+
+    /// Whether the team sees `entity`, which stands on this map.
+    fn sees(&self, entity: Entity) -> bool {
+        self.fog.is_some() && self.sight.sees(self.team, entity)
     }
 }
 
@@ -321,6 +332,10 @@ struct Judging<'a, 'w, 's> {
     /// Where each remembered entity stands.
     entities: &'a Query<'w, 's, &'static Placed, With<LeavesGhost>>,
     index: &'a PlacedIndex,
+    /// Which entities each team sees, and what changed.
+    sight: &'a TeamSight,
+    /// The tiles whose state changed for each team.
+    changes: &'a FogChanges,
     /// The remembered entities that moved, went or were disabled.
     changed: &'a [Entity],
     /// When the teams last looked (the update before this one).
@@ -328,13 +343,13 @@ struct Judging<'a, 'w, 's> {
 }
 
 /// Keeps every map's [`LastSeen`] up to date with what each team sees now, looking only at
-/// the remembered entities that moved or went, those near tiles whose visibility changed for
-/// a team (the fog's list of what changed), and what the team knew of those tiles.
+/// the remembered entities that moved or went, those whose sight changed for a team
+/// ([`TeamSight`]), and the ghosts on tiles whose state changed for a team.
 pub(super) fn remember_seen(
     entities: Query<&'static Placed, With<LeavesGhost>>,
     moved: Query<Entity, Moved<LeavesGhost>>,
     (mut gone, mut disabled): (RemovedComponents<LeavesGhost>, ResMut<DisabledRemembered>),
-    (index, changes): (Res<PlacedIndex>, Res<FogChanges>),
+    (index, changes, sight): (Res<PlacedIndex>, Res<FogChanges>, Res<TeamSight>),
     mut maps: Query<GhostMap>,
     time: Option<Res<Time>>,
     mut looked: Local<Looked>,
@@ -353,14 +368,15 @@ pub(super) fn remember_seen(
     let judging = Judging {
         entities: &entities,
         index: &index,
+        sight: &sight,
+        changes: &changes,
         changed: &changed,
         before,
     };
     for mut map in &mut maps {
         let fresh = !looked.maps.contains_key(&map.entity);
         let map_looked = looked.maps.entry(map.entity).or_default();
-        let seen = changes.of(map.entity);
-        if remember_on_map(&mut map, map_looked, (seen, fresh), &judging) {
+        if remember_on_map(&mut map, map_looked, fresh, &judging) {
             map.last_seen.set_changed();
         }
     }
@@ -378,24 +394,13 @@ fn remembers(looked: &Looked, maps: &Query<GhostMap>) -> bool {
     ghosts || seen.into_iter().any(|in_view| !in_view.is_empty())
 }
 
-/// Which tiles of a map a team's judging looks at.
-#[derive(Clone, Copy)]
-enum Look<'a> {
-    /// Those whose bit is set (row `y` bit `x` for tile `(area.x + x, area.y + y)`).
-    Tiles(&'a BitRows),
-    /// Every tile.
-    All,
-    /// None: only the entities that moved or went are judged.
-    Nothing,
-}
-
-/// Judges what each team knows of one map, given what changed in its fog (`seen`) and whether
-/// the ghosts look at it for the first time (`fresh`); returns whether a ghost appeared,
-/// moved or went.
+/// Judges what each team knows of one map, looking at everything when the ghosts look at it
+/// for the first time (`fresh`) or the game changed its `LastSeen`; returns whether a ghost
+/// appeared, moved or went.
 fn remember_on_map(
     map: &mut GhostMapItem,
     looked: &mut MapLooked,
-    (seen, fresh): (Option<&MapChanges>, bool),
+    fresh: bool,
     judging: &Judging,
 ) -> bool {
     let fog = map.fog;
@@ -403,59 +408,77 @@ fn remember_on_map(
     let everything = map.last_seen.is_changed() || fresh;
     let around = Neighbourhood::of(map.opacity.map_type(), fog.area());
     let last_seen = map.last_seen.bypass_change_detection();
-    let look = |team: Team| match seen.map(|seen| seen.seen(team)) {
-        _ if everything => Look::All,
-        Some(SeenChange::Whole) => Look::All,
-        Some(SeenChange::Tiles(tiles)) => Look::Tiles(tiles),
-        Some(SeenChange::Unchanged) | None => Look::Nothing,
-    };
-    // A team the fog has no view for (it has no member here, and the fog was replaced since:
-    // inserted, or removed and given again) sees nothing: what it saw goes out of view like
-    // any sighting.
+    // The teams with a view here, and those that knew something here and have none now (the
+    // fog was replaced: inserted, or removed and given again): they see nothing, so what they
+    // saw goes out of view like any sighting.
     let known_teams = last_seen.teams.keys().chain(looked.in_view.keys());
-    let mut blind_teams: Vec<Team> = known_teams
-        .filter(|&&team| fog.team(team).is_none())
-        .copied()
-        .collect();
-    blind_teams.sort_unstable();
-    blind_teams.dedup();
-    let blind = (!blind_teams.is_empty()).then(|| TeamFog::new(fog.area()));
-    let blind_views = blind_teams
-        .iter()
-        .filter_map(|&team| Some((team, blind.as_ref()?)));
+    let mut teams: Vec<Team> = fog.teams().map(|(team, _)| team).collect();
+    teams.extend(known_teams);
+    teams.sort_unstable();
+    teams.dedup();
+    let tiles = judging.changes.of(map.entity);
     let mut changed = false;
-    for (team, team_fog) in fog.teams().chain(blind_views) {
-        let on_map = (map.entity, look(team), &around);
-        changed |= judge_team((team, team_fog), (last_seen, &mut *looked), on_map, judging);
+    for team in teams {
+        let eyes = TeamEyes {
+            team,
+            fog: fog.team(team),
+            sight: judging.sight,
+        };
+        let look = match tiles.and_then(|tiles| tiles.of_team(team)) {
+            _ if everything => Look::All,
+            Some(tiles) => Look::Tiles(tiles),
+            None => Look::Nothing,
+        };
+        let on_map = (map.entity, look, &around);
+        changed |= judge_team(&eyes, (last_seen, &mut *looked), on_map, judging);
     }
     changed
 }
 
-/// Judges the entities `team` may know something new of on `map`: those that moved, those
-/// near the tiles `look` names, and those it knew on those tiles.
+/// Which tiles of a map a team's judging looks at again, besides the entities that moved or
+/// whose sight changed.
+#[derive(Clone, Copy)]
+enum Look<'a> {
+    /// Every tile: every entity on the map and every one the team knows there.
+    All,
+    /// The ghosts on these tiles, whose state changed for the team.
+    Tiles(&'a ChangedTiles),
+    /// None.
+    Nothing,
+}
+
+/// Judges the entities `eyes`' team may know something new of on `map`: those that moved or
+/// went, those whose sight changed for it here, and the ghosts `look` names.
 fn judge_team(
-    (team, fog): (Team, &TeamFog),
+    eyes: &TeamEyes,
     (last_seen, looked): (&mut LastSeen, &mut MapLooked),
     (map, look, around): (Entity, Look, &Neighbourhood),
     judging: &Judging,
 ) -> bool {
-    let area = fog.area();
-    let near = match look {
-        Look::Tiles(tiles) => judging.index.touched_by(map, tiles, (area.x, area.y)),
-        Look::All => judging.index.on_map(map).collect(),
-        Look::Nothing => Vec::new(),
-    };
+    let team = eyes.team;
     let mut knowledge = Knowledge {
         ghosts: last_seen.teams.entry(team).or_default(),
         in_view: looked.in_view.entry(team).or_default(),
     };
-    let known = knowledge.known_on(look, area);
+    let here = |at: At| at.is_some_and(|(on, _)| on == map);
+    let sighted = judging.sight.changes_of(team).iter();
+    let sighted = sighted.filter(|change| here(change.from) || here(change.to));
+    let mut candidates: Vec<Entity> = judging.changed.to_vec();
+    candidates.extend(sighted.map(|change| change.entity));
+    match look {
+        Look::All => {
+            candidates.extend(judging.index.on_map(map));
+            candidates.extend(knowledge.known());
+        }
+        Look::Tiles(tiles) => candidates.extend(knowledge.ghosts_on(tiles)),
+        Look::Nothing => {}
+    }
     let mut changed = false;
     // An entity met twice is judged twice: the second time changes nothing.
-    for &entity in judging.changed.iter().chain(&near).chain(&known) {
+    for entity in candidates {
         let at = judging.entities.get(entity).ok().and_then(Placed::get);
         let now_at = at.filter(|&(on, _)| on == map).map(|(_, tile)| tile);
-        changed |= knowledge.judge(entity, now_at, (fog, around), judging.before);
+        changed |= knowledge.judge(entity, now_at, (eyes, around), judging.before);
     }
     changed
 }

@@ -9,7 +9,6 @@ use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::query::{Allow, QueryData};
 use bevy::ecs::system::{SystemParam, SystemState};
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::anchor::TilemapAnchor;
 use bevy_ecs_tilemap::map::{
@@ -20,10 +19,11 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::layers::layer_of::LayerEpoch;
 use crate::placement::locate::{MapOf, PlaceProblem, Placement};
 use crate::placement::residents::Residents;
+use crate::support::buckets::{BucketGrid, MapBuckets};
 use crate::support::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::worlds::chunks::ChunkOf;
 use crate::worlds::layout::ChunkChanges;
-use viewshed_core::bits::{BitRows, low_bits};
+use viewshed_core::bits::BitRows;
 use viewshed_core::visible::Window;
 
 /// The side of a bucket of the [`PlacedIndex`], in tiles.
@@ -106,18 +106,18 @@ pub(crate) struct Findable;
 /// Entities with `C` that moved (their `Placed` changed) or got `C` in this frame.
 pub(crate) type Moved<C> = (With<C>, Or<(Changed<Placed>, Added<C>)>);
 
-/// Every [`Placed`] entity by map and 8x8-tile bucket, so that later steps visit the entities
-/// near a view or a changed tile, not every entity.
-#[derive(Resource, Default)]
-pub(crate) struct PlacedIndex {
-    buckets: HashMap<(Entity, u32, u32), Vec<(Entity, TilePos)>>,
+/// Every [`Findable`] entity by map and 8x8-tile bucket, so that later steps visit the
+/// entities near a view or a changed tile, not every entity.
+#[derive(Resource)]
+pub(crate) struct PlacedIndex(MapBuckets<(Entity, TilePos)>);
+
+impl Default for PlacedIndex {
+    fn default() -> Self {
+        Self(MapBuckets::new(BUCKET))
+    }
 }
 
 impl PlacedIndex {
-    fn bucket(at: Option<(Entity, TilePos)>) -> Option<(Entity, u32, u32)> {
-        at.map(|(map, tile)| (map, tile.x / BUCKET, tile.y / BUCKET))
-    }
-
     /// `entity` moved from `from` to `to` (`None`: nowhere, or not filed yet: then it is
     /// looked for where it goes, so that filing it twice files it once).
     fn moved(
@@ -126,23 +126,31 @@ impl PlacedIndex {
         from: Option<(Entity, TilePos)>,
         to: Option<(Entity, TilePos)>,
     ) {
-        let to_bucket = Self::bucket(to);
-        let from_bucket = Self::bucket(from).or(to_bucket);
-        if let Some(key) = from_bucket
-            && let Some(entities) = self.buckets.get_mut(&key)
-            && let Some(at) = entities.iter().position(|&(e, _)| e == entity)
+        if let Some((map, tile)) = from.or(to)
+            && let Some(grid) = self.0.get_mut(map)
         {
-            if let (true, Some((_, tile))) = (from_bucket == to_bucket, to) {
-                entities[at].1 = tile;
-                return;
-            }
-            entities.swap_remove(at);
-            if entities.is_empty() {
-                self.buckets.remove(&key);
+            let bucket = grid.bucket_of((tile.x, tile.y));
+            let same = to.is_some_and(|(to_map, to_tile)| {
+                to_map == map && grid.bucket_of((to_tile.x, to_tile.y)) == bucket
+            });
+            let filed = |list: &Vec<(Entity, TilePos)>| list.iter().position(|&(e, _)| e == entity);
+            let in_bucket = grid.list(bucket).and_then(filed);
+            let found = match in_bucket {
+                Some(at) => grid.list_mut(bucket).map(|list| (list, at)),
+                None => filed(grid.wide()).map(|at| (grid.wide_mut(), at)),
+            };
+            if let Some((list, at)) = found {
+                if let (true, Some((_, tile))) = (same, to) {
+                    list[at].1 = tile;
+                    return;
+                }
+                list.swap_remove(at);
             }
         }
-        if let (Some(key), Some((_, tile))) = (to_bucket, to) {
-            self.buckets.entry(key).or_default().push((entity, tile));
+        if let Some((map, tile)) = to {
+            let grid = self.0.grid_mut(map);
+            let bucket = grid.bucket_of((tile.x, tile.y));
+            grid.list_growing(bucket).push((entity, tile));
         }
     }
 
@@ -154,25 +162,43 @@ impl PlacedIndex {
         window: Window,
         mut f: impl FnMut(Entity, TilePos),
     ) {
-        if window.width == 0 || window.height == 0 {
-            return;
-        }
-        let last = |from: u32, side: u32| from.saturating_add(side - 1) / BUCKET;
-        for by in window.y / BUCKET..=last(window.y, window.height) {
-            for bx in window.x / BUCKET..=last(window.x, window.width) {
-                for &(entity, tile) in self.buckets.get(&(map, bx, by)).into_iter().flatten() {
+        if let Some(grid) = self.0.get(map) {
+            grid.each_list_in(window, |list| {
+                for &(entity, tile) in list {
                     f(entity, tile);
                 }
-            }
+            });
         }
     }
 
     /// Every entity filed under `map`.
     pub(crate) fn on_map(&self, map: Entity) -> impl Iterator<Item = Entity> + '_ {
-        self.buckets
-            .iter()
-            .filter(move |((m, ..), _)| *m == map)
-            .flat_map(|(_, entities)| entities.iter().map(|&(entity, _)| entity))
+        let lists = self.0.get(map).into_iter().flat_map(BucketGrid::lists);
+        lists.flat_map(|list| list.iter().map(|&(entity, _)| entity))
+    }
+
+    /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
+    /// `tiles`, whose row 0 bit 0 is tile `origin` (some may stand on a tile whose bit is
+    /// clear: callers check).
+    pub(crate) fn touched_by(
+        &self,
+        map: Entity,
+        tiles: &BitRows,
+        origin: (u32, u32),
+    ) -> Vec<Entity> {
+        let mut found = Vec::new();
+        if let Some(grid) = self.0.get(map) {
+            grid.for_each_touched(tiles, origin, |list| {
+                found.extend(list.iter().map(|&(entity, _)| entity));
+            });
+        }
+        found
+    }
+
+    /// Whether nothing is filed.
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|(_, grid)| grid.is_empty())
     }
 }
 
@@ -419,61 +445,6 @@ pub(super) fn on_placed_discarded(
     }
 }
 
-impl PlacedIndex {
-    /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
-    /// `tiles`, whose row 0 bit 0 is tile `origin` (some may stand on a tile whose bit is
-    /// clear: callers check). The bits are read a bucket row at a time (its rows' words ORed
-    /// together, a bucket being one byte of a word), so only the buckets that hold a set bit
-    /// are looked up.
-    pub(crate) fn touched_by(
-        &self,
-        map: Entity,
-        tiles: &BitRows,
-        origin: (u32, u32),
-    ) -> Vec<Entity> {
-        let mut found = Vec::new();
-        if self.buckets.is_empty() || tiles.rows() == 0 {
-            return found;
-        }
-        let mut add = |(bx, by)| {
-            if let Some(entities) = self.buckets.get(&(map, bx, by)) {
-                found.extend(entities.iter().map(|&(entity, _)| entity));
-            }
-        };
-        if !origin.0.is_multiple_of(BUCKET) || !origin.1.is_multiple_of(BUCKET) {
-            // Buckets across the rows' words (a world's area need not start on a bucket).
-            let mut buckets: Vec<(u32, u32)> = tiles
-                .iter_ones()
-                .map(|(y, x)| ((origin.0 + x) / BUCKET, (origin.1 + y) / BUCKET))
-                .collect();
-            buckets.sort_unstable();
-            buckets.dedup();
-            buckets.into_iter().for_each(add);
-            return found;
-        }
-        let (bx0, by0) = (origin.0 / BUCKET, origin.1 / BUCKET);
-        let mut band = vec![0u64; tiles.row(0).len()];
-        for by in 0..tiles.rows().div_ceil(BUCKET) {
-            band.fill(0);
-            for y in by * BUCKET..((by + 1) * BUCKET).min(tiles.rows()) {
-                for (word, &bits) in band.iter_mut().zip(tiles.row(y)) {
-                    *word |= bits;
-                }
-            }
-            for (i, &word) in (0u32..).zip(&band) {
-                let mut word = word;
-                while word != 0 {
-                    // A bucket lies within one word of each row (BUCKET divides 64).
-                    let bucket = word.trailing_zeros() / BUCKET;
-                    word &= !(low_bits(BUCKET) << (bucket * BUCKET));
-                    add((bx0 + i * (64 / BUCKET) + bucket, by0 + by));
-                }
-            }
-        }
-        found
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -526,6 +497,6 @@ mod tests {
         assert_eq!(index.on_map(map).collect::<Vec<_>>(), vec![b]);
         index.moved(a, at(other, 1, 1), None);
         index.moved(b, at(map, 40, 3), None);
-        assert!(index.buckets.is_empty());
+        assert!(index.is_empty());
     }
 }

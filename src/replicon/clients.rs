@@ -1,4 +1,4 @@
-//! The Bevy side of server-side fog of war: the system that brings [`TeamSight`] up to date
+//! The Bevy side of server-side fog of war: the system that brings [`ClientSight`] up to date
 //! each frame and writes its changes into replicon's [`ClientVisibility`] of each client, and
 //! the observers that keep clients right when they connect, change team, or when marked
 //! entities appear, lose their mark or stop standing anywhere.
@@ -10,72 +10,47 @@ use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 
 use super::ghosts::ClientGhosts;
-use super::sight::{FogLookup, SightBit, Standing, TeamSight};
+use super::sight::{ClientSight, Owner, SightBit};
 use super::team_view::TeamViewIndex;
 use super::{ClientTeam, ReplicatesWhenSeen};
-use crate::fog::{FogOfWar, RevealsFog, Team};
-use crate::placement::placed::Placed;
+use crate::fog::sight::TeamSight;
+use crate::fog::{RevealsFog, Team};
 
-/// Where a marked entity stands and what names its team.
-type MarkedItem = (&'static Placed, Option<&'static Team>, Has<RevealsFog>);
+/// What names a marked entity's team.
+type OwnerItem = (Option<&'static Team>, Has<RevealsFog>);
 
-/// Marked entities that may have moved (their `Placed` changed), changed team or just been
-/// marked.
-type JudgedAgain = (
+/// Marked entities that may have changed team or just been marked.
+type Reowned = (
     With<ReplicatesWhenSeen>,
-    Or<(
-        Added<ReplicatesWhenSeen>,
-        Changed<Placed>,
-        Changed<Team>,
-        Added<RevealsFog>,
-    )>,
+    Or<(Added<ReplicatesWhenSeen>, Changed<Team>, Added<RevealsFog>)>,
 );
 
-impl FogLookup for Query<'_, '_, &FogOfWar> {
-    fn fog(&self, map: Entity) -> Option<&FogOfWar> {
-        self.get(map).ok()
-    }
-}
-
-/// Brings what each team sees up to date (moved entities, changed views) and tells the
-/// clients of each team what changed for it.
+/// Brings what each team's clients may hold up to date (the team sight's changes, changed
+/// owners) and tells the clients of each team what changed for it.
 pub(super) fn update_client_sight(
-    judged_again: Query<(Entity, MarkedItem), JudgedAgain>,
-    marked: Query<MarkedItem, With<ReplicatesWhenSeen>>,
-    fogs: Query<&FogOfWar>,
-    maps: Query<Entity, With<FogOfWar>>,
-    mut sight: ResMut<TeamSight>,
+    reowned: Query<Entity, Reowned>,
+    marked: Query<OwnerItem, With<ReplicatesWhenSeen>>,
+    team_sight: Res<TeamSight>,
+    mut sight: ResMut<ClientSight>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
 ) {
-    for (entity, item) in &judged_again {
-        sight.place(entity, stand(item));
-    }
-    let recheck: Vec<Entity> = sight.recheck.drain().collect();
-    for entity in recheck {
-        let standing = marked
-            .get(entity)
-            .map_or_else(|_| Standing::default(), stand);
-        sight.place(entity, standing);
-    }
-    sight.update(maps.iter(), &fogs);
+    sight.recheck.extend(&reowned);
+    let owner_of = |entity| marked.get(entity).ok().and_then(owner);
+    sight.update(&team_sight, owner_of);
     apply_changes(&sight, &mut clients, bit.0);
 }
 
-/// Where a marked entity stands and whose it is: its `Team`, or team 0 for a `RevealsFog`
-/// viewer without one (the fog's rule), or nobody's.
-fn stand((placed, team, reveals): (&Placed, Option<&Team>, bool)) -> Standing {
-    let owner = team.copied().or(reveals.then_some(Team(0)));
-    Standing {
-        at: placed.get(),
-        owner,
-    }
+/// Whose a marked entity is: its `Team`, or team 0 for a `RevealsFog` viewer without one (the
+/// fog's rule), or nobody's.
+fn owner((team, reveals): (Option<&Team>, bool)) -> Owner {
+    team.copied().or(reveals.then_some(Team(0)))
 }
 
 /// Writes what changed for each team into the visibility of its clients (each client's on a
 /// thread of its own: the verdicts are the team's, only the writing is per client).
 fn apply_changes(
-    sight: &TeamSight,
+    sight: &ClientSight,
     clients: &mut Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: FilterBit,
 ) {
@@ -94,7 +69,7 @@ fn apply_changes(
 
 /// What a client of a team may see: the teams' sight, views and ghosts.
 type Known<'w> = (
-    Res<'w, TeamSight>,
+    Res<'w, ClientSight>,
     Res<'w, TeamViewIndex>,
     Res<'w, ClientGhosts>,
 );
@@ -153,7 +128,7 @@ pub(super) fn on_client_team_removed(
 pub(super) fn on_marked(
     event: On<Add, ReplicatesWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
-    mut sight: ResMut<TeamSight>,
+    mut sight: ResMut<ClientSight>,
     bit: Res<SightBit>,
 ) {
     sight.add(event.entity);
@@ -169,7 +144,7 @@ pub(super) fn on_marked(
 pub(super) fn on_unmarked(
     event: On<Remove, ReplicatesWhenSeen>,
     mut clients: Query<&mut ClientVisibility>,
-    mut sight: ResMut<TeamSight>,
+    mut sight: ResMut<ClientSight>,
     bit: Res<SightBit>,
 ) {
     sight.forget(event.entity);
@@ -183,7 +158,7 @@ pub(super) fn on_unmarked(
 pub(super) fn recheck_marked<E: EntityEvent, C: Component>(
     event: On<E, C>,
     marked: Query<(), (With<ReplicatesWhenSeen>, Allow<Disabled>)>,
-    mut sight: ResMut<TeamSight>,
+    mut sight: ResMut<ClientSight>,
 ) {
     let entity = event.event_target();
     if marked.contains(entity) {

@@ -26,7 +26,7 @@ use bevy_replicon::server::visibility::client_visibility::ClientVisibility;
 use bevy_replicon::server::visibility::filters_mask::FilterBit;
 use serde::{Deserialize, Serialize};
 
-use super::sight::{SightBit, TeamSight};
+use super::sight::{ClientSight, SightBit};
 use super::{ClientTeam, ReplicatesWhenSeen, SightSteps};
 use crate::fog::Team;
 use crate::ghosts::{LastSeen, LeavesGhost};
@@ -178,7 +178,7 @@ impl ClientGhosts {
         &self,
         maps: impl Iterator<Item = &'a LastSeen>,
         alive: impl Fn(Entity) -> bool,
-        sight: &TeamSight,
+        sight: &ClientSight,
     ) -> HashMap<(Team, Entity), ClientGhost> {
         let mut wanted = HashMap::default();
         for last_seen in maps {
@@ -212,7 +212,7 @@ pub(super) fn update_client_ghosts(
         RemovedComponents<ReplicatesWhenSeen>,
     ),
     entities: &bevy::ecs::entity::Entities,
-    (sight, mut ghosts): (Res<TeamSight>, ResMut<ClientGhosts>),
+    (sight, mut ghosts): (Res<ClientSight>, ResMut<ClientGhosts>),
     (mut clients, bit): (Clients, Res<SightBit>),
 ) {
     ghosts.made.clear();

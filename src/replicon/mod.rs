@@ -103,7 +103,7 @@ use clients::{
 };
 pub use ghosts::{ClientGhost, GhostAppExt, ReplicatesGhost};
 use ghosts::{ClientGhosts, update_client_ghosts};
-use sight::{SightBit, TeamSight};
+use sight::{ClientSight, SightBit};
 pub use team_view::{TeamView, TeamViewChange, TeamViewProtocolPlugin};
 use team_view::{TeamViewIndex, update_team_views};
 
@@ -210,7 +210,7 @@ impl Plugin for ViewshedReplicationPlugin {
 /// The systems that judge, copy and remember what each client's team sees, in
 /// `ClientSightSystems` after the plugin.
 fn add_systems(app: &mut App) {
-    app.init_resource::<TeamSight>()
+    app.init_resource::<ClientSight>()
         .init_resource::<TeamViewIndex>()
         .init_resource::<ClientGhosts>()
         .add_systems(

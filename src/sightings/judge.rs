@@ -5,8 +5,9 @@
 //! recomputed view against the targets filed near it, each moved target against the viewers
 //! whose reach holds the tile it left or the tile it reached; it lists what differs from what
 //! each viewer saw. The second writes those differences into the viewers and announces them.
-//! A difference found twice (a recomputed viewer meets a moved target both ways, or a viewer is
-//! filed under both tiles' buckets) is announced once: the second finds it already written.
+//! A recomputed viewer is judged from its view alone, a viewer not recomputed from the targets
+//! that moved; a difference found twice (a viewer filed under both tiles' buckets of a moved
+//! target) is announced once: the second finds it already written.
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
@@ -115,6 +116,8 @@ fn file_views(
         }
         index.complete = true;
     }
+    // The views filed from here on were recomputed: judged whole by `judge_view`.
+    index.next_round();
     updated
         .filter(|&viewer| {
             let viewshed = viewers.get(viewer).map(|(_, viewshed, _)| viewshed);
@@ -167,9 +170,8 @@ fn judge_view(
 /// Every viewer saw the target exactly when its view, as filed in the index, held the tile the
 /// target was last judged on; a view not recomputed is still the one filed. So a viewer saw
 /// it before exactly when its filed view holds the tile left, and neither the viewer nor its
-/// seen targets need be read. A recomputed viewer may be told what it
-/// already knows: [`judge_view`] judged it against every target, and [`write_change`] drops
-/// what is already written.
+/// seen targets need be read. A recomputed viewer is passed over: [`judge_view`] judged it
+/// against every target near it, this one where it stands now.
 fn judge_move(&Move { target, before, at }: &Move, index: &ViewerIndex, found: &mut Vec<Change>) {
     let other_map = before.filter(|left| at.is_none_or(|now| now.0 != left.0));
     for (map, _) in at.into_iter().chain(other_map) {
@@ -183,6 +185,10 @@ fn judge_move(&Move { target, before, at }: &Move, index: &ViewerIndex, found: &
             count += 1;
         }
         index.for_each_seeing(map, &tiles[..count], |view| {
+            if view.is_fresh(index) {
+                // Recomputed: `judge_view` judged it against every target near it.
+                return;
+            }
             let holds = |at: At| {
                 at.is_some_and(|(on, tile)| on == map && view.visible.contains(tile.x, tile.y))
             };

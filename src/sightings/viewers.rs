@@ -6,6 +6,7 @@
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 
+use crate::support::buckets::MapBuckets;
 use viewshed_core::visible::{VisibleSet, Window};
 
 /// The side of a bucket, in tiles: a radius-8 view's window spans 3x3 buckets, and a moved
@@ -24,10 +25,20 @@ pub(crate) struct FiledView {
     map: Entity,
     /// What it saw (a copy of its `Viewshed`'s set).
     pub(crate) visible: VisibleSet,
+    /// The judging round in which it was last filed (a view filed in the current round was
+    /// recomputed, and judged whole).
+    filed_in: u64,
+}
+
+impl FiledView {
+    /// Whether it was filed in the current judging round of `index`.
+    pub(crate) fn is_fresh(&self, index: &ViewerIndex) -> bool {
+        self.filed_in == index.round
+    }
 }
 
 /// The views by bucket of their window.
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub(crate) struct ViewerIndex {
     /// The views, by slot (a slot freed by a viewer that left is given to the next one).
     views: Vec<FiledView>,
@@ -35,102 +46,25 @@ pub(crate) struct ViewerIndex {
     /// Each viewer's slot.
     slots: EntityHashMap<u32>,
     /// The slots of the views of each map, by bucket.
-    maps: EntityHashMap<MapBuckets>,
+    maps: MapBuckets<u32>,
     /// Whether every viewer with a view is filed (the index is dropped while no target
     /// exists, and built again from every view when one appears).
     pub(crate) complete: bool,
+    /// The current judging round.
+    round: u64,
 }
 
-/// Most buckets a map's grid grows to (a map of 8,192x8,192 tiles); a view beyond them is
-/// filed as wide.
-const MOST_BUCKETS: usize = 1 << 20;
-
-/// The slots of one map's views whose window overlaps each bucket, in a grid that grows to
-/// the windows filed (in every direction: a world's tiles start far from `(0, 0)`), and those
-/// of views whose window spans more than [`WIDE`] buckets.
-#[derive(Default)]
-struct MapBuckets {
-    /// The bucket of the grid's first list.
-    first: (u32, u32),
-    columns: u32,
-    rows: u32,
-    lists: Vec<Vec<u32>>,
-    wide: Vec<u32>,
-}
-
-impl MapBuckets {
-    /// The index of bucket `(bx, by)` in the grid, if the grid holds it.
-    fn index(&self, bx: u32, by: u32) -> Option<usize> {
-        let (x, y) = (bx.checked_sub(self.first.0)?, by.checked_sub(self.first.1)?);
-        (x < self.columns && y < self.rows).then(|| (y * self.columns + x) as usize)
-    }
-
-    /// The list of bucket `(bx, by)`, if the grid holds it.
-    fn list(&self, bx: u32, by: u32) -> Option<&Vec<u32>> {
-        self.index(bx, by).map(|i| &self.lists[i])
-    }
-
-    /// The list of bucket `(bx, by)`, which the grid holds.
-    fn list_mut(&mut self, bx: u32, by: u32) -> &mut Vec<u32> {
-        let i = self.index(bx, by).expect("a bucket the grid reached");
-        &mut self.lists[i]
-    }
-
-    /// Grows the grid to hold buckets `(x0, y0)` to `(x1, y1)`; false if it would grow past
-    /// [`MOST_BUCKETS`].
-    fn reach(&mut self, (x0, y0, x1, y1): (u32, u32, u32, u32)) -> bool {
-        if self.index(x0, y0).is_some() && self.index(x1, y1).is_some() {
-            return true;
+impl Default for ViewerIndex {
+    fn default() -> Self {
+        Self {
+            views: Vec::new(),
+            free: Vec::new(),
+            slots: EntityHashMap::default(),
+            maps: MapBuckets::new(BUCKET),
+            complete: false,
+            round: 0,
         }
-        let (old_x, old_y) = self.first;
-        let empty = self.lists.is_empty();
-        let first = if empty {
-            (x0, y0)
-        } else {
-            (old_x.min(x0), old_y.min(y0))
-        };
-        let end = |old: u32, len: u32, new: u32| {
-            if empty {
-                new + 1
-            } else {
-                (old + len).max(new + 1)
-            }
-        };
-        let (columns, rows) = (
-            end(old_x, self.columns, x1) - first.0,
-            end(old_y, self.rows, y1) - first.1,
-        );
-        if columns as usize * rows as usize > MOST_BUCKETS {
-            return false;
-        }
-        let mut lists = vec![Vec::new(); (columns * rows) as usize];
-        for (i, list) in std::mem::take(&mut self.lists).into_iter().enumerate() {
-            let x = old_x + i as u32 % self.columns - first.0;
-            let y = old_y + i as u32 / self.columns - first.1;
-            lists[(y * columns + x) as usize] = list;
-        }
-        (self.first, self.columns, self.rows, self.lists) = (first, columns, rows, lists);
-        true
     }
-}
-
-/// The buckets of `window`: `(x0, y0, x1, y1)`, or `None` when it is empty.
-fn buckets(window: Window) -> Option<(u32, u32, u32, u32)> {
-    if window.width == 0 || window.height == 0 {
-        return None;
-    }
-    let last = |from: u32, side: u32| from.saturating_add(side - 1) / BUCKET;
-    Some((
-        window.x / BUCKET,
-        window.y / BUCKET,
-        last(window.x, window.width),
-        last(window.y, window.height),
-    ))
-}
-
-fn holds(window: Window, (x, y): (u32, u32)) -> bool {
-    x.checked_sub(window.x).is_some_and(|dx| dx < window.width)
-        && y.checked_sub(window.y).is_some_and(|dy| dy < window.height)
 }
 
 impl ViewerIndex {
@@ -139,17 +73,28 @@ impl ViewerIndex {
         *self = Self::default();
     }
 
+    /// A new judging round begins: the views filed from now on are this round's.
+    pub(crate) fn next_round(&mut self) {
+        self.round += 1;
+    }
+
     /// Files `viewer` as seeing `visible` on `map` (`None`: nowhere).
     pub(crate) fn file(&mut self, viewer: Entity, now: Option<(Entity, &VisibleSet)>) {
         let slot = self.slots.get(&viewer).copied();
         if let Some(slot) = slot {
             let view = &self.views[slot as usize];
-            let same =
-                now.is_some_and(|(map, visible)| map == view.map && *visible == view.visible);
-            if same {
+            let grid = self.maps.get(view.map);
+            let range = |window| grid.and_then(|grid| grid.range_of(window));
+            let (old, new) = (view.visible.window(), now.map(|(_, v)| v.window()));
+            let same_lists =
+                now.is_some_and(|(map, _)| map == view.map) && new.map(range) == Some(range(old));
+            if same_lists && let Some((_, visible)) = now {
+                let view = &mut self.views[slot as usize];
+                view.visible.clone_from(visible);
+                view.filed_in = self.round;
                 return;
             }
-            let (map, window) = (view.map, view.visible.window());
+            let (map, window) = (view.map, old);
             self.each_list(map, window, |list| {
                 if let Some(at) = list.iter().position(|&filed| filed == slot) {
                     list.swap_remove(at);
@@ -168,6 +113,7 @@ impl ViewerIndex {
         let view = &mut self.views[slot as usize];
         view.map = map;
         view.visible.clone_from(visible);
+        view.filed_in = self.round;
         self.each_list(map, visible.window(), |list| list.push(slot));
     }
 
@@ -177,6 +123,7 @@ impl ViewerIndex {
             viewer,
             map: Entity::PLACEHOLDER,
             visible: VisibleSet::new(),
+            filed_in: self.round,
         };
         let slot = match self.free.pop() {
             Some(slot) => {
@@ -193,18 +140,10 @@ impl ViewerIndex {
     }
 
     /// Calls `f` with each list a view within `window` of `map` is filed in.
-    fn each_list(&mut self, map: Entity, window: Window, mut f: impl FnMut(&mut Vec<u32>)) {
-        let Some((x0, y0, x1, y1)) = buckets(window) else {
-            return;
-        };
-        let buckets = self.maps.entry(map).or_default();
-        if (x1 - x0 + 1) * (y1 - y0 + 1) > WIDE || !buckets.reach((x0, y0, x1, y1)) {
-            return f(&mut buckets.wide);
-        }
-        for by in y0..=y1 {
-            for bx in x0..=x1 {
-                f(buckets.list_mut(bx, by));
-            }
+    fn each_list(&mut self, map: Entity, window: Window, f: impl FnMut(&mut Vec<u32>)) {
+        let grid = self.maps.grid_mut(map);
+        if let Some(range) = grid.range_of(window) {
+            grid.each_list_mut(range, WIDE, f);
         }
     }
 
@@ -216,6 +155,9 @@ impl ViewerIndex {
         tiles: &[(u32, u32)],
         mut f: impl FnMut(&FiledView),
     ) {
+        let Some(grid) = self.maps.get(map) else {
+            return;
+        };
         let mut visit = |list: &[u32]| {
             for &slot in list {
                 let view = &self.views[slot as usize];
@@ -225,19 +167,22 @@ impl ViewerIndex {
                 }
             }
         };
-        let Some(buckets) = self.maps.get(&map) else {
-            return;
-        };
-        let bucket_of = |&(x, y): &(u32, u32)| (x / BUCKET, y / BUCKET);
-        for (i, tile) in tiles.iter().enumerate() {
-            let (bx, by) = bucket_of(tile);
-            let met = tiles[..i].iter().any(|other| bucket_of(other) == (bx, by));
-            if let Some(list) = buckets.list(bx, by).filter(|_| !met) {
+        for (i, &tile) in tiles.iter().enumerate() {
+            let bucket = grid.bucket_of(tile);
+            let met = tiles[..i]
+                .iter()
+                .any(|&other| grid.bucket_of(other) == bucket);
+            if let Some(list) = grid.list(bucket).filter(|_| !met) {
                 visit(list);
             }
         }
-        visit(&buckets.wide);
+        visit(grid.wide());
     }
+}
+
+fn holds(window: Window, (x, y): (u32, u32)) -> bool {
+    x.checked_sub(window.x).is_some_and(|dx| dx < window.width)
+        && y.checked_sub(window.y).is_some_and(|dy| dy < window.height)
 }
 
 #[cfg(test)]
@@ -295,11 +240,7 @@ mod tests {
         index.file(a, None);
         index.file(b, Some((map, &VisibleSet::new())));
         assert!(seeing(&index, &[(41, 42)]).is_empty());
-        let lists = index
-            .maps
-            .values()
-            .flat_map(|m| m.lists.iter().chain([&m.wide]));
-        assert!(lists.into_iter().all(Vec::is_empty));
+        assert!(index.maps.iter().all(|(_, grid)| grid.is_empty()));
         // A slot freed is given to the next viewer.
         let c = Entity::from_raw_u32(4).unwrap();
         index.file(c, Some((map, &view(5, 5, 2, 2))));
@@ -309,6 +250,5 @@ mod tests {
         index.file(c, Some((map, &view(100_000, 90_000, 3, 3))));
         assert_eq!(seeing(&index, &[(100_001, 90_002)]), vec![c]);
         assert!(seeing(&index, &[(6, 6)]).is_empty());
-        assert!(index.maps[&map].lists.len() <= MOST_BUCKETS);
     }
 }

@@ -93,7 +93,7 @@ pub(super) fn give_vision(
         place_on_level(&mut placed, map, grid, wanted.unwrap_or_default());
         #[cfg(feature = "render")]
         if sprite {
-            placed.insert_if_new(crate::draw::FogSprite::Remembered);
+            crate::draw::sprites::fog_imported_sprite(&mut placed);
         }
     }
 }

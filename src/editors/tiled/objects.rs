@@ -80,8 +80,7 @@ pub(super) fn read_objects(
         // that moves (hidden out of view, or leaving a ghost).
         #[cfg(feature = "render")]
         if matches!(object.object, TiledObject::Tile { .. }) && !wanted.is_some_and(|v| v.moves()) {
-            let sprite = crate::draw::FogSprite::Remembered;
-            commands.entity(object.entity).insert_if_new(sprite);
+            crate::draw::sprites::fog_imported_sprite(&mut commands.entity(object.entity));
         }
         if let Some(wanted) = wanted {
             wanted.insert(&mut commands.entity(object.entity));

@@ -75,17 +75,30 @@ type NeedsPlace = Or<(FovNeeds, With<crate::draw::FogSprite>)>;
 #[cfg(not(feature = "render"))]
 type NeedsPlace = FovNeeds;
 
+/// The objects the integration put under the fog itself (not the game).
+#[cfg(feature = "render")]
+type Imported = With<crate::draw::sprites::ImportedFog>;
+/// Without the `render` feature no object is put under the fog.
+#[cfg(not(feature = "render"))]
+type Imported = ();
+
 /// Places the objects that need a tile and have none (the game may place one itself with a
 /// `TilemapId`): on their map's root tilemap, at the tile under their centre. An object off
-/// every tile of its map, or on a map with no tile layer, is warned about once.
+/// every tile of its map, or on a map with no tile layer, is warned about once, unless it
+/// needs a tile only for the fog the integration gave it (a decoration beside the map, left
+/// as the file draws it).
 pub(super) fn place_objects(
     new: Query<ObjectShape, (NeedsPlace, Without<PlacedByTiled>, Without<TilemapId>)>,
+    (fov, imported): (Query<(), FovNeeds>, Query<(), Imported>),
     data: TiledData,
     grids: Query<MapGrid>,
     mut warnings: ResMut<TiledWarnings>,
     mut commands: Commands,
 ) {
     for object in &new {
+        // A tile object the integration put under the fog, and nothing more: off the map it is
+        // a decoration beside it, left as the file draws it.
+        let decoration = !fov.contains(object.entity) && imported.contains(object.entity);
         let Some(asset) = data.asset(object.map.0) else {
             continue;
         };
@@ -94,17 +107,19 @@ pub(super) fn place_objects(
             .and_then(|root| grids.get(root).ok())
         else {
             if !has_tile_layer(asset) {
-                warnings.once(format!(
-                    "{} needs a tile (it sees, lights, blocks sight or is looked for) but its \
+                if !decoration {
+                    warnings.once(format!(
+                        "{} needs a tile (it sees, lights, blocks sight or is looked for) but its \
                      map has no tile layer; it stands nowhere",
-                    object.describe(asset, &data)
-                ));
+                        object.describe(asset, &data)
+                    ));
+                }
                 commands.entity(object.entity).try_insert(PlacedByTiled);
             }
             continue;
         };
         let (tilemap, tile) = grid.stand(asset, object.centre(asset));
-        if tile == NOWHERE {
+        if tile == NOWHERE && !decoration {
             warnings.once(format!(
                 "{} stands outside every tile layer of its map; it stands nowhere until it is \
                  moved onto the map",
