@@ -22,7 +22,7 @@ use crate::fog::sight::{At, SightChange, TeamSight};
 use crate::fog::{FogOfWar, Team};
 use crate::layers::LayerGroup;
 use crate::opacity::MapOpacity;
-use crate::placement::placed::{Placed, PlacedIndex, PlacedMoves};
+use crate::placement::placed::{Placed, PlacedMoves};
 use crate::worlds::layout::ChunkChanges;
 use bevy_ecs_tilemap::tiles::TilePos;
 
@@ -58,7 +58,6 @@ type Part = (
 pub(super) struct Sprites<'w, 's> {
     fogged: Query<'w, 's, Fogged>,
     parts: Query<'w, 's, Part>,
-    index: Res<'w, PlacedIndex>,
     moves: Res<'w, PlacedMoves>,
 }
 
@@ -347,7 +346,7 @@ pub(super) fn draw_sprites(
         let redrawn = switched || changed.is_some_and(|changed| changed.redrawn());
         let drawn_changed = changed.is_some_and(|changed| changed.drawn().count() > 0);
         let mut look_at: Vec<Entity> = if redrawn {
-            drawing.sprites.index.on_map(map).collect()
+            drawing.sight.on_map(map).collect()
         } else {
             let here = |at: At| at.is_some_and(|(on, _)| on == map);
             let sighted = drawing.sight.changes_of(team).iter();

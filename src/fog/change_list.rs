@@ -57,12 +57,6 @@ impl MapChanges {
         &self.drawn
     }
 
-    /// The tiles whose state changed for `team`, if any did.
-    pub(crate) fn of_team(&self, team: Team) -> Option<&ChangedTiles> {
-        let found = self.teams.iter().find(|(t, _)| *t == team);
-        found.map(|(_, tiles)| tiles)
-    }
-
     /// Whether another team is drawn than at the last update, or the fog is new or laid out
     /// anew.
     pub(crate) fn redrawn(&self) -> bool {

@@ -5,9 +5,11 @@
 //!
 //! It is kept from what changed, never by asking every entity: the findable entities placed
 //! anew in this frame (they moved, appeared or came back), those that went (despawned,
-//! disabled), the entities near the tiles whose state changed for a team (the fog's list of
-//! what changed), and the entities of a map whose fog went. Each update lists, per team, the
-//! entities it started or stopped seeing, and those it saw or sees that changed maps.
+//! disabled), the entities on the tiles whose state changed for a team (the fog's list of
+//! what changed), and the entities of a map whose fog went. It files the findable entities
+//! under the 8x8-tile buckets of their map, which is how the later steps find the entities of
+//! a map, and it lists, per team, the entities the team started or stopped seeing in the last
+//! update, and those it saw or sees that changed maps.
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;
@@ -18,7 +20,8 @@ use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::change_list::{ChangedTiles, FogChanges};
 use crate::fog::{FogOfWar, Team, TeamFog};
-use crate::placement::placed::{Findable, Placed, PlacedIndex, PlacedMoves};
+use crate::placement::placed::{Findable, Placed, PlacedMoves};
+use crate::support::buckets::MapBuckets;
 use crate::support::team_bits::TeamBits;
 
 /// Where an entity stands: its map and tile, if any.
@@ -45,17 +48,51 @@ impl SightChange {
     }
 }
 
-/// What every team sees of the findable entities (each with where it stood at the last
-/// update), and what changed for each team in the last update.
-#[derive(Resource, Default)]
+/// The side of a bucket, in tiles.
+const BUCKET: u32 = 8;
+
+/// A findable entity filed under a bucket: its slot and tile.
+#[derive(Clone, Copy, Debug)]
+struct Filed {
+    slot: u32,
+    x: u32,
+    y: u32,
+}
+
+/// Where a findable entity stands, where it stood before the last update, and the update in
+/// which it last moved.
+#[derive(Clone, Copy, Debug, Default)]
+struct Stand {
+    at: At,
+    before: At,
+    moved_in: u64,
+}
+
+/// What every team sees of the findable entities (each with where it stands), where they
+/// stand by bucket, and what changed for each team in the last update.
+#[derive(Resource)]
 pub(crate) struct TeamSight {
-    seen: TeamBits<Team, At>,
+    seen: TeamBits<Team, Stand>,
+    /// The slots of each map's entities, by bucket of where they stand.
+    filed: MapBuckets<Vec<Filed>>,
     /// Per team index, what changed for it in the last update.
     changes: Vec<Vec<SightChange>>,
     /// Entities to judge again at the next update: disabled or despawned since.
     again: EntityHashSet,
     /// How many updates it had.
     updates: u64,
+}
+
+impl Default for TeamSight {
+    fn default() -> Self {
+        Self {
+            seen: TeamBits::default(),
+            filed: MapBuckets::new(BUCKET),
+            changes: Vec::new(),
+            again: EntityHashSet::default(),
+            updates: 0,
+        }
+    }
 }
 
 impl TeamSight {
@@ -100,50 +137,99 @@ impl TeamSight {
             .map_or(&[], |index| self.changes[index].as_slice())
     }
 
-    /// `entity` stands `at` now (it may be new): judged for every team.
+    /// Where `entity` stood at the update before the last one (where a team that saw it then
+    /// saw it), if it is a findable entity.
+    pub(crate) fn stood(&self, entity: Entity) -> At {
+        let stand = self.seen.at(self.seen.slot(entity)?).1;
+        if stand.moved_in == self.updates {
+            stand.before
+        } else {
+            stand.at
+        }
+    }
+
+    /// The findable entities standing on `map` (as of the last update).
+    pub(crate) fn on_map(&self, map: Entity) -> impl Iterator<Item = Entity> + '_ {
+        let lists = self
+            .filed
+            .get(map)
+            .into_iter()
+            .flat_map(|grid| grid.lists());
+        lists.flat_map(|list| list.iter().map(|filed| self.seen.at(filed.slot).0))
+    }
+
+    /// `entity` stands `at` now (it may be new): filed there and judged for every team.
     fn place(&mut self, entity: Entity, at: At, fogs: &mut Fogs) {
         if let Some((map, _)) = at {
-            for team in fogs.teams_of(map) {
+            for &team in fogs.teams_of(map) {
                 self.know(team);
             }
         }
         let slot = match self.seen.slot(entity) {
             Some(slot) => slot,
-            None => self.seen.add(entity, None),
+            None => self.seen.add(entity, Stand::default()),
         };
-        let from = std::mem::replace(self.seen.value_mut(slot), at);
+        let updates = self.updates;
+        let stand = self.seen.value_mut(slot);
+        let from = stand.at;
+        if stand.moved_in != updates {
+            (stand.before, stand.moved_in) = (from, updates);
+        }
+        stand.at = at;
+        self.refile(slot, from, at);
         for index in 0..self.seen.teams().len() {
             let now = fogs.sees(self.seen.teams()[index], at);
-            self.judge(index, slot, (from, at), now);
+            judge(
+                &mut self.seen,
+                &mut self.changes[index],
+                (index, slot),
+                (from, at),
+                now,
+            );
         }
     }
 
-    /// Whether team `index` sees the slot's entity is now `now`, the entity having stood at
-    /// `from` at the last update and standing at `to` now: noted when it changed, or when a
-    /// sighting moved to another map.
-    fn judge(&mut self, index: usize, slot: u32, (from, to): (At, At), now: bool) {
-        let was = self.seen.get(index, slot);
-        let moved_away = (was || now) && from.map(|(m, _)| m) != to.map(|(m, _)| m);
-        if was == now && !moved_away {
-            return;
+    /// `slot` stood at `from` and stands at `to`: filed under the bucket of `to`.
+    fn refile(&mut self, slot: u32, from: At, to: At) {
+        if let Some((map, tile)) = from
+            && let Some(grid) = self.filed.get_mut(map)
+        {
+            let bucket = grid.bucket_of((tile.x, tile.y));
+            let here = |list: &Vec<Filed>| list.iter().position(|f| f.slot == slot);
+            let found = match grid.list(bucket).and_then(here) {
+                Some(i) => grid.list_mut(bucket).map(|list| (list, i)),
+                None => here(grid.wide()).map(|i| (grid.wide_mut(), i)),
+            };
+            if let Some((list, i)) = found {
+                list.swap_remove(i);
+            }
         }
-        self.seen.set(index, slot, now);
-        let entity = self.seen.at(slot).0;
-        self.changes[index].push(SightChange {
-            entity,
-            was,
-            now,
-            from,
-            to,
-        });
+        if let Some((map, tile)) = to {
+            let grid = self.filed.grid_mut(map);
+            let bucket = grid.bucket_of((tile.x, tile.y));
+            let (x, y) = (tile.x, tile.y);
+            grid.list_growing(bucket).push(Filed { slot, x, y });
+        }
     }
 
     /// `entity` went (despawned, disabled, no longer findable): each team that saw it stops,
-    /// and it is forgotten.
+    /// and it is forgotten; the last slot takes its place.
     fn remove(&mut self, entity: Entity) {
-        let Some((from, saw)) = self.seen.remove(entity) else {
+        let Some(slot) = self.seen.slot(entity) else {
             return;
         };
+        let last = self.seen.len() as u32 - 1;
+        let last_at = self.seen.at(last).1.at;
+        let from = self.seen.at(slot).1.at;
+        self.refile(slot, from, None);
+        let Some((_, saw)) = self.seen.remove(entity) else {
+            return;
+        };
+        if slot != last {
+            // The last slot's entity is `slot` now.
+            self.refile(last, last_at, None);
+            self.refile(slot, None, last_at);
+        }
         for index in saw {
             self.changes[index].push(SightChange {
                 entity,
@@ -155,35 +241,73 @@ impl TeamSight {
         }
     }
 
-    /// Judges again, for team `index`, the entities filed near `tiles` of `map` that stand on
-    /// one of them.
+    /// Judges again, for team `index`, the entities standing on `tiles` of `map`.
     fn judge_tiles(
         &mut self,
         index: usize,
         (map, tiles): (Entity, &ChangedTiles),
-        near: &[Entity],
         fogs: &mut Fogs,
     ) {
         let team = self.seen.teams()[index];
-        for &entity in near {
-            let Some(slot) = self.seen.slot(entity) else {
-                continue;
-            };
-            let at = self.seen.at(slot).1;
-            let Some((on, tile)) = at.filter(|&(on, tile)| on == map && tiles.holds(tile)) else {
-                continue;
-            };
-            let now = fogs.sees(team, Some((on, tile)));
-            self.judge(index, slot, (at, at), now);
+        let Some(grid) = self.filed.get(map) else {
+            return;
+        };
+        let mut on_tiles = Vec::new();
+        let look = |list: &Vec<Filed>| {
+            let filed = list.iter().filter(|f| tiles.holds(TilePos::new(f.x, f.y)));
+            on_tiles.extend(filed.map(|f| f.slot));
+        };
+        match tiles {
+            ChangedTiles::All(_) => grid.lists().for_each(look),
+            ChangedTiles::Changed { area, bits } => {
+                grid.for_each_touched(bits, (area.x, area.y), look);
+            }
+        }
+        for slot in on_tiles {
+            let at = self.seen.at(slot).1.at;
+            let now = fogs.sees(team, at);
+            judge(
+                &mut self.seen,
+                &mut self.changes[index],
+                (index, slot),
+                (at, at),
+                now,
+            );
         }
     }
 }
 
-/// The maps' fogs, the last one looked up kept at hand (entities judged one after another
-/// mostly stand on one map).
+/// Whether team `index` sees the entity of `slot` is now `now`, the entity having stood at
+/// `from` at the last update and standing at `to` now: noted in the team's `changes` when it
+/// changed, or when a sighting moved to another map.
+fn judge(
+    seen: &mut TeamBits<Team, Stand>,
+    changes: &mut Vec<SightChange>,
+    (index, slot): (usize, u32),
+    (from, to): (At, At),
+    now: bool,
+) {
+    let was = seen.get(index, slot);
+    let moved_away = (was || now) && from.map(|(m, _)| m) != to.map(|(m, _)| m);
+    if was == now && !moved_away {
+        return;
+    }
+    seen.set(index, slot, now);
+    changes.push(SightChange {
+        entity: seen.at(slot).0,
+        was,
+        now,
+        from,
+        to,
+    });
+}
+
+/// The maps' fogs, the last one looked up kept at hand with its teams (entities judged one
+/// after another mostly stand on one map).
 struct Fogs<'a, 'w, 's> {
     query: &'a Query<'w, 's, &'static FogOfWar>,
     last: Option<(Entity, Option<&'a FogOfWar>)>,
+    teams: Vec<Team>,
 }
 
 impl<'a> Fogs<'a, '_, '_> {
@@ -193,18 +317,18 @@ impl<'a> Fogs<'a, '_, '_> {
             _ => {
                 let fog = self.query.get(map).ok();
                 self.last = Some((map, fog));
+                self.teams.clear();
+                self.teams
+                    .extend(fog.into_iter().flat_map(FogOfWar::teams).map(|(t, _)| t));
                 fog
             }
         }
     }
 
     /// The teams with a fog on `map`.
-    fn teams_of(&mut self, map: Entity) -> Vec<Team> {
-        let fog = self.fog(map);
-        fog.into_iter()
-            .flat_map(FogOfWar::teams)
-            .map(|(team, _)| team)
-            .collect()
+    fn teams_of(&mut self, map: Entity) -> &[Team] {
+        self.fog(map);
+        &self.teams
     }
 
     /// Whether `team` sees the tile `at`.
@@ -224,13 +348,12 @@ pub(super) struct SightInputs<'w, 's> {
     new: Query<'w, 's, Entity, Added<Findable>>,
     moves: Res<'w, PlacedMoves>,
     changes: Res<'w, FogChanges>,
-    index: Res<'w, PlacedIndex>,
     fogs: Query<'w, 's, &'static FogOfWar>,
     gone_fogs: RemovedComponents<'w, 's, FogOfWar>,
 }
 
 /// Brings [`TeamSight`] up to date: the findable entities placed anew, new or gone are judged
-/// for every team; those of a map whose fog went, for every team; those near the tiles whose
+/// for every team; those of a map whose fog went, for every team; those on the tiles whose
 /// state changed for a team, for that team.
 pub(super) fn update_team_sight(mut sight: ResMut<TeamSight>, mut inputs: SightInputs) {
     sight.updates += 1;
@@ -239,13 +362,15 @@ pub(super) fn update_team_sight(mut sight: ResMut<TeamSight>, mut inputs: SightI
     }
     let mut listed: Vec<Entity> = inputs.moves.entities().to_vec();
     listed.extend(inputs.new.iter());
-    listed.extend(sight.again.drain());
+    let again = std::mem::take(&mut sight.again);
+    listed.extend(again);
     for map in inputs.gone_fogs.read() {
-        listed.extend(inputs.index.on_map(map));
+        listed.extend(sight.on_map(map));
     }
     let mut fogs = Fogs {
         query: &inputs.fogs,
         last: None,
+        teams: Vec::new(),
     };
     for entity in listed {
         match inputs.findable.get(entity) {
@@ -256,13 +381,7 @@ pub(super) fn update_team_sight(mut sight: ResMut<TeamSight>, mut inputs: SightI
     for (map, changed) in inputs.changes.maps() {
         for (team, tiles) in changed.teams() {
             let index = sight.know(team);
-            let near: Vec<Entity> = match tiles {
-                ChangedTiles::All(_) => inputs.index.on_map(map).collect(),
-                ChangedTiles::Changed { area, bits } => {
-                    inputs.index.touched_by(map, bits, (area.x, area.y))
-                }
-            };
-            sight.judge_tiles(index, (map, tiles), &near, &mut fogs);
+            sight.judge_tiles(index, (map, tiles), &mut fogs);
         }
     }
 }

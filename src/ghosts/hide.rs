@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::fog::FogOfWar;
 use crate::fog::change_list::FogChanges;
 use crate::fog::sight::TeamSight;
-use crate::placement::placed::{Moved, Placed, PlacedIndex};
+use crate::placement::placed::{Moved, Placed};
 
 /// An entity on the map (a monster, an item) that is shown only while its tile is in the
 /// revealed view: its `Visibility` is set to `Hidden` outside it and `Inherited` inside. It
@@ -36,7 +36,7 @@ pub(crate) fn hide_outside_view(
     mut entities: Query<(Entity, &Placed, &mut Visibility), With<HidesOutsideView>>,
     moved: Query<Entity, Moved<HidesOutsideView>>,
     fogs: Query<&FogOfWar>,
-    (changes, index, sight): (Res<FogChanges>, Res<PlacedIndex>, Res<TeamSight>),
+    (changes, sight): (Res<FogChanges>, Res<TeamSight>),
     mut gone: RemovedComponents<FogOfWar>,
 ) {
     let mut look_at: Vec<Entity> = moved.iter().collect();
@@ -44,7 +44,7 @@ pub(crate) fn hide_outside_view(
     let redrawn = changes.maps().filter(|(_, changed)| changed.redrawn());
     let maps: Vec<Entity> = redrawn.map(|(map, _)| map).chain(gone.read()).collect();
     for map in maps {
-        look_at.extend(index.on_map(map));
+        look_at.extend(sight.on_map(map));
     }
     let mut found = entities.iter_many_mut(&look_at);
     while let Some((entity, placed, mut visibility)) = found.fetch_next() {

@@ -5,17 +5,16 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use bevy::ecs::entity::{EntityHashMap, EntityMapper, MapEntities};
-use bevy::ecs::entity_disabling::Disabled;
-use bevy::ecs::query::{Allow, QueryData};
+use bevy::ecs::entity::{EntityHashSet, EntityMapper, MapEntities};
+use bevy::ecs::query::QueryData;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::change_list::{ChangedTiles, FogChanges};
-use crate::fog::sight::{At, TeamSight};
-use crate::fog::{FogOfWar, Team, TeamFog};
+use crate::fog::sight::{At, SightChange, TeamSight};
+use crate::fog::{FogOfWar, Team};
 use crate::opacity::map_opacity::MapOpacity;
-use crate::placement::placed::{Moved, Placed, PlacedIndex};
+use crate::placement::placed::Placed;
 use crate::support::neighbours::Neighbourhood;
 
 /// An entity on the map (a monster, an item) whose last known place each team remembers: when
@@ -187,92 +186,6 @@ impl LastSeen {
     }
 }
 
-/// What one team knows of the remembered entities of one map: its ghosts (in the map's
-/// [`LastSeen`]) and the entities it sees now, with their tiles (the plugin's own, in
-/// [`Looked`]).
-struct Knowledge<'a> {
-    ghosts: &'a mut BTreeMap<Entity, Sighting>,
-    in_view: &'a mut EntityHashMap<TilePos>,
-}
-
-impl Knowledge<'_> {
-    /// Brings what the team knows of `entity` up to date with what it sees (`eyes`), the
-    /// entity standing at `now_at` on this map (`None`: nowhere on it). `before` is when the
-    /// team last looked (the update before this one). Returns whether a ghost appeared, moved
-    /// or went.
-    fn judge(
-        &mut self,
-        entity: Entity,
-        now_at: Option<TilePos>,
-        (eyes, around): (&TeamEyes, &Neighbourhood),
-        before: Duration,
-    ) -> bool {
-        if let Some(tile) = now_at.filter(|_| eyes.sees(entity)) {
-            self.in_view.insert(entity, tile);
-            return self.ghosts.remove(&entity).is_some();
-        }
-        if let Some(tile) = self.in_view.remove(&entity) {
-            // It has just left the view: it was last seen at the update before this one,
-            // where it stood if that tile is out of view now, else on the neighbouring tile
-            // it stepped to; otherwise it vanished in view.
-            let ghost = match now_at {
-                _ if !eyes.sees_tile(tile) => Some(tile),
-                Some(to) if around.are_neighbours(tile, to) => Some(to),
-                _ => None,
-            };
-            let Some(tile) = ghost else {
-                return false;
-            };
-            let seen_at = before;
-            self.ghosts.insert(entity, Sighting { tile, seen_at });
-            return true;
-        }
-        // A ghost: cleared when its tile is seen without the entity.
-        let seen = self
-            .ghosts
-            .get(&entity)
-            .is_some_and(|ghost| eyes.sees_tile(ghost.tile));
-        if seen {
-            self.ghosts.remove(&entity);
-        }
-        seen
-    }
-
-    /// The entities the team has a ghost of on `tiles`.
-    fn ghosts_on<'a>(&'a self, tiles: &'a ChangedTiles) -> impl Iterator<Item = Entity> + 'a {
-        let on = self
-            .ghosts
-            .iter()
-            .filter(|(_, ghost)| tiles.holds(ghost.tile));
-        on.map(|(&entity, _)| entity)
-    }
-
-    /// Every entity the team knows of here: its ghosts and those it sees.
-    fn known(&self) -> impl Iterator<Item = Entity> + '_ {
-        self.ghosts.keys().chain(self.in_view.keys()).copied()
-    }
-}
-
-/// What one team sees on one map: the tiles of its fog there (none: nothing), and which
-/// entities it sees ([`TeamSight`]).
-struct TeamEyes<'a> {
-    team: Team,
-    fog: Option<&'a TeamFog>,
-    sight: &'a TeamSight,
-}
-
-impl TeamEyes<'_> {
-    /// Whether the team sees `tile`.
-    fn sees_tile(&self, tile: TilePos) -> bool {
-        self.fog.is_some_and(|fog| fog.is_visible(tile))
-    }
-
-    /// Whether the team sees `entity`, which stands on this map.
-    fn sees(&self, entity: Entity) -> bool {
-        self.fog.is_some() && self.sight.sees(self.team, entity)
-    }
-}
-
 impl MapEntities for LastSeen {
     fn map_entities<E: EntityMapper>(&mut self, mapper: &mut E) {
         for sightings in self.teams.values_mut() {
@@ -284,36 +197,19 @@ impl MapEntities for LastSeen {
     }
 }
 
-/// Which entities each team sees now on each map, as the ghosts last judged them, and when
-/// that was: the ghosts' own bookkeeping (the fog's list of what changed says which tiles to
-/// look at again).
+/// The remembered entities each team saw at the last update, and when that was: the ghosts'
+/// own bookkeeping (the team sight says what changed since).
 #[derive(Default)]
 pub(crate) struct Looked {
-    maps: EntityHashMap<MapLooked>,
+    in_view: BTreeMap<Team, EntityHashSet>,
     /// `Time::elapsed` of the last update.
     at: Duration,
 }
 
-/// What the ghosts saw of one map at the last update.
-#[derive(Default)]
-struct MapLooked {
-    /// The remembered entities each team sees now, and their tiles.
-    in_view: BTreeMap<Team, EntityHashMap<TilePos>>,
-}
-
-/// Remembered entities disabled since the last update: to each team that saw one, it has
-/// vanished (it is judged again when it is enabled, as a moved entity).
-#[derive(Resource, Default)]
-pub(super) struct DisabledRemembered(Vec<Entity>);
-
-/// A remembered entity was disabled: the ghosts judge it at the next update.
-pub(super) fn on_remembered_disabled(
-    event: On<Add, Disabled>,
-    remembered: Query<(), (With<LeavesGhost>, Allow<Disabled>)>,
-    mut disabled: ResMut<DisabledRemembered>,
-) {
-    if remembered.contains(event.entity) {
-        disabled.0.push(event.entity);
+impl Looked {
+    /// The entities `team` saw at the last update.
+    fn of(&mut self, team: Team) -> &mut EntityHashSet {
+        self.in_view.entry(team).or_default()
     }
 }
 
@@ -327,160 +223,183 @@ pub(super) struct GhostMap {
     opacity: &'static MapOpacity,
 }
 
-/// What every map's judging shares in one update.
-struct Judging<'a, 'w, 's> {
-    /// Where each remembered entity stands.
-    entities: &'a Query<'w, 's, &'static Placed, With<LeavesGhost>>,
-    index: &'a PlacedIndex,
-    /// Which entities each team sees, and what changed.
-    sight: &'a TeamSight,
-    /// The tiles whose state changed for each team.
-    changes: &'a FogChanges,
-    /// The remembered entities that moved, went or were disabled.
-    changed: &'a [Entity],
-    /// When the teams last looked (the update before this one).
-    before: Duration,
+impl GhostMapItem<'_, '_> {
+    /// Whether `team` sees `tile` of this map.
+    fn sees(&self, team: Team, tile: TilePos) -> bool {
+        self.fog.team(team).is_some_and(|fog| fog.is_visible(tile))
+    }
+
+    /// `team`'s ghosts here, to change without marking the map's `LastSeen` changed.
+    fn ghosts_of(&mut self, team: Team) -> &mut BTreeMap<Entity, Sighting> {
+        let last_seen = self.last_seen.bypass_change_detection();
+        last_seen.teams.entry(team).or_default()
+    }
 }
 
-/// Keeps every map's [`LastSeen`] up to date with what each team sees now, looking only at
-/// the remembered entities that moved or went, those whose sight changed for a team
-/// ([`TeamSight`]), and the ghosts on tiles whose state changed for a team.
+/// The maps' ghosts, and which of them changed in this update.
+struct Ghosts<'a, 'w, 's> {
+    maps: &'a mut Query<'w, 's, GhostMap>,
+    changed: Vec<Entity>,
+}
+
+impl Ghosts<'_, '_, '_> {
+    /// `team` no longer has a ghost of `entity` on `map`.
+    fn clear(&mut self, map: Entity, team: Team, entity: Entity) {
+        if let Ok(mut on) = self.maps.get_mut(map)
+            && on.ghosts_of(team).remove(&entity).is_some()
+        {
+            self.changed.push(map);
+        }
+    }
+
+    /// `team` stopped seeing a remembered entity (`change`): its ghost goes where the team last
+    /// saw it if that tile is out of view now, else on the neighbouring tile of the same map it
+    /// stepped to (while it still leaves ghosts: `marked`), else nowhere (it vanished in view).
+    fn left_view(&mut self, team: Team, change: &SightChange, marked: bool, seen_at: Duration) {
+        let Some((map, from)) = change.from else {
+            return;
+        };
+        let Ok(mut on) = self.maps.get_mut(map) else {
+            return;
+        };
+        let around = Neighbourhood::of(on.opacity.map_type(), on.fog.area());
+        let stepped = change.to.filter(|&(to_map, to)| {
+            marked && !change.now && to_map == map && around.are_neighbours(from, to)
+        });
+        let tile = match stepped {
+            _ if !on.sees(team, from) => from,
+            Some((_, to)) => to,
+            None => return,
+        };
+        on.ghosts_of(team)
+            .insert(change.entity, Sighting { tile, seen_at });
+        self.changed.push(map);
+    }
+
+    /// The ghosts of `team` on `tiles` of `map` (whose state changed for it) that it sees now,
+    /// without their entity (which would have no ghost where seen): cleared.
+    fn clear_seen(&mut self, map: Entity, (team, tiles): (Team, &ChangedTiles)) {
+        let Ok(mut on) = self.maps.get_mut(map) else {
+            return;
+        };
+        let fog = on.fog.team(team);
+        let seen = |tile: TilePos| tiles.holds(tile) && fog.is_some_and(|f| f.is_visible(tile));
+        let ghosts = on.ghosts_of(team);
+        let before = ghosts.len();
+        ghosts.retain(|_, ghost| !seen(ghost.tile));
+        if ghosts.len() != before {
+            self.changed.push(map);
+        }
+    }
+
+    /// A `LastSeen` the game changed (a save loaded, a ghost remembered by hand): the ghosts of
+    /// entities the team sees there, and those on tiles it sees, are cleared.
+    fn recheck(&mut self, map: Entity, sight: &TeamSight, stands: impl Fn(Entity) -> At) {
+        let Ok(mut on) = self.maps.get_mut(map) else {
+            return;
+        };
+        let teams: Vec<Team> = on.last_seen.teams.keys().copied().collect();
+        let mut cleared = false;
+        for team in teams {
+            let fog = on.fog.team(team);
+            let ghosts = on.ghosts_of(team);
+            let before = ghosts.len();
+            ghosts.retain(|&entity, ghost| {
+                let here = stands(entity).is_some_and(|(on_map, _)| on_map == map);
+                let seen = here && sight.sees(team, entity);
+                !seen && !fog.is_some_and(|fog| fog.is_visible(ghost.tile))
+            });
+            cleared |= ghosts.len() != before;
+        }
+        if cleared {
+            self.changed.push(map);
+        }
+    }
+}
+
+/// Keeps every map's [`LastSeen`] up to date with what each team sees, from what changed: the
+/// sightings of remembered entities the team sight ([`TeamSight`]) changed, the ghosts on
+/// tiles whose state changed for a team, entities marked or unmarked, and the `LastSeen`s the
+/// game changed.
 pub(super) fn remember_seen(
-    entities: Query<&'static Placed, With<LeavesGhost>>,
-    moved: Query<Entity, Moved<LeavesGhost>>,
-    (mut gone, mut disabled): (RemovedComponents<LeavesGhost>, ResMut<DisabledRemembered>),
-    (index, changes, sight): (Res<PlacedIndex>, Res<FogChanges>, Res<TeamSight>),
+    marked: Query<&Placed, With<LeavesGhost>>,
+    newly_marked: Query<Entity, Added<LeavesGhost>>,
+    mut unmarked: RemovedComponents<LeavesGhost>,
+    (changes, sight): (Res<FogChanges>, Res<TeamSight>),
     mut maps: Query<GhostMap>,
     time: Option<Res<Time>>,
     mut looked: Local<Looked>,
 ) {
     let now = time.map_or(Duration::ZERO, |time| time.elapsed());
     let before = std::mem::replace(&mut looked.at, now);
-    let mut changed: Vec<Entity> = moved.iter().collect();
-    changed.extend(gone.read());
-    changed.append(&mut disabled.0);
-    if entities.is_empty() && changed.is_empty() && !remembers(&looked, &maps) {
-        // Nothing to remember, nothing remembered: what the teams see is looked at afresh
-        // when something is.
-        looked.maps.clear();
-        return;
-    }
-    let judging = Judging {
-        entities: &entities,
-        index: &index,
-        sight: &sight,
-        changes: &changes,
-        changed: &changed,
-        before,
+    let rewritten = maps.iter_mut().filter(|map| map.last_seen.is_changed());
+    let rewritten: Vec<Entity> = rewritten.map(|map| map.entity).collect();
+    let stands = |entity| marked.get(entity).ok().and_then(Placed::get);
+    let mut ghosts = Ghosts {
+        maps: &mut maps,
+        changed: Vec::new(),
     };
-    for mut map in &mut maps {
-        let fresh = !looked.maps.contains_key(&map.entity);
-        let map_looked = looked.maps.entry(map.entity).or_default();
-        if remember_on_map(&mut map, map_looked, fresh, &judging) {
+    for map in rewritten {
+        ghosts.recheck(map, &sight, stands);
+    }
+    for (team, change) in sight.changes() {
+        let entity = change.entity;
+        let marked_now = change.to.is_some() && marked.contains(entity);
+        let in_view = looked.of(team);
+        let saw = change.was && in_view.contains(&entity);
+        if saw && (!change.now || change.changed_map() || !marked_now) {
+            in_view.remove(&entity);
+            ghosts.left_view(team, change, marked_now, before);
+        }
+        if change.now && marked_now {
+            looked.of(team).insert(entity);
+            if let Some((map, _)) = change.to {
+                ghosts.clear(map, team, entity);
+            }
+        }
+    }
+    for (map, changed) in changes.maps() {
+        for team_tiles in changed.teams() {
+            ghosts.clear_seen(map, team_tiles);
+        }
+    }
+    for entity in &newly_marked {
+        for &team in sight.teams() {
+            let at = stands(entity);
+            if let Some((map, _)) = at.filter(|_| sight.sees(team, entity)) {
+                looked.of(team).insert(entity);
+                ghosts.clear(map, team, entity);
+            }
+        }
+    }
+    // An entity that no longer leaves ghosts (or was despawned) has vanished where the teams
+    // that saw it saw it at the last update: a ghost there if that tile is out of view now.
+    for entity in unmarked.read() {
+        if marked.contains(entity) {
+            // Unmarked and marked again before this update: it still leaves ghosts.
+            continue;
+        }
+        let vanished = SightChange {
+            entity,
+            was: true,
+            now: false,
+            from: sight.stood(entity),
+            to: None,
+        };
+        for (&team, in_view) in &mut looked.in_view {
+            if in_view.remove(&entity) {
+                ghosts.left_view(team, &vanished, false, before);
+            }
+        }
+    }
+    let mut changed = std::mem::take(&mut ghosts.changed);
+    changed.sort_unstable();
+    changed.dedup();
+    for map in changed {
+        if let Ok(mut map) = maps.get_mut(map) {
             map.last_seen.set_changed();
         }
     }
-    // Maps that are gone.
-    looked.maps.retain(|&map, _| maps.contains(map));
-}
-
-/// Whether any team remembers or sees any entity on any map.
-fn remembers(looked: &Looked, maps: &Query<GhostMap>) -> bool {
-    let ghosts = maps.iter().any(|map| {
-        let teams = map.last_seen.teams.values();
-        teams.into_iter().any(|ghosts| !ghosts.is_empty())
-    });
-    let seen = looked.maps.values().flat_map(|map| map.in_view.values());
-    ghosts || seen.into_iter().any(|in_view| !in_view.is_empty())
-}
-
-/// Judges what each team knows of one map, looking at everything when the ghosts look at it
-/// for the first time (`fresh`) or the game changed its `LastSeen`; returns whether a ghost
-/// appeared, moved or went.
-fn remember_on_map(
-    map: &mut GhostMapItem,
-    looked: &mut MapLooked,
-    fresh: bool,
-    judging: &Judging,
-) -> bool {
-    let fog = map.fog;
-    // Changed by the game (a save loaded, a ghost remembered by hand): look at everything.
-    let everything = map.last_seen.is_changed() || fresh;
-    let around = Neighbourhood::of(map.opacity.map_type(), fog.area());
-    let last_seen = map.last_seen.bypass_change_detection();
-    // The teams with a view here, and those that knew something here and have none now (the
-    // fog was replaced: inserted, or removed and given again): they see nothing, so what they
-    // saw goes out of view like any sighting.
-    let known_teams = last_seen.teams.keys().chain(looked.in_view.keys());
-    let mut teams: Vec<Team> = fog.teams().map(|(team, _)| team).collect();
-    teams.extend(known_teams);
-    teams.sort_unstable();
-    teams.dedup();
-    let tiles = judging.changes.of(map.entity);
-    let mut changed = false;
-    for team in teams {
-        let eyes = TeamEyes {
-            team,
-            fog: fog.team(team),
-            sight: judging.sight,
-        };
-        let look = match tiles.and_then(|tiles| tiles.of_team(team)) {
-            _ if everything => Look::All,
-            Some(tiles) => Look::Tiles(tiles),
-            None => Look::Nothing,
-        };
-        let on_map = (map.entity, look, &around);
-        changed |= judge_team(&eyes, (last_seen, &mut *looked), on_map, judging);
-    }
-    changed
-}
-
-/// Which tiles of a map a team's judging looks at again, besides the entities that moved or
-/// whose sight changed.
-#[derive(Clone, Copy)]
-enum Look<'a> {
-    /// Every tile: every entity on the map and every one the team knows there.
-    All,
-    /// The ghosts on these tiles, whose state changed for the team.
-    Tiles(&'a ChangedTiles),
-    /// None.
-    Nothing,
-}
-
-/// Judges the entities `eyes`' team may know something new of on `map`: those that moved or
-/// went, those whose sight changed for it here, and the ghosts `look` names.
-fn judge_team(
-    eyes: &TeamEyes,
-    (last_seen, looked): (&mut LastSeen, &mut MapLooked),
-    (map, look, around): (Entity, Look, &Neighbourhood),
-    judging: &Judging,
-) -> bool {
-    let team = eyes.team;
-    let mut knowledge = Knowledge {
-        ghosts: last_seen.teams.entry(team).or_default(),
-        in_view: looked.in_view.entry(team).or_default(),
-    };
-    let here = |at: At| at.is_some_and(|(on, _)| on == map);
-    let sighted = judging.sight.changes_of(team).iter();
-    let sighted = sighted.filter(|change| here(change.from) || here(change.to));
-    let mut candidates: Vec<Entity> = judging.changed.to_vec();
-    candidates.extend(sighted.map(|change| change.entity));
-    match look {
-        Look::All => {
-            candidates.extend(judging.index.on_map(map));
-            candidates.extend(knowledge.known());
-        }
-        Look::Tiles(tiles) => candidates.extend(knowledge.ghosts_on(tiles)),
-        Look::Nothing => {}
-    }
-    let mut changed = false;
-    // An entity met twice is judged twice: the second time changes nothing.
-    for entity in candidates {
-        let at = judging.entities.get(entity).ok().and_then(Placed::get);
-        let now_at = at.filter(|&(on, _)| on == map).map(|(_, tile)| tile);
-        changed |= knowledge.judge(entity, now_at, (eyes, around), judging.before);
-    }
-    changed
 }
 
 /// What a save keeps of a [`LastSeen`]: each team's ghosts (not what it sees now: the viewers

@@ -4,9 +4,7 @@ use bevy::app::{App, Plugin};
 use bevy::prelude::*;
 
 use super::hide::{HidesOutsideView, hide_outside_view};
-use super::last_seen::{
-    DisabledRemembered, LastSeen, LeavesGhost, on_remembered_disabled, remember_seen,
-};
+use super::last_seen::{LastSeen, LeavesGhost, remember_seen};
 use crate::fog::change_list::FogChanges;
 use crate::fog::{FogOfWar, FogPlugin};
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
@@ -21,8 +19,7 @@ pub struct GhostsPlugin;
 
 impl Plugin for GhostsPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<DisabledRemembered>()
-            .register_type::<LastSeen>()
+        app.register_type::<LastSeen>()
             .register_type::<HidesOutsideView>()
             .register_type::<LeavesGhost>();
         // Every map's fog has its ghosts.
@@ -37,8 +34,6 @@ impl Plugin for GhostsPlugin {
                 .run_if(resource_exists::<FogChanges>)
                 .in_set(ViewshedStepSystems::Ghosts),
         );
-        // A remembered entity disabled vanishes.
-        app.add_observer(on_remembered_disabled);
     }
 
     fn finish(&self, app: &mut App) {

@@ -2,8 +2,8 @@
 //! entities and the entities others look for ([`CanBeSpotted`](crate::CanBeSpotted),
 //! [`HidesOutsideView`](crate::HidesOutsideView), [`LeavesGhost`](crate::LeavesGhost))
 //! get a [`Placed`], written by `place_entities` only when its map or tile changes, so later
-//! steps find what moved with `Changed<Placed>` (or its change ticks) and what stands near a
-//! tile in the `PlacedIndex`, and never work out a placement themselves.
+//! steps find what moved with `Changed<Placed>` (or its change ticks, or `PlacedMoves`) and
+//! never work out a placement themselves.
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;
@@ -19,15 +19,9 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::layers::layer_of::LayerEpoch;
 use crate::placement::locate::{MapOf, PlaceProblem, Placement};
 use crate::placement::residents::Residents;
-use crate::support::buckets::{BucketGrid, MapBuckets};
 use crate::support::change_ticks::{ChangeScan, column, scan_then_run};
 use crate::worlds::chunks::ChunkOf;
 use crate::worlds::layout::ChunkChanges;
-use viewshed_core::bits::BitRows;
-use viewshed_core::visible::Window;
-
-/// The side of a bucket of the [`PlacedIndex`], in tiles.
-const BUCKET: u32 = 8;
 
 /// Where an entity stands: its map (the root tilemap of its `TilemapId`) and tile, from its
 /// `TilePos` or, failing that, its `GlobalTransform` and the tilemap's geometry. The plugin
@@ -96,111 +90,15 @@ impl Placed {
     }
 }
 
-/// An entity other steps look for near a tile (a target, a hidden monster, a remembered one,
-/// a replicated unit): filed in the [`PlacedIndex`] where its [`Placed`] says. Viewers, lights
-/// and walls are placed too, but not filed.
+/// An entity the teams may see (a target, a hidden monster, a remembered one, a sprite under
+/// the fog, a replicated unit): the fog's team sight follows it where its [`Placed`] says.
+/// Viewers, lights and walls are placed too, but not followed.
 #[derive(Component, Clone, Copy, Debug, Default)]
 #[require(Placed)]
 pub(crate) struct Findable;
 
 /// Entities with `C` that moved (their `Placed` changed) or got `C` in this frame.
 pub(crate) type Moved<C> = (With<C>, Or<(Changed<Placed>, Added<C>)>);
-
-/// Every [`Findable`] entity by map and 8x8-tile bucket, so that later steps visit the
-/// entities near a view or a changed tile, not every entity.
-#[derive(Resource)]
-pub(crate) struct PlacedIndex(MapBuckets<(Entity, TilePos)>);
-
-impl Default for PlacedIndex {
-    fn default() -> Self {
-        Self(MapBuckets::new(BUCKET))
-    }
-}
-
-impl PlacedIndex {
-    /// `entity` moved from `from` to `to` (`None`: nowhere, or not filed yet: then it is
-    /// looked for where it goes, so that filing it twice files it once).
-    fn moved(
-        &mut self,
-        entity: Entity,
-        from: Option<(Entity, TilePos)>,
-        to: Option<(Entity, TilePos)>,
-    ) {
-        if let Some((map, tile)) = from.or(to)
-            && let Some(grid) = self.0.get_mut(map)
-        {
-            let bucket = grid.bucket_of((tile.x, tile.y));
-            let same = to.is_some_and(|(to_map, to_tile)| {
-                to_map == map && grid.bucket_of((to_tile.x, to_tile.y)) == bucket
-            });
-            let filed = |list: &Vec<(Entity, TilePos)>| list.iter().position(|&(e, _)| e == entity);
-            let in_bucket = grid.list(bucket).and_then(filed);
-            let found = match in_bucket {
-                Some(at) => grid.list_mut(bucket).map(|list| (list, at)),
-                None => filed(grid.wide()).map(|at| (grid.wide_mut(), at)),
-            };
-            if let Some((list, at)) = found {
-                if let (true, Some((_, tile))) = (same, to) {
-                    list[at].1 = tile;
-                    return;
-                }
-                list.swap_remove(at);
-            }
-        }
-        if let Some((map, tile)) = to {
-            let grid = self.0.grid_mut(map);
-            let bucket = grid.bucket_of((tile.x, tile.y));
-            grid.list_growing(bucket).push((entity, tile));
-        }
-    }
-
-    /// The entities filed under the buckets of `map` that overlap `window`, with their tiles
-    /// (some may stand outside the window).
-    pub(crate) fn for_each_near(
-        &self,
-        map: Entity,
-        window: Window,
-        mut f: impl FnMut(Entity, TilePos),
-    ) {
-        if let Some(grid) = self.0.get(map) {
-            grid.each_list_in(window, |list| {
-                for &(entity, tile) in list {
-                    f(entity, tile);
-                }
-            });
-        }
-    }
-
-    /// Every entity filed under `map`.
-    pub(crate) fn on_map(&self, map: Entity) -> impl Iterator<Item = Entity> + '_ {
-        let lists = self.0.get(map).into_iter().flat_map(BucketGrid::lists);
-        lists.flat_map(|list| list.iter().map(|&(entity, _)| entity))
-    }
-
-    /// The entities filed under the buckets of `map` that hold a tile whose bit is set in
-    /// `tiles`, whose row 0 bit 0 is tile `origin` (some may stand on a tile whose bit is
-    /// clear: callers check).
-    pub(crate) fn touched_by(
-        &self,
-        map: Entity,
-        tiles: &BitRows,
-        origin: (u32, u32),
-    ) -> Vec<Entity> {
-        let mut found = Vec::new();
-        if let Some(grid) = self.0.get(map) {
-            grid.for_each_touched(tiles, origin, |list| {
-                found.extend(list.iter().map(|&(entity, _)| entity));
-            });
-        }
-        found
-    }
-
-    /// Whether nothing is filed.
-    #[cfg(test)]
-    fn is_empty(&self) -> bool {
-        self.0.iter().all(|(_, grid)| grid.is_empty())
-    }
-}
 
 /// Entities to place again whatever their change ticks say: re-enabled, or they lost their
 /// `TilePos` or `TilemapId`.
@@ -242,7 +140,6 @@ pub(super) struct PlacedItem {
     tilemap: Option<&'static TilemapId>,
     transform: Option<&'static GlobalTransform>,
     placed: &'static mut Placed,
-    findable: Has<Findable>,
 }
 
 /// Entities placed by `Transform` whose transform changed.
@@ -278,7 +175,6 @@ pub(super) struct Placing<'w, 's> {
     epoch: Res<'w, LayerEpoch>,
     seen_epoch: Local<'s, u64>,
     again: ResMut<'w, PlaceAgain>,
-    index: ResMut<'w, PlacedIndex>,
     moves: ResMut<'w, PlacedMoves>,
     chunks: Res<'w, ChunkChanges>,
     residents: ResMut<'w, Residents>,
@@ -325,7 +221,6 @@ impl Placing<'_, '_> {
         let mut place = Place {
             placement: &self.placement,
             last: None,
-            index: &mut self.index,
             residents: &mut self.residents,
             moves: &mut self.moves.0,
         };
@@ -369,15 +264,13 @@ struct Place<'a, 'w, 's> {
     /// entities mostly stand on the same tilemap, so its `LayerOf` chain is walked once for a
     /// run of them.
     last: Option<(Entity, MapOf)>,
-    index: &'a mut PlacedIndex,
     residents: &'a mut Residents,
     moves: &'a mut Vec<Entity>,
 }
 
 impl Place<'_, '_, '_> {
-    /// Places one entity; when it moved, notes it in the moves and files it again if it is
-    /// [`Findable`]. A re-enabled one counts as moved (its `Placed` is marked changed)
-    /// wherever it stands.
+    /// Places one entity; when it moved, notes it in the moves. A re-enabled one counts as
+    /// moved (its `Placed` is marked changed) wherever it stands.
     fn one(&mut self, mut item: PlacedItemItem, re_enabled: bool) {
         let (placement, last) = (self.placement, &mut self.last);
         let map_of = |tilemap: Entity| match *last {
@@ -392,9 +285,6 @@ impl Place<'_, '_, '_> {
         let now = Placed::from_result(placement.locate_in(tile, tilemap, transform, map_of));
         let was = *item.placed;
         if item.placed.set_if_neq(now) || re_enabled {
-            if item.findable {
-                self.index.moved(item.entity, was.at, now.at);
-            }
             let is_world = |map| placement.is_world(map);
             self.residents
                 .moved(item.entity, was.located(), now.located(), is_world);
@@ -417,86 +307,14 @@ pub(super) fn place_again<E: EntityEvent, C: Component>(
     }
 }
 
-/// A [`Placed`] was inserted (by the plugin or a game) on a [`Findable`] entity, or an entity
-/// became findable: it is filed where its `Placed` says.
-pub(super) fn on_findable_placed<E: EntityEvent, C: Component>(
-    event: On<E, C>,
-    placed: Query<&Placed, (With<Findable>, Allow<Disabled>)>,
-    mut index: ResMut<PlacedIndex>,
-) {
-    if let Ok(placed) = placed.get(event.event_target()) {
-        index.moved(event.event_target(), None, placed.at);
-    }
-}
-
 /// A [`Placed`] is about to be replaced or removed (the entity may be despawned): it is
 /// filed nowhere.
 pub(super) fn on_placed_discarded(
     event: On<Discard, Placed>,
-    placed: Query<(&Placed, Has<Findable>), Allow<Disabled>>,
-    mut index: ResMut<PlacedIndex>,
+    placed: Query<&Placed, Allow<Disabled>>,
     mut residents: ResMut<Residents>,
 ) {
-    if let Ok((placed, findable)) = placed.get(event.entity) {
-        if findable {
-            index.moved(event.entity, placed.at, None);
-        }
+    if let Ok(placed) = placed.get(event.entity) {
         residents.left(event.entity, placed.located());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entity(n: u32) -> Entity {
-        Entity::from_raw_u32(n).unwrap()
-    }
-
-    fn at(map: Entity, x: u32, y: u32) -> Option<(Entity, TilePos)> {
-        Some((map, TilePos::new(x, y)))
-    }
-
-    #[test]
-    fn entities_are_found_near_windows_and_changed_tiles_and_follow_their_moves() {
-        let (map, other, a, b) = (entity(1), entity(2), entity(3), entity(4));
-        let mut index = PlacedIndex::default();
-        index.moved(a, None, at(map, 5, 5));
-        index.moved(b, None, at(map, 40, 3));
-        let window = |x, y, width, height| Window {
-            x,
-            y,
-            width,
-            height,
-        };
-        let near = |index: &PlacedIndex, w| {
-            let mut found = Vec::new();
-            index.for_each_near(map, w, |entity, _| found.push(entity));
-            found.sort();
-            found
-        };
-        assert_eq!(near(&index, window(0, 0, 17, 17)), vec![a]);
-        let mut both = vec![a, b];
-        both.sort();
-        assert_eq!(near(&index, window(0, 0, 41, 6)), both);
-        assert!(near(&index, window(0, 0, 0, 0)).is_empty());
-        index.for_each_near(other, window(0, 0, 64, 64), |_, _| panic!("another map"));
-        let mut tiles = BitRows::new(64, 64);
-        tiles.set(2, 47);
-        assert_eq!(index.touched_by(map, &tiles, (0, 0)), vec![b]);
-        tiles.set(7, 7);
-        let mut touched = index.touched_by(map, &tiles, (0, 0));
-        touched.sort();
-        assert_eq!(touched, both);
-        // A move within a bucket, then out of it, then onto another map, then nowhere.
-        index.moved(a, at(map, 5, 5), at(map, 6, 5));
-        index.moved(a, at(map, 6, 5), at(map, 20, 5));
-        assert_eq!(near(&index, window(0, 0, 16, 16)), Vec::<Entity>::new());
-        index.moved(a, at(map, 20, 5), at(other, 1, 1));
-        assert_eq!(index.on_map(other).collect::<Vec<_>>(), vec![a]);
-        assert_eq!(index.on_map(map).collect::<Vec<_>>(), vec![b]);
-        index.moved(a, at(other, 1, 1), None);
-        index.moved(b, at(map, 40, 3), None);
-        assert!(index.is_empty());
     }
 }

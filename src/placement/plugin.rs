@@ -7,8 +7,7 @@ use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::placed::{
-    Findable, PlaceAgain, Placed, PlacedIndex, PlacedMoves, on_findable_placed,
-    on_placed_discarded, place_again, place_entities,
+    PlaceAgain, Placed, PlacedMoves, on_placed_discarded, place_again, place_entities,
 };
 use super::residents::Residents;
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
@@ -21,7 +20,6 @@ pub struct PlacementPlugin;
 impl Plugin for PlacementPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<Residents>()
-            .init_resource::<PlacedIndex>()
             .init_resource::<PlaceAgain>()
             .init_resource::<PlacedMoves>()
             .register_type::<Placed>();
@@ -30,10 +28,8 @@ impl Plugin for PlacementPlugin {
             place_entities.in_set(ViewshedStepSystems::Placement),
         );
         // Placed entities are placed again when re-enabled or when they lose their tile or
-        // tilemap; those that others look for are filed where they stand.
-        app.add_observer(on_findable_placed::<Insert, Placed>)
-            .add_observer(on_findable_placed::<Add, Findable>)
-            .add_observer(on_placed_discarded)
+        // tilemap; a world's residents follow them.
+        app.add_observer(on_placed_discarded)
             .add_observer(place_again::<Insert, Placed>)
             .add_observer(place_again::<Remove, Disabled>)
             .add_observer(place_again::<Remove, TilePos>)

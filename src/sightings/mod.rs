@@ -15,11 +15,13 @@ use bevy::prelude::*;
 
 mod judge;
 mod plugin;
+mod targets;
 mod viewers;
 
 use crate::viewshed::Viewshed;
-use judge::{Change, TargetsJudged};
+use judge::Change;
 pub use plugin::SightingsPlugin;
+use targets::TargetIndex;
 use viewers::ViewerIndex;
 
 /// Opts an entity on the map (a monster, the player, an item) into [`Spotted`] and
@@ -261,16 +263,23 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     targets: Query<(), (With<CanBeSpotted>, Allow<Disabled>)>,
     mut viewers: Query<(Entity, &mut SpottedTargets)>,
-    mut judged: ResMut<TargetsJudged>,
+    (mut target_index, index, again): (ResMut<TargetIndex>, Res<ViewerIndex>, Res<JudgeAgain>),
     mut announce: Announce,
 ) {
     let target = event.event_target();
     if !targets.contains(target) {
         return;
     }
-    judged.0.remove(&target);
-    for (viewer, mut spotted) in &mut viewers {
-        if spotted.contains(target) {
+    // The viewers that saw it: those whose view as last judged holds where it was last judged
+    // (and those given another viewer's set, which may hold anything).
+    let mut saw = again.0.clone();
+    if let Some((map, tile)) = target_index.remove(target) {
+        index.for_each_seeing(map, tile, |viewer| saw.push(viewer));
+    }
+    for viewer in saw {
+        if let Ok((viewer, mut spotted)) = viewers.get_mut(viewer)
+            && spotted.contains(target)
+        {
             spotted.targets.remove(&target);
             announce.send(false, viewer, target);
         }
@@ -314,9 +323,9 @@ pub(crate) fn on_spotted_inserted(
     }
 }
 
-/// A viewer's `Viewshed` is about to be replaced or removed (discarded): its view leaves the
-/// viewer index (a new `Viewshed` has none until it is computed). What it spotted stays in its
-/// [`SpottedTargets`], compared with its next view as usual.
-pub(crate) fn on_viewshed_replaced(event: On<Discard, Viewshed>, mut index: ResMut<ViewerIndex>) {
-    index.file(event.entity, None);
+/// A viewer's `Viewshed` is about to be replaced or removed (discarded): what it spotted stays
+/// in its [`SpottedTargets`], judged whole against its next view at the next update (the view
+/// filed in the viewer index stays until then; a removed one leaves it with the viewer).
+pub(crate) fn on_viewshed_replaced(event: On<Discard, Viewshed>, mut again: ResMut<JudgeAgain>) {
+    again.0.push(event.entity);
 }

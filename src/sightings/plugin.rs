@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use super::judge::{TargetsJudged, notify_sightings};
+use super::judge::notify_sightings;
+use super::targets::TargetIndex;
 use super::{
     CanBeSpotted, JudgeAgain, LostSight, Spotted, SpottedTargets, ViewerIndex, on_spotted_inserted,
     on_target_gone, on_viewer_gone, on_viewshed_replaced,
@@ -27,7 +28,7 @@ impl Plugin for SightingsPlugin {
         app.add_message::<Spotted>()
             .add_message::<LostSight>()
             .init_resource::<ViewerIndex>()
-            .init_resource::<TargetsJudged>()
+            .init_resource::<TargetIndex>()
             .init_resource::<JudgeAgain>()
             .register_type::<CanBeSpotted>()
             .register_required_components::<Viewshed, SpottedTargets>();

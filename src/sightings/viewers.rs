@@ -5,6 +5,7 @@
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
+use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::support::buckets::MapBuckets;
 use viewshed_core::visible::{VisibleSet, Window};
@@ -30,13 +31,6 @@ pub(crate) struct FiledView {
     filed_in: u64,
 }
 
-impl FiledView {
-    /// Whether it was filed in the current judging round of `index`.
-    pub(crate) fn is_fresh(&self, index: &ViewerIndex) -> bool {
-        self.filed_in == index.round
-    }
-}
-
 /// The views by bucket of their window.
 #[derive(Resource)]
 pub(crate) struct ViewerIndex {
@@ -46,7 +40,7 @@ pub(crate) struct ViewerIndex {
     /// Each viewer's slot.
     slots: EntityHashMap<u32>,
     /// The slots of the views of each map, by bucket.
-    maps: MapBuckets<u32>,
+    maps: MapBuckets<Vec<u32>>,
     /// Whether every viewer with a view is filed (the index is dropped while no target
     /// exists, and built again from every view when one appears).
     pub(crate) complete: bool,
@@ -76,6 +70,20 @@ impl ViewerIndex {
     /// A new judging round begins: the views filed from now on are this round's.
     pub(crate) fn next_round(&mut self) {
         self.round += 1;
+    }
+
+    /// The view of `viewer` as filed (as last judged), and its map.
+    pub(crate) fn view_of(&self, viewer: Entity) -> Option<(Entity, &VisibleSet)> {
+        let view = &self.views[*self.slots.get(&viewer)? as usize];
+        Some((view.map, &view.visible))
+    }
+
+    /// `viewer` was recomputed: judged whole from its views in this round (its filing is
+    /// refreshed at the end of it), not from the targets that moved.
+    pub(crate) fn mark_recomputed(&mut self, viewer: Entity) {
+        if let Some(&slot) = self.slots.get(&viewer) {
+            self.views[slot as usize].filed_in = self.round;
+        }
     }
 
     /// Files `viewer` as seeing `visible` on `map` (`None`: nowhere).
@@ -147,42 +155,60 @@ impl ViewerIndex {
         }
     }
 
-    /// Calls `f` with the views of `map` whose window holds one of `tiles` (each at most once
-    /// per tile's bucket: a view may come twice when the tiles lie in two buckets).
-    pub(crate) fn for_each_seeing(
+    /// Calls `f` with each viewer not recomputed in this round (nor `skip`) whose view of `map`
+    /// holds one of the tiles `before` and `at` but not the other, and whether it holds `at`
+    /// (a viewer may come twice when the tiles lie in two buckets).
+    pub(crate) fn for_each_turned(
         &self,
         map: Entity,
-        tiles: &[(u32, u32)],
-        mut f: impl FnMut(&FiledView),
+        (before, at): (Option<TilePos>, Option<TilePos>),
+        skip: Entity,
+        mut f: impl FnMut(Entity, bool),
     ) {
         let Some(grid) = self.maps.get(map) else {
             return;
         };
+        let holds = |view: &VisibleSet, tile: Option<TilePos>| {
+            tile.is_some_and(|tile| view.contains(tile.x, tile.y))
+        };
         let mut visit = |list: &[u32]| {
             for &slot in list {
                 let view = &self.views[slot as usize];
-                let window = view.visible.window();
-                if tiles.iter().any(|&tile| holds(window, tile)) {
-                    f(view);
+                if view.filed_in == self.round || view.viewer == skip {
+                    continue;
+                }
+                let now = holds(&view.visible, at);
+                if holds(&view.visible, before) != now {
+                    f(view.viewer, now);
                 }
             }
         };
-        for (i, &tile) in tiles.iter().enumerate() {
-            let bucket = grid.bucket_of(tile);
-            let met = tiles[..i]
-                .iter()
-                .any(|&other| grid.bucket_of(other) == bucket);
-            if let Some(list) = grid.list(bucket).filter(|_| !met) {
+        let bucket = |tile: TilePos| grid.bucket_of((tile.x, tile.y));
+        let (first, second) = (before.map(bucket), at.map(bucket));
+        for bucket in first
+            .into_iter()
+            .chain(second.filter(|&b| Some(b) != first))
+        {
+            if let Some(list) = grid.list(bucket) {
                 visit(list);
             }
         }
         visit(grid.wide());
     }
-}
 
-fn holds(window: Window, (x, y): (u32, u32)) -> bool {
-    x.checked_sub(window.x).is_some_and(|dx| dx < window.width)
-        && y.checked_sub(window.y).is_some_and(|dy| dy < window.height)
+    /// Calls `f` with each viewer whose view of `map` holds `tile`.
+    pub(crate) fn for_each_seeing(&self, map: Entity, tile: TilePos, mut f: impl FnMut(Entity)) {
+        let Some(grid) = self.maps.get(map) else {
+            return;
+        };
+        let list = grid.list(grid.bucket_of((tile.x, tile.y)));
+        for &slot in list.into_iter().flatten().chain(grid.wide()) {
+            let view = &self.views[slot as usize];
+            if view.visible.contains(tile.x, tile.y) {
+                f(view.viewer);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -208,47 +234,63 @@ mod tests {
     }
 
     #[test]
-    fn views_are_found_by_the_tiles_their_windows_hold_and_follow_their_viewers() {
+    fn views_are_found_by_the_tiles_they_hold_and_follow_their_viewers() {
         let (map, a, b) = (
             Entity::from_raw_u32(1).unwrap(),
             Entity::from_raw_u32(2).unwrap(),
             Entity::from_raw_u32(3).unwrap(),
         );
+        let tile = |x, y| TilePos::new(x, y);
         let mut index = ViewerIndex::default();
         index.file(a, Some((map, &view(10, 10, 17, 17))));
         index.file(b, Some((map, &view(0, 0, 2000, 2000))));
-        let seeing = |index: &ViewerIndex, tiles: &[(u32, u32)]| {
+        let seeing = |index: &ViewerIndex, at: TilePos| {
             let mut found = Vec::new();
-            index.for_each_seeing(map, tiles, |view| found.push(view.viewer));
+            index.for_each_seeing(map, at, |viewer| found.push(viewer));
+            found.sort();
+            found
+        };
+        let turned = |index: &ViewerIndex, from: TilePos, to: TilePos| {
+            let mut found = Vec::new();
+            index.for_each_turned(
+                map,
+                (Some(from), Some(to)),
+                Entity::PLACEHOLDER,
+                |v, now| {
+                    found.push((v, now));
+                },
+            );
             found.sort();
             found.dedup();
             found
         };
         let mut both = vec![a, b];
         both.sort();
-        assert_eq!(seeing(&index, &[(26, 26)]), both);
-        assert_eq!(seeing(&index, &[(27, 26)]), vec![b]);
-        assert_eq!(seeing(&index, &[(9, 10), (27, 26)]), vec![b]);
+        assert_eq!(seeing(&index, tile(26, 26)), both);
+        assert_eq!(seeing(&index, tile(27, 26)), vec![b]);
+        // A target stepping out of a's view and into it again; b sees both tiles.
+        index.next_round();
+        assert_eq!(turned(&index, tile(26, 26), tile(27, 26)), vec![(a, false)]);
+        assert_eq!(turned(&index, tile(27, 26), tile(26, 26)), vec![(a, true)]);
         index.file(a, Some((map, &view(40, 40, 3, 3))));
-        assert_eq!(seeing(&index, &[(26, 26)]), vec![b]);
-        assert_eq!(seeing(&index, &[(41, 42)]), both);
-        let mut filed_as_seen = false;
-        index.for_each_seeing(map, &[(41, 42)], |view| {
-            filed_as_seen |= view.viewer == a && view.visible.contains(41, 42);
-        });
-        assert!(filed_as_seen);
+        assert_eq!(seeing(&index, tile(26, 26)), vec![b]);
+        assert_eq!(seeing(&index, tile(41, 42)), both);
+        // A viewer recomputed in this round is judged from its views, not here.
+        index.next_round();
+        index.mark_recomputed(a);
+        assert!(turned(&index, tile(41, 42), tile(50, 50)).is_empty());
         index.file(a, None);
         index.file(b, Some((map, &VisibleSet::new())));
-        assert!(seeing(&index, &[(41, 42)]).is_empty());
-        assert!(index.maps.iter().all(|(_, grid)| grid.is_empty()));
+        assert!(seeing(&index, tile(41, 42)).is_empty());
+        assert!(index.maps.get(map).unwrap().lists().all(Vec::is_empty));
         // A slot freed is given to the next viewer.
         let c = Entity::from_raw_u32(4).unwrap();
         index.file(c, Some((map, &view(5, 5, 2, 2))));
         assert_eq!(index.views.len(), 2);
-        assert_eq!(seeing(&index, &[(6, 6)]), vec![c]);
+        assert_eq!(seeing(&index, tile(6, 6)), vec![c]);
         // A view far beyond what a grid of buckets holds is filed as wide, and still found.
         index.file(c, Some((map, &view(100_000, 90_000, 3, 3))));
-        assert_eq!(seeing(&index, &[(100_001, 90_002)]), vec![c]);
-        assert!(seeing(&index, &[(6, 6)]).is_empty());
+        assert_eq!(seeing(&index, tile(100_001, 90_002)), vec![c]);
+        assert!(seeing(&index, tile(6, 6)).is_empty());
     }
 }

@@ -15,19 +15,20 @@ const MOST_BUCKETS: usize = 1 << 20;
 /// The buckets `(x0, y0, x1, y1)` a window overlaps.
 pub(crate) type BucketRange = (u32, u32, u32, u32);
 
-/// The lists of one map's buckets of `side` tiles, and the wide list.
+/// The lists (`L`: a `Vec` of what is filed, or a collection of an index's own) of one map's
+/// buckets of `side` tiles, and the wide list.
 #[derive(Debug)]
-pub(crate) struct BucketGrid<T> {
+pub(crate) struct BucketGrid<L> {
     side: u32,
     /// The bucket of the grid's first list.
     first: (u32, u32),
     columns: u32,
     rows: u32,
-    lists: Vec<Vec<T>>,
-    wide: Vec<T>,
+    lists: Vec<L>,
+    wide: L,
 }
 
-impl<T> BucketGrid<T> {
+impl<L: Default> BucketGrid<L> {
     /// An empty grid of buckets of `side` tiles.
     pub(crate) fn new(side: u32) -> Self {
         Self {
@@ -36,7 +37,7 @@ impl<T> BucketGrid<T> {
             columns: 0,
             rows: 0,
             lists: Vec::new(),
-            wide: Vec::new(),
+            wide: L::default(),
         }
     }
 
@@ -67,43 +68,33 @@ impl<T> BucketGrid<T> {
 
     /// The list of bucket `(bx, by)`, if the grid reached it.
     #[inline]
-    pub(crate) fn list(&self, (bx, by): (u32, u32)) -> Option<&Vec<T>> {
+    pub(crate) fn list(&self, (bx, by): (u32, u32)) -> Option<&L> {
         self.index(bx, by).map(|i| &self.lists[i])
     }
 
     /// The list of bucket `(bx, by)`, to change, if the grid reached it.
-    pub(crate) fn list_mut(&mut self, (bx, by): (u32, u32)) -> Option<&mut Vec<T>> {
+    pub(crate) fn list_mut(&mut self, (bx, by): (u32, u32)) -> Option<&mut L> {
         self.index(bx, by).map(|i| &mut self.lists[i])
     }
 
     /// The list of what is filed everywhere on the map.
-    pub(crate) fn wide(&self) -> &Vec<T> {
+    pub(crate) fn wide(&self) -> &L {
         &self.wide
     }
 
     /// The list of what is filed everywhere on the map, to change.
-    pub(crate) fn wide_mut(&mut self) -> &mut Vec<T> {
+    pub(crate) fn wide_mut(&mut self) -> &mut L {
         &mut self.wide
     }
 
     /// Every list, the wide one last.
-    pub(crate) fn lists(&self) -> impl Iterator<Item = &Vec<T>> + '_ {
+    pub(crate) fn lists(&self) -> impl Iterator<Item = &L> + '_ {
         self.lists.iter().chain([&self.wide])
-    }
-
-    /// Every list, the wide one last, to change.
-    pub(crate) fn lists_mut(&mut self) -> impl Iterator<Item = &mut Vec<T>> + '_ {
-        self.lists.iter_mut().chain([&mut self.wide])
-    }
-
-    /// Whether no list holds anything.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.lists().all(Vec::is_empty)
     }
 
     /// The list of bucket `bucket`, growing the grid to hold it (the wide list beyond the
     /// grid's limit).
-    pub(crate) fn list_growing(&mut self, (bx, by): (u32, u32)) -> &mut Vec<T> {
+    pub(crate) fn list_growing(&mut self, (bx, by): (u32, u32)) -> &mut L {
         if !self.reach((bx, by, bx, by)) {
             return &mut self.wide;
         }
@@ -111,19 +102,29 @@ impl<T> BucketGrid<T> {
         &mut self.lists[i]
     }
 
-    /// Calls `f` with each list of the buckets `window` overlaps that the grid reached, then
-    /// the wide list.
-    pub(crate) fn each_list_in(&self, window: Window, mut f: impl FnMut(&Vec<T>)) {
-        if let Some((x0, y0, x1, y1)) = self.range_of(window) {
-            for by in y0..=y1 {
-                for bx in x0..=x1 {
-                    if let Some(list) = self.list((bx, by)) {
-                        f(list);
-                    }
-                }
-            }
-        }
-        f(&self.wide);
+    /// The lists of the buckets `window` overlaps that the grid reached, then the wide list.
+    #[inline]
+    pub(crate) fn lists_near(&self, window: Window) -> impl Iterator<Item = &L> + '_ {
+        self.rows_in(window).flatten().chain([&self.wide])
+    }
+
+    /// The lists of the buckets `window` overlaps that the grid reached, a row of buckets at
+    /// a time (the wide list is apart: [`wide`](Self::wide)).
+    #[inline]
+    pub(crate) fn rows_in(&self, window: Window) -> impl Iterator<Item = &[L]> + '_ {
+        let range = self.range_of(window).map(|(x0, y0, x1, y1)| {
+            // The part of the range the grid reached, in its own columns and rows.
+            let clamp = |from: u32, to: u32, first: u32, len: u32| {
+                let from = (from.max(first) - first).min(len);
+                let to = to.saturating_add(1).min(first + len).saturating_sub(first);
+                from as usize..to.max(from) as usize
+            };
+            let columns = clamp(x0, x1, self.first.0, self.columns);
+            (clamp(y0, y1, self.first.1, self.rows), columns)
+        });
+        let (rows, columns) = range.unwrap_or((0..0, 0..0));
+        let width = self.columns as usize;
+        rows.map(move |y| &self.lists[y * width + columns.start..y * width + columns.end])
     }
 
     /// Calls `f` with each list of the buckets in `range`, growing the grid to hold them, or
@@ -133,11 +134,10 @@ impl<T> BucketGrid<T> {
         &mut self,
         range: BucketRange,
         widest: u32,
-        mut f: impl FnMut(&mut Vec<T>),
+        mut f: impl FnMut(&mut L),
     ) {
         let (x0, y0, x1, y1) = range;
-        let spans = u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1);
-        if spans > u64::from(widest) || !self.reach(range) {
+        if !self.grow_to(range, widest) {
             return f(&mut self.wide);
         }
         for by in y0..=y1 {
@@ -146,6 +146,15 @@ impl<T> BucketGrid<T> {
                 f(&mut self.lists[i]);
             }
         }
+    }
+
+    /// Grows the grid to hold the buckets of `range`, unless the range spans more than
+    /// `widest` buckets or the grid would grow past its limit: whether the grid holds them
+    /// (else what is filed over them goes to the wide list).
+    pub(crate) fn grow_to(&mut self, range: BucketRange, widest: u32) -> bool {
+        let (x0, y0, x1, y1) = range;
+        let spans = u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1);
+        spans <= u64::from(widest) && self.reach(range)
     }
 
     /// Grows the grid to hold the buckets of `range`; false if it would grow past
@@ -175,7 +184,7 @@ impl<T> BucketGrid<T> {
         if columns as usize * rows as usize > MOST_BUCKETS {
             return false;
         }
-        let mut lists: Vec<Vec<T>> = (0..columns * rows).map(|_| Vec::new()).collect();
+        let mut lists: Vec<L> = (0..columns * rows).map(|_| L::default()).collect();
         for (i, list) in std::mem::take(&mut self.lists).into_iter().enumerate() {
             let x = old_x + i as u32 % self.columns - first.0;
             let y = old_y + i as u32 / self.columns - first.1;
@@ -193,7 +202,7 @@ impl<T> BucketGrid<T> {
         &self,
         tiles: &BitRows,
         origin: (u32, u32),
-        mut f: impl FnMut(&Vec<T>),
+        mut f: impl FnMut(&L),
     ) {
         if tiles.rows() > 0 {
             let aligned = 64 % self.side == 0
@@ -252,12 +261,12 @@ impl<T> BucketGrid<T> {
 
 /// A [`BucketGrid`] per map, of buckets of one side.
 #[derive(Debug)]
-pub(crate) struct MapBuckets<T> {
+pub(crate) struct MapBuckets<L> {
     side: u32,
-    maps: EntityHashMap<BucketGrid<T>>,
+    maps: EntityHashMap<BucketGrid<L>>,
 }
 
-impl<T> MapBuckets<T> {
+impl<L: Default> MapBuckets<L> {
     /// No map yet, buckets of `side` tiles.
     pub(crate) fn new(side: u32) -> Self {
         Self {
@@ -267,12 +276,12 @@ impl<T> MapBuckets<T> {
     }
 
     /// The grid of `map`, if anything was filed on it.
-    pub(crate) fn get(&self, map: Entity) -> Option<&BucketGrid<T>> {
+    pub(crate) fn get(&self, map: Entity) -> Option<&BucketGrid<L>> {
         self.maps.get(&map)
     }
 
     /// The grid of `map`, made if new.
-    pub(crate) fn grid_mut(&mut self, map: Entity) -> &mut BucketGrid<T> {
+    pub(crate) fn grid_mut(&mut self, map: Entity) -> &mut BucketGrid<L> {
         let side = self.side;
         self.maps
             .entry(map)
@@ -280,22 +289,7 @@ impl<T> MapBuckets<T> {
     }
 
     /// The grid of `map`, to change, if it has one.
-    pub(crate) fn get_mut(&mut self, map: Entity) -> Option<&mut BucketGrid<T>> {
+    pub(crate) fn get_mut(&mut self, map: Entity) -> Option<&mut BucketGrid<L>> {
         self.maps.get_mut(&map)
-    }
-
-    /// Every map's grid.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (Entity, &BucketGrid<T>)> + '_ {
-        self.maps.iter().map(|(&map, grid)| (map, grid))
-    }
-
-    /// Forgets `map`.
-    pub(crate) fn remove(&mut self, map: Entity) {
-        self.maps.remove(&map);
-    }
-
-    /// Forgets every map.
-    pub(crate) fn clear(&mut self) {
-        self.maps.clear();
     }
 }

@@ -65,6 +65,11 @@ impl<K: Copy + Eq, T> TeamBits<K, T> {
         &mut self.slots[slot as usize].1
     }
 
+    /// How many entities.
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Every entity, with its value.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &(Entity, T)> + '_ {
         self.slots.iter()

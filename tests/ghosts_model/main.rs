@@ -304,3 +304,21 @@ fn a_team_that_comes_back_to_a_map_sees_what_stood_in_its_view_all_along() {
     app.update();
     assert_eq!(ghosts(&app, map, 1), [(rat, (4, 2), seen_at)]);
 }
+
+/// An entity that stops leaving ghosts in the update in which the team loses sight of the tile
+/// it was seen on (its viewer despawned) has vanished there: a ghost on that tile. Unmarked
+/// and marked again before an update, it goes on being remembered as before.
+#[test]
+fn an_entity_unmarked_as_its_tile_leaves_the_view_is_remembered_there() {
+    play(vec![vec![
+        Op::DespawnViewer(9),
+        Op::WalkTarget(11, -1, 0),
+        Op::ToggleRemember(1),
+    ]])
+    .unwrap();
+    play(vec![
+        vec![Op::ToggleRemember(4), Op::ToggleRemember(14)],
+        vec![Op::ToggleViewerDisabled(3)],
+    ])
+    .unwrap();
+}

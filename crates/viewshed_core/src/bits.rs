@@ -201,7 +201,7 @@ impl BitRows {
     }
 
     /// Reads one bit (`false` outside the rows).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, row: u32, bit: u32) -> bool {
         self.word_index(row, bit)
             .is_some_and(|i| self.words[i] >> (bit % u64::BITS) & 1 != 0)

@@ -52,7 +52,7 @@ pub struct Window {
 
 impl Window {
     /// Whether `(x, y)` lies inside the window.
-    #[inline]
+    #[inline(always)]
     pub fn contains(&self, x: u32, y: u32) -> bool {
         x.wrapping_sub(self.x) < self.width && y.wrapping_sub(self.y) < self.height
     }
@@ -143,9 +143,35 @@ impl VisibleSet {
     }
 
     /// Whether the cell `(x, y)` (map coordinates) is visible.
-    #[inline]
+    #[inline(always)]
     pub fn contains(&self, x: u32, y: u32) -> bool {
-        self.window().contains(x, y) && self.rows.get(y - self.y0, x - self.x0)
+        // Outside the window the row or the column wraps past the rows' size: `get` says false.
+        self.rows
+            .get(y.wrapping_sub(self.y0), x.wrapping_sub(self.x0))
+    }
+
+    /// The cells `(x, y)` to `(x + 63, y)` (map coordinates) as one word: bit `i` set when cell
+    /// `(x + i, y)` is visible.
+    ///
+    /// ```
+    /// use viewshed_core::visible::{VisibleSet, Window};
+    ///
+    /// let window = Window { x: 10, y: 5, width: 3, height: 1 };
+    /// let set = VisibleSet::from_words(window, vec![0b101]).unwrap();
+    /// assert_eq!(set.run_at(10, 5), 0b101);
+    /// assert_eq!(set.run_at(8, 5), 0b10100);
+    /// assert_eq!(set.run_at(11, 5), 0b10);
+    /// assert_eq!(set.run_at(10, 6), 0);
+    /// ```
+    pub fn run_at(&self, x: u32, y: u32) -> u64 {
+        let row = y.wrapping_sub(self.y0);
+        if x >= self.x0 {
+            return self.rows.get_run(row, x - self.x0);
+        }
+        match self.x0 - x {
+            lead @ 0..64 => self.rows.get_run(row, 0) << lead,
+            _ => 0,
+        }
     }
 
     /// Number of visible cells.
