@@ -198,6 +198,50 @@ def high_ground_table(plugin):
 GAME_LEVELS = ("views", "fog", "full")
 
 
+def load_battle(root):
+    """{scene id: {level: median}} from the game bench's `battle` group (ids `LEVEL/SCENE`,
+    SCENE the units, `UNITSxTEAMS` for the eight-team scene)."""
+    results = {}
+    for bench in root.glob("**/new/benchmark.json"):
+        meta = json.loads(bench.read_text())
+        if meta["group_id"] != "battle" or not meta.get("value_str"):
+            continue
+        estimates = json.loads((bench.parent / "estimates.json").read_text())
+        results.setdefault(meta["value_str"], {})[meta["function_id"]] = estimates["median"]["point_estimate"]
+    return results
+
+
+def battle_side(units):
+    """The battlefield's side for `units` of four teams: benches/scene/game.rs's `battle_side`."""
+    return round(192 * (units / 2000) ** 0.5)
+
+
+def battle_table(battle):
+    lines = [
+        "| battle (radius 8, a quarter of the units moving) | views | fog | full | full ÷ fog |",
+        "|---|---:|---:|---:|---:|",
+    ]
+
+    def key(scene):
+        units, _, teams = scene.partition("x")
+        return (int(teams or 4), int(units))
+
+    for scene in sorted(battle, key=key):
+        times = battle[scene]
+        units, _, teams = scene.partition("x")
+        side = 512 if teams else battle_side(int(units))
+        label = f"{int(units):,} units of {teams or 4} teams, {side}x{side}"
+        cells = [fmt(times[k]) if k in times else "-" for k in GAME_LEVELS]
+        ratio = f"{times['full'] / times['fog']:.2f}" if "full" in times and "fog" in times else "-"
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+    if "2000" in battle and "10000" in battle:
+        small, big = battle["2000"], battle["10000"]
+        ratios = [f"{k} {big[k] / small[k]:.2f}" for k in GAME_LEVELS if k in small and k in big]
+        lines.append("")
+        lines.append("10,000 ÷ 2,000 units at the same density: " + ", ".join(ratios))
+    return lines
+
+
 def game_table(game):
     lines = [
         "| frame (256x256 map of rooms, radius 8, a quarter of the units moving) | views | fog | full | full ÷ fog |",
@@ -466,6 +510,16 @@ somewhere new every frame. `views`: the units carry a `Viewshed` only; `fog`: wi
 `HidesOutsideView` and `LeavesGhost` too (every unit a target).
 """
 
+BATTLE_TEXT = """\
+The same bench's `battle` group plays a strategy game's battle: units of four teams on an
+open field with clusters of rock, the field growing with the units so that they stand as
+densely (2,000 on 192x192), and 10,000 units of eight teams on 512x512. Every unit is a
+target of every other team's units in `full`: each viewer's own sightings (`Spotted`,
+`SpottedBy`, `Sighted`/`LostSight`) cost the most there, because thousands of units come
+into or leave some viewer's sight every frame. Hiding, ghosts and the fogged sprites read one
+judgement per team of which units it sees, kept from the fog's changes and the units' moves.
+"""
+
 SPREAD_TEXT = f"""\
 The sightings judge a moved target against the viewers whose view's window may hold the tile
 it left or reached (a spatial index of the views), never against every viewer. The second
@@ -544,6 +598,9 @@ def page(root):
     out.append("\n".join(plugin_tables(plugin) if plugin else missing("cargo bench --bench plugin")) + "\n")
     out.append(GAME_TEXT)
     out.append("\n".join(game_table(game) if game else missing("cargo bench --bench game")) + "\n")
+    battle = load_battle(root)
+    out.append(BATTLE_TEXT)
+    out.append("\n".join(battle_table(battle) if battle else missing("cargo bench --bench game -- battle")) + "\n")
     spread = load_spread(root)
     if spread:
         out.append(SPREAD_TEXT)
@@ -573,6 +630,10 @@ def print_tables(root):
     if game:
         print()
         print("\n".join(game_table(game)))
+    battle = load_battle(root)
+    if battle:
+        print()
+        print("\n".join(battle_table(battle)))
     spread = load_spread(root)
     if spread:
         print()

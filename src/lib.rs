@@ -60,6 +60,8 @@
 //! | [`ghosts`] | [`LastSeen`] ghosts, [`HidesOutsideView`] | [`GhostsPlugin`](ghosts::GhostsPlugin) |
 //! | [`draw`] | the fog drawn: [`FogStyle`], [`FogOverlay`], `SmoothFog`, [`TerrainMemory`], [`FogMinimap`] | [`FogDrawPlugin`](draw::FogDrawPlugin) |
 //! | [`plugin`] | [`ViewshedPlugins`]: the group | |
+//! | `editors` | map editors: an editor's walls and high ground on tiles, LDtk and Tiled (features) | |
+//! | `support` | crate-private helpers shared by the domains: change ticks, buckets, threads | |
 //! | `ldtk` (feature `ldtk`) | LDtk levels: layers as one map, opacity from the level data, viewers from LDtk entities | `LdtkViewshedPlugin` |
 //! | `tiled` (feature `tiled`) | Tiled maps and worlds: a map's layers as one map, opacity from tile and object properties, viewers from objects, a world as one world | `TiledViewshedPlugin` |
 //! | `replicon` (feature `replicon`) | server-side fog of war: entities replicated to a client only while its team sees them | `ViewshedReplicationPlugin` |
@@ -70,6 +72,7 @@
 //! | `serde` | no | `Serialize`/`Deserialize` for the options, the explored memory, the ghosts ([`LastSeen`]) and the viewsheds |
 //! | `replicon` | no | server-side fog of war for bevy_replicon 0.44 (`replicon::ViewshedReplicationPlugin`) |
 //! | `ldtk` | no | LDtk levels from bevy_ecs_ldtk 0.15 (layers as one map, opacity from IntGrid values and enum tags, viewers from entities) |
+//! | `lightyear` | no | server-side fog of war over lightyear 0.30 (built on `replicon`) |
 //! | `tiled` | no | Tiled maps and worlds from bevy_ecs_tiled 0.13 (layers as one map, opacity from tile and object properties, viewers, lights and markers from objects, a `.world` as one world) |
 //!
 //! [bevy_ecs_tilemap]: https://crates.io/crates/bevy_ecs_tilemap
@@ -119,8 +122,8 @@ pub use draw::{
     SpriteMemory,
 };
 pub use fog::{
-    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogState, MemoryError, RevealsFog,
-    Team, TeamFog, WorldMemory,
+    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogRegrowth, FogState, MemoryError,
+    Reveal, RevealsFog, SharedVision, Sighting, Team, TeamFog, TeamKnowledge, WorldMemory,
 };
 pub use ghosts::{Ghost, HidesOutsideView, LastSeen, LeavesGhost};
 pub use layers::{LayerGroup, LayerOf, Layers};
@@ -181,6 +184,8 @@ mod docs_pages {
     struct Worlds;
     #[doc = include_str!("../docs/elevation.md")]
     struct Elevation;
+    #[doc = include_str!("../docs/strategy.md")]
+    struct Strategy;
     #[cfg(feature = "render")]
     #[doc = include_str!("../docs/smooth_fog.md")]
     struct SmoothFog;

@@ -26,6 +26,10 @@ pub(crate) struct MapChanges {
     teams: Vec<(Team, ChangedTiles)>,
     /// The tiles the game made each team forget since the last update (`forget_all`,
     /// `set_explored(.., false)`), for the teams that forgot any.
+    #[cfg_attr(
+        not(feature = "render"),
+        allow(dead_code, reason = "read by the sprites under the fog")
+    )]
     forgotten: Vec<(Team, BitRows)>,
 }
 
@@ -44,6 +48,10 @@ impl MapChanges {
     }
 
     /// Whether the game made `team` forget `tile` since the last update.
+    #[cfg_attr(
+        not(feature = "render"),
+        allow(dead_code, reason = "read by the sprites under the fog")
+    )]
     pub(crate) fn forgot(&self, team: Team, tile: TilePos) -> bool {
         let forgotten = self.forgotten.iter().find(|(t, _)| *t == team);
         forgotten.is_some_and(|(_, bits)| {

@@ -11,23 +11,33 @@
 //! | module | its job |
 //! |---|---|
 //! | [`team`] | who reveals for whom: [`RevealsFog`], [`Team`], [`DrawnTeam`] |
+//! | [`shared`] | sight shared between teams ([`SharedVision`]) and the spectator's |
+//! | [`reveal`] | areas a team sees for a while: [`Reveal`] |
 //! | `maps` | which maps have a fog: every map the opacity step made; a world's chunks that come and go |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | `update` | each map's fog brought up to date: team views, memory, what changed |
-//! | `past` | what the team drawn saw at the last update (the fog's bookkeeping beside `FogOfWar`) |
+//! | `past` | what each team saw at the last update (the fog's bookkeeping beside `FogOfWar`) |
+//! | `seen_times` | when each team last saw each tile it remembers |
+//! | [`regrowth`] | remembered tiles unseen for a while unexplored again: [`FogRegrowth`] |
 //! | `change_list` | the one list of what changed in a frame, per map |
 //! | `sight` | which findable entities each team sees now, and what changed: `TeamSight` |
+//! | [`knowledge`] | what a team knows, for its bots: [`TeamKnowledge`] |
 //! | [`memory`] | what a save game keeps: [`ExploredMemory`] |
 //! | [`world_memory`] | what the teams remember of a world's chunks not loaded: [`WorldMemory`] |
 //! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog), their observers |
 
 pub(crate) mod change_list;
+pub mod knowledge;
 mod maps;
 pub mod memory;
 pub mod model;
 mod past;
 mod plugin;
+pub mod regrowth;
+pub mod reveal;
+mod seen_times;
+pub mod shared;
 pub(crate) mod sight;
 pub mod team;
 mod union;
@@ -37,9 +47,13 @@ pub mod world_memory;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
+pub use knowledge::{Sighting, TeamKnowledge};
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use plugin::FogPlugin;
+pub use regrowth::FogRegrowth;
+pub use reveal::Reveal;
+pub use shared::SharedVision;
 pub use team::{DrawnTeam, DrawnTeamOverride, RevealsFog, Team};
 pub use world_memory::WorldMemory;
 

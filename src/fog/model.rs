@@ -145,6 +145,11 @@ impl TeamFog {
         }
     }
 
+    /// The tiles the game made the team forget since the last update.
+    pub(super) fn forgotten_rows(&self) -> &BitRows {
+        &self.forgotten
+    }
+
     /// The tiles the team's members see now, as rows of bits over [`area`](Self::area).
     pub(crate) fn visible_rows(&self) -> &BitRows {
         &self.visible

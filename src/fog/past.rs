@@ -78,6 +78,13 @@ impl FogPast {
         self.known && self.area == fog.area()
     }
 
+    /// What `team` saw and remembered at the last update, if `fog` is laid out as then and
+    /// the team had a fog.
+    pub(super) fn of(&self, team: Team, fog: &FogOfWar) -> Option<(&BitRows, &BitRows)> {
+        let past = self.teams.get(&team).filter(|_| self.fits(fog))?;
+        Some((&past.visible, &past.explored))
+    }
+
     /// What changed between the last update and `fog` now: per team, the tiles whose state
     /// changed and those `forgotten` since (which may be explored again); for the team drawn
     /// now, the tiles whose state differs from what was drawn (every tile of every team when

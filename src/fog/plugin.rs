@@ -5,14 +5,18 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
 use super::change_list::FogChanges;
+use super::knowledge::{TeamSightings, record_sightings};
 use super::maps::{FogChunks, track_fog};
 use super::past::FogPast;
+use super::reveal::expire_reveals;
+use super::seen_times::SeenTimes;
 use super::sight::{TeamSight, on_findable_gone, update_team_sight};
 use super::team::rebuild_team_views;
 use super::union::TeamUnion;
 use super::update::update_fog;
 use super::{
-    DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, FogState, RevealsFog, Team, WorldMemory,
+    DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, FogRegrowth, FogState, Reveal, RevealsFog,
+    SharedVision, Team, WorldMemory,
 };
 use crate::placement::placed::Findable;
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
@@ -37,6 +41,11 @@ impl Plugin for FogPlugin {
             .init_resource::<TeamUnion>()
             .init_resource::<TeamSight>()
             .init_resource::<DrawnTeam>()
+            .init_resource::<SharedVision>()
+            .init_resource::<TeamSightings>()
+            .register_type::<SharedVision>()
+            .register_type::<Reveal>()
+            .register_type::<FogRegrowth>()
             .register_type::<Team>()
             .register_type::<DrawnTeam>()
             .register_type::<DrawnTeamOverride>()
@@ -45,10 +54,17 @@ impl Plugin for FogPlugin {
             .register_type::<FogState>()
             .register_type::<WorldMemory>();
         app.register_required_components::<FogOfWar, FogPast>()
-            .register_required_components::<FogOfWar, FogChunks>();
+            .register_required_components::<FogOfWar, FogChunks>()
+            .register_required_components::<FogOfWar, SeenTimes>();
         app.add_systems(
             ViewshedSchedule,
-            (track_fog, update_fog, update_team_sight)
+            (
+                expire_reveals,
+                track_fog,
+                update_fog,
+                update_team_sight,
+                record_sightings,
+            )
                 .chain()
                 .in_set(ViewshedStepSystems::Fog),
         );

@@ -110,6 +110,10 @@ impl TeamSight {
 
     /// How many updates it had (a reader outside the plugin's schedule tells from it whether
     /// it missed one).
+    #[cfg_attr(
+        not(feature = "replicon"),
+        allow(dead_code, reason = "read by replication")
+    )]
     pub(crate) fn updates(&self) -> u64 {
         self.updates
     }
@@ -120,6 +124,10 @@ impl TeamSight {
     }
 
     /// Whether any team sees `entity` (as of the last update).
+    #[cfg_attr(
+        not(feature = "render"),
+        allow(dead_code, reason = "read by the sprites under the fog")
+    )]
     pub(crate) fn seen_by_any(&self, entity: Entity) -> bool {
         self.seen.any(entity)
     }
@@ -131,10 +139,19 @@ impl TeamSight {
     }
 
     /// What changed for `team` in the last update.
+    #[cfg_attr(
+        not(feature = "render"),
+        allow(dead_code, reason = "read by the sprites under the fog")
+    )]
     pub(crate) fn changes_of(&self, team: Team) -> &[SightChange] {
         self.seen
             .team_index(team)
             .map_or(&[], |index| self.changes[index].as_slice())
+    }
+
+    /// Where `entity` stands, as of the last update.
+    pub(crate) fn stands(&self, entity: Entity) -> At {
+        self.seen.at(self.seen.slot(entity)?).1.at
     }
 
     /// Where `entity` stood at the update before the last one (where a team that saw it then

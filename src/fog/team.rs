@@ -45,6 +45,14 @@ pub struct RevealsFog;
 #[type_path = "bevy_viewshed"]
 pub struct Team(pub u32);
 
+impl Team {
+    /// The spectator: on each map where its fog is kept (once it is drawn there, or the game
+    /// asks for it with [`FogOfWar::team_mut`](crate::FogOfWar::team_mut)), it sees the union
+    /// of every other team's view and remembers every tile any of them remembers (a viewer of
+    /// this team adds its view too). See `docs/strategy.md`.
+    pub const SPECTATOR: Team = Team(u32::MAX);
+}
+
 /// Whose fog of war is drawn: the [`Team`] whose view and memory the fog layers and the
 /// [`HidesOutsideView`](crate::HidesOutsideView) entities show (team 0, the [`RevealsFog`]
 /// viewers, by default), on every map without a [`DrawnTeamOverride`] of its own. Change it at run

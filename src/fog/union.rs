@@ -10,10 +10,11 @@ use std::ops::DerefMut;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 
+use crate::fog::reveal::Reveal;
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::viewshed::Viewshed;
 use viewshed_core::bits::BitRows;
-use viewshed_core::visible::{VisibleSet, Window};
+use viewshed_core::visible::Window;
 
 /// Every thread's copies of the team views it gathered; emptied before each gathering.
 #[derive(Resource, Default)]
@@ -59,9 +60,9 @@ impl TeamUnion {
 }
 
 impl TeamShares {
-    /// Adds `view`, on `map` whose tiles are `area`, to this thread's copy of the view of
-    /// `team` there.
-    fn add(&mut self, map: Entity, team: Team, area: Window, view: &VisibleSet) {
+    /// Adds what `paint` paints, on `map` whose tiles are `area`, to this thread's copy of
+    /// the view of `team` there.
+    fn add(&mut self, (map, team): (Entity, Team), area: Window, paint: impl FnOnce(&mut BitRows)) {
         let key = (map, team);
         let share = match self.0.iter().position(|(k, _)| *k == key) {
             Some(i) => &mut self.0[i].1,
@@ -74,7 +75,7 @@ impl TeamShares {
             share.rows.reset(area.height, area.width);
         }
         share.used = true;
-        view.or_into_at(&mut share.rows, (area.x, area.y));
+        paint(&mut share.rows);
     }
 
     /// The copies of the teams' views on `map`.
@@ -86,21 +87,38 @@ impl TeamShares {
     }
 }
 
+/// The members whose views make each team's view: the [`RevealsFog`] viewers, a
+/// [`Reveal`] through walls adding its area in place of its view.
+pub(super) type Members<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static Viewshed,
+        Option<&'static Team>,
+        Option<&'static Reveal>,
+    ),
+    With<RevealsFog>,
+>;
+
 /// Gathers the team views of `map` from its members, one parallel pass over them (each
 /// thread into its own copies).
-pub(super) fn gather_members(
-    map: Entity,
-    area: Window,
-    members: &Query<(&Viewshed, Option<&Team>), With<RevealsFog>>,
-    union: &TeamUnion,
-) {
+pub(super) fn gather_members(map: Entity, area: Window, members: &Members, union: &TeamUnion) {
     members.par_iter().for_each_init(
         || union.local(),
-        |shares, (viewshed, team)| {
-            if viewshed.map() == Some(map) {
-                let team = team.copied().unwrap_or_default();
-                shares.add(map, team, area, viewshed.visible_set());
+        |shares, (viewshed, team, reveal)| {
+            let team = team.copied().unwrap_or_default();
+            let Some((on, tile)) = viewshed.origin() else {
+                return;
+            };
+            if on != map {
+                return;
             }
+            shares.add((map, team), area, |rows| match reveal {
+                Some(reveal) if reveal.through_walls => {
+                    reveal.or_disc_into(rows, area, (tile.x, tile.y));
+                }
+                _ => viewshed.visible_set().or_into_at(rows, (area.x, area.y)),
+            });
         },
     );
 }

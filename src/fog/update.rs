@@ -6,9 +6,14 @@ use bevy::ecs::query::QueryData;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+use std::time::Duration;
+
 use crate::fog::change_list::{FogChanges, MapChanges};
 use crate::fog::past::FogPast;
-use crate::fog::union::{TeamUnion, gather_members};
+use crate::fog::regrowth::FogRegrowth;
+use crate::fog::seen_times::{SeenTimes, Updates};
+use crate::fog::shared::{SharedVision, spectate_explored, spectate_visible};
+use crate::fog::union::{Members, TeamUnion, gather_members};
 use crate::fog::{DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, RevealsFog, Team};
 use crate::viewshed::{Viewshed, ViewshedUpdated};
 
@@ -19,11 +24,10 @@ pub(super) struct FogMap {
     entity: Entity,
     fog: &'static mut FogOfWar,
     past: &'static mut FogPast,
+    times: &'static mut SeenTimes,
     drawn: Option<&'static DrawnTeamOverride>,
+    regrowth: Option<&'static FogRegrowth>,
 }
-
-/// The members whose views make each team's view.
-type Members<'w, 's> = Query<'w, 's, (&'static Viewshed, Option<&'static Team>), With<RevealsFog>>;
 
 /// Which maps' team views must be gathered again, and what to gather them from.
 #[derive(SystemParam)]
@@ -32,6 +36,7 @@ pub(super) struct TeamGathering<'w, 's> {
     union: ResMut<'w, TeamUnion>,
     updated: MessageReader<'w, 's, ViewshedUpdated>,
     members: Members<'w, 's>,
+    vision: Res<'w, SharedVision>,
     /// Members whose `Team` the game changed in place (an inserted one is marked by its
     /// observer).
     retinted: Query<'w, 's, &'static Viewshed, (With<RevealsFog>, Changed<Team>)>,
@@ -60,14 +65,16 @@ impl TeamGathering<'_, '_> {
         }
     }
 
-    /// Gathers the team views of `map` into `fog` again if they must be; returns whether
+    /// Gathers the team views of `map` into `fog` again if they must be (every map's when
+    /// the shared vision changed), each receiver's with what its givers see; returns whether
     /// they were.
     fn rebuild(&mut self, map: Entity, fog: &mut FogOfWar) -> bool {
-        if !self.dirty.take(map) {
+        if !self.dirty.take(map) && !self.vision.is_changed() {
             return false;
         }
         gather_members(map, fog.area(), &self.members, &self.union);
         self.union.merge_into(map, fog);
+        self.vision.apply(fog);
         true
     }
 }
@@ -79,11 +86,18 @@ pub(super) fn update_fog(
     mut teams: TeamGathering,
     drawn: Res<DrawnTeam>,
     mut changes: ResMut<FogChanges>,
+    time: Option<Res<Time>>,
+    mut before: Local<Duration>,
 ) {
+    let now = time.map_or(Duration::ZERO, |time| time.elapsed());
+    let at = Updates {
+        before: std::mem::replace(&mut *before, now),
+        now,
+    };
     changes.clear();
     teams.mark_changed();
     for mut map in &mut maps {
-        if let Some(changed) = update_map(&mut map, &mut teams, drawn.0) {
+        if let Some(changed) = update_map(&mut map, &mut teams, drawn.0, at) {
             changes.insert(map.entity, changed);
         }
     }
@@ -92,18 +106,29 @@ pub(super) fn update_fog(
 }
 
 /// Updates one map's fog; returns what changed, `None` when nothing did.
-fn update_map(map: &mut FogMapItem, teams: &mut TeamGathering, drawn: Team) -> Option<MapChanges> {
+fn update_map(
+    map: &mut FogMapItem,
+    teams: &mut TeamGathering,
+    drawn: Team,
+    at: Updates,
+) -> Option<MapChanges> {
     let written_by_game = map.fog.is_changed();
     let rebuilt = teams.rebuild(map.entity, map.fog.bypass_change_detection());
     let team = map.drawn.map_or(drawn, |drawn| drawn.0);
     let switched = map.fog.drawn_team() != team;
     let fits = map.past.fits(&map.fog);
-    if !rebuilt && !written_by_game && !switched && fits {
+    if !rebuilt && !written_by_game && !switched && fits && map.regrowth.is_none() {
         return None;
     }
     let fog = map.fog.bypass_change_detection();
     fog.draw_team(team);
+    spectate_visible(fog);
     fog.explore_visible();
+    map.times.update(fog, &map.past, at);
+    if let Some(regrowth) = map.regrowth {
+        regrowth.grow_back(fog, &map.times, at.now);
+    }
+    spectate_explored(fog);
     let forgotten = fog.take_forgotten();
     let changes = map.past.changes_to(fog, forgotten);
     (!changes.is_empty()).then_some(changes)

@@ -9,6 +9,7 @@
 //! - `filter.rs`: [`NeedsLight`] and the rule that turns a viewer's field of view into what it
 //!   sees in the dark.
 //! - `plugin.rs`: [`LightPlugin`], which runs them in [`ViewshedStepSystems::Light`](crate::ViewshedStepSystems::Light).
+//! - `color_serde.rs`: (feature `serde`) a light's `Color` saved as linear `[r, g, b, a]`.
 //!
 //! The rules (also in the README's "Light and darkness" section): a light of radius `r` lights
 //! exactly the tiles of its own symmetric field of view of radius `r` (walls included), as a

@@ -77,6 +77,16 @@
 //! server.update();
 //! ```
 //!
+//! | module | its job |
+//! |---|---|
+//! | this one | the marks (`ReplicatesWhenSeen`, `ClientTeam`), `ViewshedReplicationPlugin` and its systems |
+//! | `sight` | what each team's clients may hold of the marked entities, kept from what changed |
+//! | `clients` | the systems and observers that write each client's `ClientVisibility` from it |
+//! | `team_view` | `TeamView`: each team's fog on a map, replicated to its own clients only |
+//! | `wire` | how a `TeamView`'s bit planes travel: runs of equal tiles, whole or a frame's changes |
+//! | `ghosts` | `ReplicatesGhost` entities leave their clients a stand-in (`ClientGhost`) where last seen |
+//! | `closed_session` | (feature `lightyear`) a client drops what reaches it after its connection closed |
+//!
 //! [bevy_replicon]: https://crates.io/crates/bevy_replicon
 
 mod clients;

@@ -6,6 +6,13 @@
 //! tile or to another map, the target lost its `TilePos` or `TilemapId`, stopped being
 //! spottable, was disabled or despawned, the viewer lost its viewshed or was despawned.
 //! Targets stand where viewers do: on their `TilePos`, or under their `Transform`.
+//!
+//! | module | its job |
+//! |---|---|
+//! | `judge` | which viewers see which targets each frame, from the views that changed and the targets that moved |
+//! | `targets` | where each target stood when last judged and where it stands now, filed by bucket: `TargetIndex` |
+//! | `viewers` | which viewers may see a tile, from a copy of each view filed by bucket: `ViewerIndex` |
+//! | `plugin` | [`SightingsPlugin`]: its system in `ViewshedStepSystems::Sightings`, its observers |
 
 use bevy::ecs::entity::EntityHashSet;
 use bevy::ecs::entity_disabling::Disabled;

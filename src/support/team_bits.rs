@@ -71,6 +71,13 @@ impl<K: Copy + Eq, T> TeamBits<K, T> {
     }
 
     /// Every entity, with its value.
+    #[cfg_attr(
+        not(any(feature = "render", feature = "replicon")),
+        allow(
+            dead_code,
+            reason = "read by the sprites under the fog and replication"
+        )
+    )]
     pub(crate) fn iter(&self) -> impl Iterator<Item = &(Entity, T)> + '_ {
         self.slots.iter()
     }
@@ -129,6 +136,13 @@ impl<K: Copy + Eq, T> TeamBits<K, T> {
     }
 
     /// Whether some team's bit is set for `entity`.
+    #[cfg_attr(
+        not(any(feature = "render", feature = "replicon")),
+        allow(
+            dead_code,
+            reason = "read by the sprites under the fog and replication"
+        )
+    )]
     pub(crate) fn any(&self, entity: Entity) -> bool {
         self.slot(entity)
             .is_some_and(|slot| self.bits.iter().any(|bits| get(bits, slot)))

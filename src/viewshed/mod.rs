@@ -1,6 +1,18 @@
 //! The [`Viewshed`] component (who sees, with which [`FovOptions`], and what it saw at its
 //! last recomputation), the system that keeps it up to date (`recompute`) and the message it
 //! writes ([`ViewshedUpdated`]).
+//!
+//! | module | its job |
+//! |---|---|
+//! | this one | the `Viewshed` component: who sees, with which options, and what it saw |
+//! | `recompute` | the views that need it recomputed in parallel, each announced with `ViewshedUpdated` |
+//! | `kept` | `KeptView`: what the recompute needs of a component whose view it keeps (viewer or light) |
+//! | `state` | what the recompute remembers of a kept view (what it was computed from), beside it |
+//! | `scratch` | each thread's warm scratch for the core's scans; a view thinned by the map's density |
+//! | `map_lookup` | the map a run of viewers stands on, looked up once per run |
+//! | `reach_index` | which views a change of opacity can reach: views filed under the buckets they reach |
+//! | `save` | (feature `serde`) what a saved `Viewshed` holds |
+//! | `plugin` | `ViewsPlugin`: its system in `ViewshedStepSystems::Views`, its message, its observers |
 
 pub(crate) mod kept;
 mod map_lookup;

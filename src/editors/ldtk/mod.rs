@@ -30,6 +30,16 @@
 //! app.update();
 //! ```
 //!
+//! | module | its job |
+//! |---|---|
+//! | this one | `LdtkViewshedPlugin`: the systems below in `ViewshedStepSystems::Import` |
+//! | `config` | what a game tells the integration: `LdtkOpacity`, `LdtkVision`, `EntityVision`, `LdtkFog` |
+//! | `project` | the LDtk data behind what bevy_ecs_ldtk spawned: an entity's level, project and layers |
+//! | `levels` | each level a `LayerGroup` (its tile layers one map), its tile layers given `LdtkFog` |
+//! | `opaque_cells` | `Opaque` and `Elevation` on the tiles whose IntGrid value or enum tags say so |
+//! | `entities` | LDtk entities that see, are seen or hide: their components and their place |
+//! | `checks` | the configuration held against each project: a name the project lacks is warned about |
+//!
 //! [bevy_ecs_ldtk]: https://crates.io/crates/bevy_ecs_ldtk
 
 use bevy::app::{App, Plugin};

@@ -36,6 +36,23 @@
 //! app.update();
 //! ```
 //!
+//! | module | its job |
+//! |---|---|
+//! | this one | `TiledViewshedPlugin`: the systems below, most in `ViewshedStepSystems::Import` |
+//! | `config` | what a game tells the integration: `TiledOpacity`, `TiledVision`, `ObjectVision`, `TiledFog` |
+//! | `data` | the Tiled data behind what bevy_ecs_tiled spawned: a map, its tileset tile or object |
+//! | `properties` | a tile's or object's custom properties, each checked for the type expected |
+//! | `maps` | each `TiledMap` a `LayerGroup`, each `TiledWorld` a `WorldMap`; the layers' `TiledFog` |
+//! | `headless` | a server's tilemaps (no `render`) given the size, grid and storage a map needs |
+//! | `chunking` | bevy_ecs_tiled's world chunking kept from unloading a world under a still camera |
+//! | `memory` | what the teams explored of a map, kept across a reload |
+//! | `opaque_tiles` | `Opaque` and `Elevation` on the tiles whose tileset tile says so |
+//! | `objects` | objects that block sight, see, are seen, hide or light: their components |
+//! | `place` | where objects stand: their map's root tilemap and the tile under their centre |
+//! | `cover` | opaque objects larger than a tile block every tile they cover |
+//! | `grid` | the tile under a point and the centre of a tile, on every kind of map |
+//! | `checks` | what would fail silently with a map (offset layers, odd grids), warned about once |
+//!
 //! [bevy_ecs_tiled]: https://crates.io/crates/bevy_ecs_tiled
 
 use bevy::app::{App, Plugin};
