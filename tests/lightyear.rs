@@ -391,6 +391,8 @@ enum Op {
     Reconnect(usize),
     /// The door at (10, y) opens or closes.
     ToggleWall(u32),
+    /// Team `giver` starts or stops sharing its sight with team `receiver` (`SharedVision`).
+    ToggleShare(u32, u32),
 }
 
 fn kind() -> impl Strategy<Value = Kind> {
@@ -408,6 +410,7 @@ fn op() -> impl Strategy<Value = Op> {
         2 => (0..2usize, team, any::<bool>()).prop_map(|(i, t, p)| Op::SetTeam(i, t, p)),
         1 => (0..2usize).prop_map(Op::Reconnect),
         2 => (0..5u32).prop_map(Op::ToggleWall),
+        2 => (0..3u32, 0..3u32).prop_map(|(g, r)| Op::ToggleShare(g, r)),
     ]
 }
 
@@ -479,6 +482,15 @@ fn apply(net: &mut LyNet, op: Op) {
                 tile.remove::<Opaque>();
             } else {
                 tile.insert(Opaque);
+            }
+        }
+        Op::ToggleShare(giver, receiver) => {
+            let mut vision = world(net).resource_mut::<bevy_viewshed::SharedVision>();
+            let (giver, receiver) = (Team(giver), Team(receiver));
+            if vision.shares(giver, receiver) {
+                vision.stop(giver, receiver);
+            } else {
+                vision.share(giver, receiver);
             }
         }
     }

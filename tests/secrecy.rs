@@ -8,7 +8,8 @@
 //! second 12x8 map that is resized, moved, despawned and spawned again; units of two teams
 //! (some with cones, some that see walls, some without a `Team`), monsters placed by `TilePos`
 //! or by `Transform`; several changes in one frame (so that a unit can die in the frame its
-//! client changes team). `SECRECY_GAMES` sets how many games run (32 by default; 10,000 for
+//! client changes team); teams share their sight and stop (`SharedVision`: a client holds
+//! what its team and the teams sharing with it at that moment see). `SECRECY_GAMES` sets how many games run (32 by default; 10,000 for
 //! a long local run), over replicon's test helpers and over a link that loses and delays
 //! messages (`common_net/lossy.rs`: the clients may lag, never hold what their team did not
 //! see, and converge once the losses stop). A few games also run over loopback sockets.
@@ -20,10 +21,10 @@ mod common_net;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_replicon::prelude::Replicated;
-use bevy_viewshed::Team;
 use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ClientGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
+use bevy_viewshed::{SharedVision, Team};
 use common_app::{spawn_layer, spawn_map, tile_entity};
 use common_net::lossy::MOST_DELAY;
 use common_net::{Net, Stamp, Transport};
@@ -81,6 +82,8 @@ enum Op {
     Slide(i32, i32),
     /// The second map is despawned (with its tiles), or spawned again.
     ToggleSecond,
+    /// Team `giver` starts or stops sharing its sight with team `receiver` (`SharedVision`).
+    ToggleShare(u32, u32),
 }
 
 fn on() -> impl Strategy<Value = On> {
@@ -119,6 +122,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (4..=12u32, 3..=8u32).prop_map(|(w, h)| Op::Resize(w, h)),
         1 => (-3..=3i32, -3..=3i32).prop_map(|(dx, dy)| Op::Slide(dx, dy)),
         1 => Just(Op::ToggleSecond),
+        2 => (0..3u32, 0..3u32).prop_map(|(g, r)| Op::ToggleShare(g, r)),
     ]
 }
 
@@ -294,6 +298,16 @@ impl Game {
             Op::Slide(dx, dy) => self.slide(dx, dy),
             Op::ToggleSecond if self.second.is_some() => self.despawn_second(),
             Op::ToggleSecond => self.spawn_second(),
+            Op::ToggleShare(giver, receiver) => {
+                let world = self.net.server.world_mut();
+                let mut vision = world.resource_mut::<SharedVision>();
+                let (giver, receiver) = (Team(giver), Team(receiver));
+                if vision.shares(giver, receiver) {
+                    vision.stop(giver, receiver);
+                } else {
+                    vision.share(giver, receiver);
+                }
+            }
         }
     }
 

@@ -13,6 +13,7 @@ use bevy_ecs_tilemap::tiles::TilePos;
 use crate::fog::seen_times::SeenTimes;
 use crate::fog::sight::TeamSight;
 use crate::fog::{FogOfWar, Team};
+use crate::placement::placed::Findable;
 
 /// Where and when a team saw an entity: its map and tile, and the time
 /// (`Time::elapsed()`) of that update.
@@ -26,12 +27,11 @@ pub struct Sighting {
     pub at: Duration,
 }
 
-/// Per team, where and when it last saw each entity it saw and no longer sees; and the times
-/// of the last two updates.
+/// Per team, where and when it last saw each entity it saw and no longer sees; and the time
+/// of the last update.
 #[derive(Resource, Debug, Default)]
 pub(crate) struct TeamSightings {
     last: BTreeMap<Team, EntityHashMap<Sighting>>,
-    before: Duration,
     now: Duration,
 }
 
@@ -42,18 +42,11 @@ pub(super) fn record_sightings(
     mut sightings: ResMut<TeamSightings>,
     time: Option<Res<Time>>,
     entities: &bevy::ecs::entity::Entities,
+    mut gone: RemovedComponents<Findable>,
 ) {
     let now = time.map_or(Duration::ZERO, |time| time.elapsed());
     let before = std::mem::replace(&mut sightings.now, now);
-    sightings.before = before;
     for (team, change) in sight.changes() {
-        if change.to.is_none() && !entities.contains(change.entity) {
-            // Despawned: forgotten by every team, whether it saw it last or not.
-            for last in sightings.last.values_mut() {
-                last.remove(&change.entity);
-            }
-            continue;
-        }
         if let (true, false, Some((map, tile))) = (change.was, change.now, change.from) {
             let last = sightings.last.entry(team).or_default();
             last.insert(
@@ -64,6 +57,12 @@ pub(super) fn record_sightings(
                     at: before,
                 },
             );
+        }
+    }
+    // Despawned: forgotten by every team, whether it saw it in this update or not.
+    for entity in gone.read().filter(|&entity| !entities.contains(entity)) {
+        for last in sightings.last.values_mut() {
+            last.remove(&entity);
         }
     }
 }

@@ -7,16 +7,16 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::seen_times::SeenTimes;
-use crate::fog::{FogOfWar, Team};
-use viewshed_core::bits::for_each_one;
+use crate::fog::{FogOfWar, Team, TeamFog};
+use viewshed_core::bits::{BitRows, for_each_one};
+use viewshed_core::visible::Window;
 
 /// On a map, makes a tile a team remembers but has not seen for `after` (by the app's `Time`)
 /// unexplored for that team, at the first update at which that much time has passed since
 /// the last update in which the team saw it (or explored it unseen: `explore_all`,
 /// `set_explored`). What the team remembered there goes with it, as with
 /// [`TeamFog::forget_all`](crate::TeamFog::forget_all). The spectator
-/// ([`Team::SPECTATOR`](crate::Team::SPECTATOR)) does not forget: it remembers what any team
-/// remembered.
+/// ([`Team::SPECTATOR`](crate::Team::SPECTATOR)) keeps a tile while any team remembers it.
 ///
 /// ```
 /// # use std::time::Duration;
@@ -42,8 +42,8 @@ impl FogRegrowth {
     }
 
     /// Makes every tile of `fog` that a team remembers and last saw at least `after` before
-    /// `now` unexplored for that team (the spectator remembers what any team remembers);
-    /// returns whether any was.
+    /// `now` unexplored for that team (for the spectator, only once no other team remembers
+    /// it, after theirs grew back); returns whether any was.
     pub(super) fn grow_back(&self, fog: &mut FogOfWar, times: &SeenTimes, now: Duration) -> bool {
         let Some(deadline) = now.checked_sub(self.after) else {
             return false;
@@ -55,23 +55,61 @@ impl FogRegrowth {
             .iter_mut()
             .filter(|(team, _)| **team != Team::SPECTATOR);
         for (&team, team_fog) in teams {
-            let stride = team_fog.visible_rows().stride();
-            let mut old = Vec::new();
-            let words = team_fog.visible_rows().words().iter();
-            for (i, (&v, &e)) in words.zip(team_fog.explored_rows().words()).enumerate() {
-                let (row, first) = ((i / stride) as u32, (i % stride) as u32 * 64);
-                for_each_one(e & !v, |bit| {
-                    let tile = TilePos::new(area.x + first + bit, area.y + row);
-                    if times.of(team, tile).is_some_and(|(at, _)| at <= deadline) {
-                        old.push(tile);
-                    }
-                });
-            }
-            grew |= !old.is_empty();
-            for tile in old {
-                team_fog.set_explored(tile, false);
-            }
+            grew |= grow_team((team, team_fog), None, times, (deadline, area));
+        }
+        let kept = remembered_by_teams(fog);
+        if let (Some(kept), Some(spectator)) = (kept, fog.teams.get_mut(&Team::SPECTATOR)) {
+            let spectator = (Team::SPECTATOR, spectator);
+            grew |= grow_team(spectator, Some(&kept), times, (deadline, area));
         }
         grew
     }
+}
+
+/// Makes the tiles `team` remembers (but those in `keep`) and last saw at `deadline` or
+/// before unexplored; returns whether any was.
+fn grow_team(
+    (team, fog): (Team, &mut TeamFog),
+    keep: Option<&BitRows>,
+    times: &SeenTimes,
+    (deadline, area): (Duration, Window),
+) -> bool {
+    let stride = fog.visible_rows().stride();
+    let mut old = Vec::new();
+    let words = fog
+        .visible_rows()
+        .words()
+        .iter()
+        .zip(fog.explored_rows().words());
+    for (i, (&v, &e)) in words.enumerate() {
+        let kept = keep.map_or(0, |keep| keep.words()[i]);
+        let (row, first) = ((i / stride) as u32, (i % stride) as u32 * 64);
+        for_each_one(e & !v & !kept, |bit| {
+            let tile = TilePos::new(area.x + first + bit, area.y + row);
+            if times.of(team, tile).is_some_and(|(at, _)| at <= deadline) {
+                old.push(tile);
+            }
+        });
+    }
+    for &tile in &old {
+        fog.set_explored(tile, false);
+    }
+    !old.is_empty()
+}
+
+/// The tiles some team other than the spectator remembers, if `fog` keeps a spectator.
+fn remembered_by_teams(fog: &FogOfWar) -> Option<BitRows> {
+    fog.team(Team::SPECTATOR)?;
+    let area = fog.area();
+    let mut kept = BitRows::new(area.height, area.width);
+    for (_, team) in fog.teams().filter(|(team, _)| *team != Team::SPECTATOR) {
+        for (word, &bits) in kept
+            .words_mut()
+            .iter_mut()
+            .zip(team.explored_rows().words())
+        {
+            *word |= bits;
+        }
+    }
+    Some(kept)
 }

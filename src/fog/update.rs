@@ -124,11 +124,11 @@ fn update_map(
     fog.draw_team(team);
     spectate_visible(fog);
     fog.explore_visible();
+    spectate_explored(fog);
     map.times.update(fog, &map.past, at);
     if let Some(regrowth) = map.regrowth {
         regrowth.grow_back(fog, &map.times, at.now);
     }
-    spectate_explored(fog);
     let forgotten = fog.take_forgotten();
     let changes = map.past.changes_to(fog, forgotten);
     (!changes.is_empty()).then_some(changes)

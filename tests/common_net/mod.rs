@@ -688,15 +688,18 @@ pub fn stands(world: &World, entity: Entity) -> Option<(Entity, (u32, u32))> {
 
 /// What `team` sees by the rules, from the viewers' own viewsheds: its own marked entities
 /// (its `Team`, or team 0 for a `RevealsFog` viewer without one), and the marked entities
-/// standing on a tile one of its revealing viewers sees, on the viewer's map.
+/// standing on a tile one of its revealing viewers, or one of a team that shares its sight
+/// with it (`SharedVision`), sees, on the viewer's map.
 pub fn team_sees(world: &World, team: Team) -> BTreeSet<Entity> {
     let mut viewers = world
         .try_query_filtered::<(&Viewshed, Option<&Team>), With<RevealsFog>>()
         .unwrap();
+    let shared = world.get_resource::<bevy_viewshed::SharedVision>();
+    let sees_for = |of: Team| of == team || shared.is_some_and(|s| s.shares(of, team));
     let mut views: BTreeMap<Entity, BTreeSet<(u32, u32)>> = BTreeMap::new();
     for (viewshed, _) in viewers
         .iter(world)
-        .filter(|(_, t)| t.copied().unwrap_or_default() == team)
+        .filter(|(_, t)| sees_for(t.copied().unwrap_or_default()))
     {
         if let Some((map, _)) = viewshed.origin() {
             views
