@@ -122,8 +122,9 @@ pub use draw::{
     SpriteMemory,
 };
 pub use fog::{
-    DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogRegrowth, FogState, MemoryError,
-    Reveal, RevealsFog, SharedVision, Sighting, Team, TeamFog, TeamKnowledge, WorldMemory,
+    Cloaked, Detector, DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogRegrowth,
+    FogState, MemoryError, Reveal, RevealsFog, SharedVision, Sighting, Team, TeamFog,
+    TeamKnowledge, WorldMemory,
 };
 pub use ghosts::{Ghost, HidesOutsideView, LastSeen, LeavesGhost};
 pub use layers::{LayerGroup, LayerOf, Layers};

@@ -13,6 +13,7 @@
 //! | [`team`] | who reveals for whom: [`RevealsFog`], [`Team`], [`DrawnTeam`] |
 //! | [`shared`] | sight shared between teams ([`SharedVision`]) and the spectator's |
 //! | [`reveal`] | areas a team sees for a while: [`Reveal`] |
+//! | [`detection`] | cloaked entities seen only where a team detects: [`Cloaked`], [`Detector`] |
 //! | `maps` | which maps have a fog: every map the opacity step made; a world's chunks that come and go |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
@@ -28,6 +29,7 @@
 //! | `plugin` | [`FogPlugin`]: the systems above in [`ViewshedStepSystems::Fog`](crate::ViewshedStepSystems::Fog), their observers |
 
 pub(crate) mod change_list;
+pub mod detection;
 pub mod knowledge;
 mod maps;
 pub mod memory;
@@ -47,6 +49,7 @@ pub mod world_memory;
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
+pub use detection::{Cloaked, Detector};
 pub use knowledge::{Sighting, TeamKnowledge};
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};

@@ -46,6 +46,8 @@ pub struct TeamFog {
     area: Window,
     pub(super) visible: BitRows,
     pub(super) explored: BitRows,
+    /// The tiles where the team detects cloaked entities (its `Detector`s' views).
+    pub(super) detected: BitRows,
     /// The tiles the game made the team forget since the last update (`forget_all`,
     /// `set_explored(.., false)`): what was remembered on them is forgotten at the update,
     /// even if they are explored again by then.
@@ -58,6 +60,7 @@ impl TeamFog {
             area,
             visible: BitRows::new(area.height, area.width),
             explored: BitRows::new(area.height, area.width),
+            detected: BitRows::new(area.height, area.width),
             forgotten: BitRows::new(area.height, area.width),
         }
     }
@@ -99,6 +102,19 @@ impl TeamFog {
     pub fn is_visible(&self, tile: TilePos) -> bool {
         self.bit(tile)
             .is_some_and(|(row, bit)| self.visible.get(row, bit))
+    }
+
+    /// Whether one of the team's [`Detector`](crate::Detector)s sees `tile` now: a
+    /// [`Cloaked`](crate::Cloaked) entity there is seen by the team.
+    pub fn is_detected(&self, tile: TilePos) -> bool {
+        self.bit(tile)
+            .is_some_and(|(row, bit)| self.detected.get(row, bit))
+    }
+
+    /// The tiles where the team detects cloaked entities, as rows of bits over
+    /// [`area`](Self::area).
+    pub(crate) fn detected_rows(&self) -> &BitRows {
+        &self.detected
     }
 
     /// Whether `tile` has been seen at least once (tiles seen now included).

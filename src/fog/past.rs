@@ -33,6 +33,7 @@ pub(crate) struct FogPast {
 struct PastTeam {
     visible: BitRows,
     explored: BitRows,
+    detected: BitRows,
 }
 
 impl PastTeam {
@@ -49,14 +50,20 @@ impl PastTeam {
                     .words()
                     .iter()
                     .zip(self.explored.words());
-                for (word, ((v, pv), (e, pe))) in words.iter_mut().zip(visible.zip(explored)) {
-                    *word = (v ^ pv) | (e ^ pe);
+                let detected = now
+                    .detected_rows()
+                    .words()
+                    .iter()
+                    .zip(self.detected.words());
+                let all = visible.zip(explored).zip(detected);
+                for (word, (((v, pv), (e, pe)), (d, pd))) in words.iter_mut().zip(all) {
+                    *word = (v ^ pv) | (e ^ pe) | (d ^ pd);
                 }
             }
             None => {
                 let before = self.visible.words().iter().zip(self.explored.words());
-                for (word, (v, e)) in words.iter_mut().zip(before) {
-                    *word = v | e;
+                for (word, ((v, e), d)) in words.iter_mut().zip(before.zip(self.detected.words())) {
+                    *word = v | e | d;
                 }
             }
         }
@@ -68,6 +75,7 @@ impl PastTeam {
         Self {
             visible: BitRows::new(area.height, area.width),
             explored: BitRows::new(area.height, area.width),
+            detected: BitRows::new(area.height, area.width),
         }
     }
 }
@@ -152,6 +160,7 @@ impl FogPast {
             let past = self.teams.entry(team).or_default();
             past.visible.clone_from(now.visible_rows());
             past.explored.clone_from(now.explored_rows());
+            past.detected.clone_from(now.detected_rows());
         }
     }
 }

@@ -10,13 +10,13 @@ use super::maps::{FogChunks, track_fog};
 use super::past::FogPast;
 use super::reveal::expire_reveals;
 use super::seen_times::SeenTimes;
-use super::sight::{TeamSight, on_findable_gone, update_team_sight};
+use super::sight::{TeamSight, on_cloak_changed, on_findable_gone, update_team_sight};
 use super::team::rebuild_team_views;
 use super::union::TeamUnion;
 use super::update::update_fog;
 use super::{
-    DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, FogRegrowth, FogState, Reveal, RevealsFog,
-    SharedVision, Team, WorldMemory,
+    Cloaked, Detector, DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, FogRegrowth, FogState,
+    Reveal, RevealsFog, SharedVision, Team, WorldMemory,
 };
 use crate::placement::placed::Findable;
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
@@ -45,6 +45,8 @@ impl Plugin for FogPlugin {
             .init_resource::<TeamSightings>()
             .register_type::<SharedVision>()
             .register_type::<Reveal>()
+            .register_type::<Cloaked>()
+            .register_type::<Detector>()
             .register_type::<FogRegrowth>()
             .register_type::<Team>()
             .register_type::<DrawnTeam>()
@@ -78,5 +80,8 @@ impl Plugin for FogPlugin {
         // Findable entities that go: each team that saw one stops seeing it.
         app.add_observer(on_findable_gone::<Add, Disabled>)
             .add_observer(on_findable_gone::<Remove, Findable>);
+        // Cloaked or uncloaked: judged again.
+        app.add_observer(on_cloak_changed::<Add>)
+            .add_observer(on_cloak_changed::<Remove>);
     }
 }

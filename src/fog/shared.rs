@@ -57,25 +57,32 @@ impl SharedVision {
         self.pairs.iter().copied()
     }
 
-    /// Adds to each receiver's view on `fog` what its givers' members see there (their own
-    /// views, as just gathered: sharing is not passed on).
+    /// Adds to each receiver's view and detection on `fog` what its givers' members see and
+    /// detect there (their own, as just gathered: sharing is not passed on).
     pub(super) fn apply(&self, fog: &mut FogOfWar) {
-        let own = |fog: &FogOfWar, team| fog.team(team).map(|t| t.visible_rows().clone());
-        let given: Vec<(Team, BitRows)> = self
+        let own = |fog: &FogOfWar, team| {
+            let fog = fog.team(team)?;
+            Some((fog.visible_rows().clone(), fog.detected_rows().clone()))
+        };
+        let given: Vec<(Team, (BitRows, BitRows))> = self
             .pairs
             .iter()
             .filter_map(|&(giver, receiver)| Some((receiver, own(fog, giver)?)))
             .collect();
-        for (receiver, rows) in given {
-            or_into(&mut fog.team_mut(receiver).visible, &rows);
+        for (receiver, (seen, detected)) in given {
+            let receiver = fog.team_mut(receiver);
+            or_into(&mut receiver.visible, &seen);
+            or_into(&mut receiver.detected, &detected);
         }
     }
 }
 
-/// Adds to the spectator's view on `fog`, if the map keeps one, every other team's view (its
-/// own members' views, as gathered, stay in it: adding again what is there changes nothing).
+/// Adds to the spectator's view and detection on `fog`, if the map keeps one, every other
+/// team's (its own members', as gathered, stay in it: adding again what is there changes
+/// nothing).
 pub(super) fn spectate_visible(fog: &mut FogOfWar) {
     spectate(fog, |team| &mut team.visible);
+    spectate(fog, |team| &mut team.detected);
 }
 
 /// Adds to the spectator's memory on `fog`, if the map keeps one, what every other team

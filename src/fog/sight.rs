@@ -19,6 +19,7 @@ use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use crate::fog::change_list::{ChangedTiles, FogChanges};
+use crate::fog::detection::Cloaked;
 use crate::fog::{FogOfWar, Team, TeamFog};
 use crate::placement::placed::{Findable, Placed, PlacedMoves};
 use crate::support::buckets::MapBuckets;
@@ -66,6 +67,8 @@ struct Stand {
     at: At,
     before: At,
     moved_in: u64,
+    /// Whether it is [`Cloaked`]: seen only where the team detects.
+    cloaked: bool,
 }
 
 /// What every team sees of the findable entities (each with where it stands), where they
@@ -175,8 +178,9 @@ impl TeamSight {
         lists.flat_map(|list| list.iter().map(|filed| self.seen.at(filed.slot).0))
     }
 
-    /// `entity` stands `at` now (it may be new): filed there and judged for every team.
-    fn place(&mut self, entity: Entity, at: At, fogs: &mut Fogs) {
+    /// `entity` stands `at` now (it may be new), `cloaked` or not: filed there and judged for
+    /// every team.
+    fn place(&mut self, entity: Entity, (at, cloaked): (At, bool), fogs: &mut Fogs) {
         if let Some((map, _)) = at {
             for &team in fogs.teams_of(map) {
                 self.know(team);
@@ -193,9 +197,10 @@ impl TeamSight {
             (stand.before, stand.moved_in) = (from, updates);
         }
         stand.at = at;
+        stand.cloaked = cloaked;
         self.refile(slot, from, at);
         for index in 0..self.seen.teams().len() {
-            let now = fogs.sees(self.seen.teams()[index], at);
+            let now = fogs.sees(self.seen.teams()[index], at, cloaked);
             judge(
                 &mut self.seen,
                 &mut self.changes[index],
@@ -281,8 +286,8 @@ impl TeamSight {
             }
         }
         for slot in on_tiles {
-            let at = self.seen.at(slot).1.at;
-            let now = fogs.sees(team, at);
+            let stand = self.seen.at(slot).1;
+            let (at, now) = (stand.at, fogs.sees(team, stand.at, stand.cloaked));
             judge(
                 &mut self.seen,
                 &mut self.changes[index],
@@ -348,20 +353,20 @@ impl<'a> Fogs<'a, '_, '_> {
         &self.teams
     }
 
-    /// Whether `team` sees the tile `at`.
-    fn sees(&mut self, team: Team, at: At) -> bool {
+    /// Whether `team` sees an entity on the tile `at`, `cloaked` or not.
+    fn sees(&mut self, team: Team, at: At, cloaked: bool) -> bool {
         let Some((map, tile)) = at else {
             return false;
         };
         let fog = self.fog(map).and_then(|fog| fog.team(team));
-        fog.is_some_and(|fog: &TeamFog| fog.is_visible(tile))
+        fog.is_some_and(|fog: &TeamFog| fog.is_visible(tile) && (!cloaked || fog.is_detected(tile)))
     }
 }
 
 /// What the team sight is brought up to date from.
 #[derive(SystemParam)]
 pub(super) struct SightInputs<'w, 's> {
-    findable: Query<'w, 's, &'static Placed, With<Findable>>,
+    findable: Query<'w, 's, (&'static Placed, Has<Cloaked>), With<Findable>>,
     new: Query<'w, 's, Entity, Added<Findable>>,
     moves: Res<'w, PlacedMoves>,
     changes: Res<'w, FogChanges>,
@@ -391,7 +396,7 @@ pub(super) fn update_team_sight(mut sight: ResMut<TeamSight>, mut inputs: SightI
     };
     for entity in listed {
         match inputs.findable.get(entity) {
-            Ok(placed) => sight.place(entity, placed.get(), &mut fogs),
+            Ok((placed, cloaked)) => sight.place(entity, (placed.get(), cloaked), &mut fogs),
             Err(_) => sight.remove(entity),
         }
     }
@@ -401,6 +406,14 @@ pub(super) fn update_team_sight(mut sight: ResMut<TeamSight>, mut inputs: SightI
             sight.judge_tiles(index, (map, tiles), &mut fogs);
         }
     }
+}
+
+/// An entity was cloaked or uncloaked: judged again at the next update.
+pub(super) fn on_cloak_changed<E: EntityEvent>(
+    event: On<E, Cloaked>,
+    mut sight: ResMut<TeamSight>,
+) {
+    sight.again.insert(event.event_target());
 }
 
 /// A findable entity was disabled or despawned: judged at the next update (it went).

@@ -10,6 +10,7 @@ use std::ops::DerefMut;
 use bevy::prelude::*;
 use bevy::utils::Parallel;
 
+use crate::fog::detection::Detector;
 use crate::fog::reveal::Reveal;
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::viewshed::Viewshed;
@@ -23,7 +24,14 @@ pub(super) struct TeamUnion(Parallel<TeamShares>);
 /// One thread's copies of the views of the teams it met, per map: a few, looked up for
 /// every view added, so a list searched in order (a `BTreeMap` cost 84 instructions a view, this about 47 with four teams).
 #[derive(Default)]
-struct TeamShares(Vec<((Entity, Team), TeamShare)>);
+struct TeamShares(Vec<((Entity, Team, Sense), TeamShare)>);
+
+/// What a share gathers: what the team sees, or where it detects cloaked entities.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sense {
+    Sight,
+    Detection,
+}
 
 /// A team's view on a map as one thread gathered it: map-sized, clear when not `used`.
 #[derive(Default)]
@@ -44,12 +52,17 @@ impl TeamUnion {
     pub(super) fn merge_into(&mut self, map: Entity, fog: &mut FogOfWar) {
         for team_fog in fog.teams.values_mut() {
             team_fog.visible.clear_all();
+            team_fog.detected.clear_all();
         }
         for shares in self.0.iter_mut() {
-            for (team, share) in shares.on_map(map) {
+            for ((team, sense), share) in shares.on_map(map) {
                 if std::mem::take(&mut share.used) {
-                    let visible = &mut fog.team_mut(team).visible;
-                    for (word, &seen) in visible.words_mut().iter_mut().zip(share.rows.words()) {
+                    let team_fog = fog.team_mut(team);
+                    let rows = match sense {
+                        Sense::Sight => &mut team_fog.visible,
+                        Sense::Detection => &mut team_fog.detected,
+                    };
+                    for (word, &seen) in rows.words_mut().iter_mut().zip(share.rows.words()) {
                         *word |= seen;
                     }
                     share.rows.clear_all();
@@ -61,9 +74,8 @@ impl TeamUnion {
 
 impl TeamShares {
     /// Adds what `paint` paints, on `map` whose tiles are `area`, to this thread's copy of
-    /// the view of `team` there.
-    fn add(&mut self, (map, team): (Entity, Team), area: Window, paint: impl FnOnce(&mut BitRows)) {
-        let key = (map, team);
+    /// what `team` senses there.
+    fn add(&mut self, key: (Entity, Team, Sense), area: Window, paint: impl FnOnce(&mut BitRows)) {
         let share = match self.0.iter().position(|(k, _)| *k == key) {
             Some(i) => &mut self.0[i].1,
             None => {
@@ -78,17 +90,18 @@ impl TeamShares {
         paint(&mut share.rows);
     }
 
-    /// The copies of the teams' views on `map`.
-    fn on_map(&mut self, map: Entity) -> impl Iterator<Item = (Team, &mut TeamShare)> {
+    /// The copies of the teams' views and detections on `map`.
+    fn on_map(&mut self, map: Entity) -> impl Iterator<Item = ((Team, Sense), &mut TeamShare)> {
         self.0
             .iter_mut()
-            .filter(move |((on, _), _)| *on == map)
-            .map(|((_, team), share)| (*team, share))
+            .filter(move |((on, ..), _)| *on == map)
+            .map(|((_, team, sense), share)| ((*team, *sense), share))
     }
 }
 
 /// The members whose views make each team's view: the [`RevealsFog`] viewers, a
-/// [`Reveal`] through walls adding its area in place of its view.
+/// [`Reveal`] through walls adding its area in place of its view; a [`Detector`]'s view is
+/// also where its team detects cloaked entities.
 pub(super) type Members<'w, 's> = Query<
     'w,
     's,
@@ -96,6 +109,7 @@ pub(super) type Members<'w, 's> = Query<
         &'static Viewshed,
         Option<&'static Team>,
         Option<&'static Reveal>,
+        Has<Detector>,
     ),
     With<RevealsFog>,
 >;
@@ -105,7 +119,7 @@ pub(super) type Members<'w, 's> = Query<
 pub(super) fn gather_members(map: Entity, area: Window, members: &Members, union: &TeamUnion) {
     members.par_iter().for_each_init(
         || union.local(),
-        |shares, (viewshed, team, reveal)| {
+        |shares, (viewshed, team, reveal, detector)| {
             let team = team.copied().unwrap_or_default();
             let Some((on, tile)) = viewshed.origin() else {
                 return;
@@ -113,12 +127,16 @@ pub(super) fn gather_members(map: Entity, area: Window, members: &Members, union
             if on != map {
                 return;
             }
-            shares.add((map, team), area, |rows| match reveal {
+            let paint = |rows: &mut BitRows| match reveal {
                 Some(reveal) if reveal.through_walls => {
                     reveal.or_disc_into(rows, area, (tile.x, tile.y));
                 }
                 _ => viewshed.visible_set().or_into_at(rows, (area.x, area.y)),
-            });
+            };
+            shares.add((map, team, Sense::Sight), area, paint);
+            if detector {
+                shares.add((map, team, Sense::Detection), area, paint);
+            }
         },
     );
 }
