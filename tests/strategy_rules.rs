@@ -42,8 +42,10 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{DrawnTeam, FogRegrowth, Reveal, SharedVision, Sighting, Team, TeamKnowledge};
-use common_app::{fog, spawn_map, spawn_viewer, tile_entity, viewshed};
+use bevy_viewshed::{
+    Cloaked, Detector, DrawnTeam, FogRegrowth, Reveal, SharedVision, Sighting, Team, TeamKnowledge,
+};
+use common_app::{fog, spawn_map, spawn_viewer, spotted, tile_entity, viewshed};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -932,6 +934,375 @@ fn an_entity_despawned_out_of_every_teams_view_is_forgotten() {
     app.world_mut().despawn(rat);
     app.update();
     assert_eq!(k_last_seen(&mut app, Team(0), rat), None);
+}
+
+// --- Cloaking and detection ---------------------------------------------------------------
+
+/// A revealing detector of `team`.
+fn detector(app: &mut App, map: Entity, (x, y): (u32, u32), radius: u32, team: u32) -> Entity {
+    app.world_mut()
+        .spawn((
+            Detector,
+            Viewshed::new(radius),
+            RevealsFog,
+            Team(team),
+            TilePos { x, y },
+            TilemapId(map),
+        ))
+        .id()
+}
+
+/// A cloaked, spottable unit of `team` that does not see.
+fn cloaked(app: &mut App, map: Entity, (x, y): (u32, u32), team: u32) -> Entity {
+    app.world_mut()
+        .spawn((
+            Cloaked,
+            CanBeSpotted,
+            Team(team),
+            TilePos { x, y },
+            TilemapId(map),
+        ))
+        .id()
+}
+
+/// The tiles `team` detects (none if the map's fog has no view for it).
+fn detected(app: &App, map: Entity, team: Team) -> Tiles {
+    every_tile(map_size(app, map))
+        .filter(|&t| fog(app, map).team(team).is_some_and(|f| f.is_detected(t)))
+        .map(|t| (t.x, t.y))
+        .collect()
+}
+
+fn visibility(app: &App, entity: Entity) -> Visibility {
+    *app.world()
+        .get::<Visibility>(entity)
+        .expect("the entity has a Visibility")
+}
+
+#[test]
+fn a_cloaked_unit_is_seen_only_where_its_enemy_detects() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    unit(&mut app, map, (2, 0), 2, 0); // sees 0..=4
+    let scout = cloaked(&mut app, map, (3, 0), 1);
+    app.update(); // t = 0: on a tile team 0 sees, not one it detects
+    assert_eq!(visible(&app, map, Team(0)), row(0..=4));
+    assert_eq!(detected(&app, map, Team(0)), Tiles::new());
+    assert!(!k_sees(&mut app, Team(0), scout), "t = 0: not detected");
+    assert_eq!(k_last_seen(&mut app, Team(0), scout), None);
+
+    // A detector far off: it lifts the fog and detects its own view only.
+    let d = detector(&mut app, map, (12, 0), 2, 0);
+    app.update(); // t = 100
+    assert_eq!(seen(&app, d), row(10..=14));
+    assert_eq!(
+        visible(&app, map, Team(0)),
+        join(&[row(0..=4), row(10..=14)])
+    );
+    assert_eq!(detected(&app, map, Team(0)), seen(&app, d));
+    assert_eq!(detected(&app, map, Team(1)), Tiles::new());
+    assert!(!k_sees(&mut app, Team(0), scout), "t = 100: not detected");
+    assert_eq!(k_last_seen(&mut app, Team(0), scout), None);
+
+    // The detector sees its tile: seen while it does.
+    walk(&mut app, d, (5, 0)); // 3..=7
+    app.update(); // t = 200
+    assert_eq!(detected(&app, map, Team(0)), row(3..=7));
+    assert!(k_sees(&mut app, Team(0), scout), "t = 200: detected");
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 3, y: 0 }, ms(200)))
+    );
+    walk(&mut app, scout, (4, 0));
+    app.update(); // t = 300
+    assert!(k_sees(&mut app, Team(0), scout), "t = 300: detected");
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 4, y: 0 }, ms(300)))
+    );
+
+    // The detector walks away: its tile is still in view, but not detected.
+    walk(&mut app, d, (12, 0));
+    app.update(); // t = 400
+    assert_eq!(state(&app, map, Team(0), (4, 0)), FogState::Visible);
+    assert_eq!(detected(&app, map, Team(0)), row(10..=14));
+    assert!(!k_sees(&mut app, Team(0), scout), "t = 400: detector gone");
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 4, y: 0 }, ms(300)))
+    );
+    app.update(); // t = 500
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 4, y: 0 }, ms(300)))
+    );
+    // Detected without being in any non-detector's view: the detector's view is seen too.
+    walk(&mut app, scout, (13, 0));
+    app.update(); // t = 600
+    assert!(
+        k_sees(&mut app, Team(0), scout),
+        "t = 600: under the detector"
+    );
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 13, y: 0 }, ms(600)))
+    );
+}
+
+#[test]
+fn a_detector_spawned_as_the_page_does_lifts_the_fog_and_detects_its_view() {
+    let mut app = timed_app();
+    let map = two_rooms(&mut app);
+    // As in the page: no `RevealsFog` written, "a `Detector` is a `RevealsFog` viewer".
+    let d = app
+        .world_mut()
+        .spawn((
+            Detector,
+            Viewshed::new(4),
+            Team(0),
+            TilePos { x: 2, y: 2 },
+            TilemapId(map),
+        ))
+        .id();
+    // A plain team-0 unit in the other room: seen there, not detected.
+    let u = unit(&mut app, map, (7, 2), 2, 0);
+    app.update();
+    let area = seen(&app, d);
+    assert!(area.contains(&(2, 2)) && area.iter().all(|&(x, _)| x <= 4));
+    assert_eq!(
+        visible(&app, map, Team(0)),
+        join(&[area.clone(), seen(&app, u)])
+    );
+    assert_eq!(detected(&app, map, Team(0)), area);
+    assert_eq!(detected(&app, map, Team(1)), Tiles::new());
+}
+
+#[test]
+fn detection_is_shared_with_sight_and_stops_with_it() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    let d = detector(&mut app, map, (10, 0), 2, 0); // 8..=12
+    unit(&mut app, map, (2, 0), 2, 2); // team 2 sees 0..=4
+    let scout = cloaked(&mut app, map, (11, 0), 1);
+    app.update(); // t = 0
+    assert_eq!(seen(&app, d), row(8..=12));
+    assert!(k_sees(&mut app, Team(0), scout));
+    assert!(!k_sees(&mut app, Team(2), scout));
+    assert_eq!(detected(&app, map, Team(2)), Tiles::new());
+
+    vision(&mut app).share(Team(0), Team(2));
+    app.update(); // t = 100
+    assert_eq!(
+        visible(&app, map, Team(2)),
+        join(&[row(0..=4), row(8..=12)])
+    );
+    assert_eq!(detected(&app, map, Team(2)), row(8..=12));
+    assert!(k_sees(&mut app, Team(2), scout), "shared detection");
+    assert_eq!(
+        k_last_seen(&mut app, Team(2), scout),
+        Some((map, TilePos { x: 11, y: 0 }, ms(100)))
+    );
+    // One-way: team 0 gets nothing from team 2.
+    assert_eq!(detected(&app, map, Team(0)), row(8..=12));
+    // The scout walks into team 2's own view, out of the detector's: not detected.
+    walk(&mut app, scout, (3, 0));
+    app.update(); // t = 200
+    assert!(!k_sees(&mut app, Team(2), scout), "t = 200: not detected");
+    assert!(!k_sees(&mut app, Team(0), scout));
+    walk(&mut app, scout, (9, 0));
+    app.update(); // t = 300
+    assert!(
+        k_sees(&mut app, Team(2), scout),
+        "t = 300: shared detection"
+    );
+
+    vision(&mut app).stop(Team(0), Team(2));
+    app.update(); // t = 400
+    assert_eq!(visible(&app, map, Team(2)), row(0..=4));
+    assert_eq!(detected(&app, map, Team(2)), Tiles::new());
+    assert!(!k_sees(&mut app, Team(2), scout), "sharing stopped");
+    assert!(k_sees(&mut app, Team(0), scout));
+    assert_eq!(
+        k_last_seen(&mut app, Team(2), scout),
+        Some((map, TilePos { x: 9, y: 0 }, ms(300)))
+    );
+}
+
+#[test]
+fn the_spectator_detects_what_any_team_detects() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    app.insert_resource(DrawnTeam(Team::SPECTATOR));
+    detector(&mut app, map, (10, 0), 2, 0); // 8..=12
+    unit(&mut app, map, (2, 0), 2, 1); // 0..=4
+    detector(&mut app, map, (17, 0), 1, 1); // 16..=18
+    let scout = app
+        .world_mut()
+        .spawn((
+            Cloaked,
+            CanBeSpotted,
+            HidesOutsideView,
+            Visibility::Inherited,
+            Team(2),
+            TilePos { x: 3, y: 0 },
+            TilemapId(map),
+        ))
+        .id();
+    app.update(); // t = 0
+    assert_eq!(
+        visible(&app, map, Team::SPECTATOR),
+        join(&[row(0..=4), row(8..=12), row(16..=18)])
+    );
+    assert_eq!(
+        detected(&app, map, Team::SPECTATOR),
+        join(&[row(8..=12), row(16..=18)])
+    );
+    // Seen by the spectator (through team 1), not detected by anyone.
+    assert!(!k_sees(&mut app, Team::SPECTATOR, scout), "t = 0");
+    assert_eq!(visibility(&app, scout), Visibility::Hidden, "t = 0");
+    walk(&mut app, scout, (11, 0)); // team 0 detects it
+    app.update(); // t = 100
+    assert!(k_sees(&mut app, Team::SPECTATOR, scout), "t = 100");
+    assert!(k_sees(&mut app, Team(0), scout));
+    assert!(!k_sees(&mut app, Team(1), scout));
+    assert_eq!(visibility(&app, scout), Visibility::Inherited, "t = 100");
+    assert_eq!(
+        k_last_seen(&mut app, Team::SPECTATOR, scout),
+        Some((map, TilePos { x: 11, y: 0 }, ms(100)))
+    );
+    walk(&mut app, scout, (17, 0)); // team 1 detects it
+    app.update(); // t = 200
+    assert!(k_sees(&mut app, Team::SPECTATOR, scout), "t = 200");
+    assert!(!k_sees(&mut app, Team(0), scout));
+    assert!(k_sees(&mut app, Team(1), scout));
+    assert_eq!(visibility(&app, scout), Visibility::Inherited, "t = 200");
+    walk(&mut app, scout, (14, 0)); // nobody sees it
+    app.update(); // t = 300
+    assert!(!k_sees(&mut app, Team::SPECTATOR, scout), "t = 300");
+    assert_eq!(visibility(&app, scout), Visibility::Hidden, "t = 300");
+    assert_eq!(
+        k_last_seen(&mut app, Team::SPECTATOR, scout),
+        Some((map, TilePos { x: 17, y: 0 }, ms(200)))
+    );
+}
+
+#[test]
+fn uncloaking_and_cloaking_take_effect_at_the_next_update() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    unit(&mut app, map, (2, 0), 2, 0); // 0..=4
+    let scout = cloaked(&mut app, map, (3, 0), 1);
+    app.update(); // t = 0
+    assert!(!k_sees(&mut app, Team(0), scout));
+    app.world_mut().entity_mut(scout).remove::<Cloaked>();
+    assert!(
+        !k_sees(&mut app, Team(0), scout),
+        "uncloaked, before the next update"
+    );
+    app.update(); // t = 100
+    assert!(k_sees(&mut app, Team(0), scout), "uncloaked at t = 100");
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 3, y: 0 }, ms(100)))
+    );
+    app.update(); // t = 200
+    assert!(k_sees(&mut app, Team(0), scout));
+    app.world_mut().entity_mut(scout).insert(Cloaked);
+    assert!(
+        k_sees(&mut app, Team(0), scout),
+        "cloaked, before the next update"
+    );
+    app.update(); // t = 300
+    assert!(!k_sees(&mut app, Team(0), scout), "cloaked at t = 300");
+    assert_eq!(
+        k_last_seen(&mut app, Team(0), scout),
+        Some((map, TilePos { x: 3, y: 0 }, ms(200)))
+    );
+}
+
+#[test]
+fn a_hidden_cloaked_entity_shows_where_the_drawn_team_detects() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    unit(&mut app, map, (2, 0), 2, 0); // team 0 sees 0..=4
+    let d = detector(&mut app, map, (12, 0), 2, 0); // and 10..=14
+    detector(&mut app, map, (4, 0), 1, 1); // team 1 sees and detects 3..=5
+    let scout = app
+        .world_mut()
+        .spawn((
+            Cloaked,
+            HidesOutsideView,
+            Visibility::Inherited,
+            Team(2),
+            TilePos { x: 3, y: 0 },
+            TilemapId(map),
+        ))
+        .id();
+    app.update(); // t = 0: team 0 drawn, sees (3, 0) without detecting it
+    assert_eq!(state(&app, map, Team(0), (3, 0)), FogState::Visible);
+    assert_eq!(visibility(&app, scout), Visibility::Hidden, "t = 0");
+    assert!(!k_sees(&mut app, Team(0), scout));
+    walk(&mut app, d, (5, 0));
+    app.update(); // t = 100: detected
+    assert_eq!(visibility(&app, scout), Visibility::Inherited, "t = 100");
+    assert!(k_sees(&mut app, Team(0), scout));
+    walk(&mut app, d, (12, 0));
+    app.update(); // t = 200: the detector walked away
+    assert_eq!(visibility(&app, scout), Visibility::Hidden, "t = 200");
+    // Team 1 drawn: it detects (3, 0).
+    app.insert_resource(DrawnTeam(Team(1)));
+    app.update(); // t = 300
+    assert_eq!(
+        visibility(&app, scout),
+        Visibility::Inherited,
+        "team 1 drawn"
+    );
+    app.insert_resource(DrawnTeam(Team(0)));
+    app.update(); // t = 400
+    assert_eq!(
+        visibility(&app, scout),
+        Visibility::Hidden,
+        "team 0 drawn again"
+    );
+    // Uncloaked: team 0 sees its tile, so it shows at the next update.
+    app.world_mut().entity_mut(scout).remove::<Cloaked>();
+    app.update(); // t = 500
+    assert_eq!(visibility(&app, scout), Visibility::Inherited, "uncloaked");
+    assert!(k_sees(&mut app, Team(0), scout));
+    // Out of team 0's view: hidden, cloaked or not.
+    walk(&mut app, scout, (7, 0));
+    app.update(); // t = 600
+    assert_eq!(visibility(&app, scout), Visibility::Hidden, "out of view");
+}
+
+#[test]
+fn a_viewers_own_sightings_ignore_cloaking() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    let a = unit(&mut app, map, (2, 0), 2, 0);
+    let scout = cloaked(&mut app, map, (3, 0), 1);
+    app.update();
+    assert!(!k_sees(&mut app, Team(0), scout));
+    assert_eq!(spotted(&app, a).collect::<Vec<_>>(), vec![scout]);
+}
+
+/// The page makes no exception for a cloaked unit's own team: it too sees it only where it
+/// detects.
+#[test]
+fn a_cloaked_units_own_team_sees_it_only_where_it_detects() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    unit(&mut app, map, (2, 0), 2, 1); // team 1 sees 0..=4
+    let scout = cloaked(&mut app, map, (3, 0), 1);
+    app.update();
+    assert_eq!(state(&app, map, Team(1), (3, 0)), FogState::Visible);
+    assert!(
+        !k_sees(&mut app, Team(1), scout),
+        "its own team sees it without detecting it"
+    );
+    detector(&mut app, map, (4, 0), 1, 1);
+    app.update();
+    assert!(k_sees(&mut app, Team(1), scout));
 }
 
 // --- The model ----------------------------------------------------------------------------

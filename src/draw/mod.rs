@@ -10,7 +10,7 @@
 //! | module | its job |
 //! |---|---|
 //! | [`style`] | how each state looks on a layer: [`FogStyle`], [`TileLook`], [`SoftEdge`], [`FogFade`] |
-//! | `layers` | the writing of a map's fog into its fog layers, and of tiles new to them |
+//! | `fog_layers` | the writing of a map's fog into its fog layers, and of tiles new to them |
 //! | `edges` | which tiles border the view, for [`SoftEdge`] looks |
 //! | `fade` | tiles moving between looks over time, as a [`FogFade`] says |
 //! | `tile_writer` | writing looks into tiles: a tile at a time, or many on all threads |
@@ -26,7 +26,7 @@
 
 mod edges;
 mod fade;
-mod layers;
+mod fog_layers;
 pub mod minimap;
 mod minimap_canvas;
 pub mod overlay;

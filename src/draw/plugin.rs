@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use super::edges::FogEdges;
 use super::fade::{FadingTiles, advance_fades, on_fog_style_removed};
-use super::layers::{draw_fog_layers, style_new_tiles};
+use super::fog_layers::{draw_fog_layers, style_new_tiles};
 use super::minimap::FogMinimap;
 use super::minimap_canvas::draw_minimaps;
 use super::overlay::{FogOverlay, FogOverlayLayer, keep_fog_overlays, on_fog_overlay_removed};

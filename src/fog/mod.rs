@@ -14,7 +14,7 @@
 //! | [`shared`] | sight shared between teams ([`SharedVision`]) and the spectator's |
 //! | [`reveal`] | areas a team sees for a while: [`Reveal`] |
 //! | [`detection`] | cloaked entities seen only where a team detects: [`Cloaked`], [`Detector`] |
-//! | `maps` | which maps have a fog: every map the opacity step made; a world's chunks that come and go |
+//! | `fogged_maps` | which maps have a fog: every map the opacity step made; a world's chunks that come and go |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
 //! | `update` | each map's fog brought up to date: team views, memory, what changed |
@@ -30,8 +30,8 @@
 
 pub(crate) mod change_list;
 pub mod detection;
+mod fogged_maps;
 pub mod knowledge;
-mod maps;
 pub mod memory;
 pub mod model;
 mod past;

@@ -5,8 +5,8 @@ use bevy::ecs::entity_disabling::Disabled;
 use bevy::prelude::*;
 
 use super::change_list::FogChanges;
+use super::fogged_maps::{FogChunks, track_fog};
 use super::knowledge::{TeamSightings, record_sightings};
-use super::maps::{FogChunks, track_fog};
 use super::past::FogPast;
 use super::reveal::expire_reveals;
 use super::seen_times::SeenTimes;

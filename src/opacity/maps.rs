@@ -100,7 +100,7 @@ pub(super) fn track_maps(
 }
 
 /// A map as its layout is kept: its grids and its change log.
-type Layout<'a> = (Mut<'a, MapOpacity>, Mut<'a, OpacityLog>);
+type MapGrids<'a> = (Mut<'a, MapOpacity>, Mut<'a, OpacityLog>);
 
 /// A tilemap's size and type.
 type TilemapShape = (&'static TilemapSize, Option<&'static TilemapType>);
@@ -127,7 +127,7 @@ pub(super) fn follow_tilemaps(
 }
 
 /// Lays a tilemap's map out anew if its size or kind of grid changed.
-fn follow_tilemap((mut opacity, mut log): Layout, size: TilemapSize, map_type: TilemapType) {
+fn follow_tilemap((mut opacity, mut log): MapGrids, size: TilemapSize, map_type: TilemapType) {
     let retyped = opacity.set_type(map_type);
     if retyped || whole(size) != opacity.area() || opacity.is_added() {
         opacity.lay_out(whole(size));
@@ -137,7 +137,7 @@ fn follow_tilemap((mut opacity, mut log): Layout, size: TilemapSize, map_type: T
 }
 
 /// A world as its layout is followed.
-type World<'a> = (
+type WorldGrids<'a> = (
     &'a WorldLayout,
     Mut<'a, MapOpacity>,
     Mut<'a, OpacityLog>,
@@ -153,7 +153,7 @@ type WorldChanged = (
 /// Keeps each world's map laid out like its layout: its grid, its area and its chunks. A chunk
 /// that comes or goes costs its own tiles (logged as one changed area: only the views that
 /// reach it are computed again); a new area or grid lays the map out anew.
-pub(super) fn follow_worlds(mut worlds: Query<World, WorldChanged>) {
+pub(super) fn follow_worlds(mut worlds: Query<WorldGrids, WorldChanged>) {
     for (layout, mut opacity, mut log, opaque) in &mut worlds {
         let retyped = opacity.set_type(layout.map_type());
         let was = opacity.chunks().to_vec();

@@ -120,7 +120,7 @@ enum Visit {
 /// What changed on the maps since the last run: whether every viewer must be visited (a
 /// map's size, grid or existence changed, or layers did) or only those near changed tiles.
 #[derive(SystemParam)]
-pub(super) struct MapChanges<'w, 's> {
+pub(super) struct OpacityChanges<'w, 's> {
     epoch: Res<'w, LayerEpoch>,
     seen_epoch: Local<'s, u64>,
     changed:
@@ -128,7 +128,7 @@ pub(super) struct MapChanges<'w, 's> {
     removed: RemovedComponents<'w, 's, MapOpacity>,
 }
 
-impl MapChanges<'_, '_> {
+impl OpacityChanges<'_, '_> {
     fn read(&mut self, index: &mut ReachIndex) -> Visit {
         let layers = self.epoch.changed_since(&mut self.seen_epoch);
         let mut all = layers;
@@ -162,7 +162,7 @@ pub(crate) struct Views<'w, 's, C: KeptView> {
     items: Query<'w, 's, ViewItem<C>>,
     maps: Maps<'w, 's>,
     moves: Res<'w, PlacedMoves>,
-    map_changes: MapChanges<'w, 's>,
+    map_changes: OpacityChanges<'w, 's>,
     removed: RemovedComponents<'w, 's, C>,
     index: Local<'s, ReachIndex>,
     updates: Local<'s, Parallel<Vec<Update>>>,

@@ -215,7 +215,7 @@ type NewOrMoved = (
 
 /// What laying out the worlds reads and writes.
 #[derive(SystemParam)]
-pub(super) struct Layout<'w, 's> {
+pub(super) struct ChunkPlacer<'w, 's> {
     moved: Query<'w, 's, &'static ChunkOf, ChunkMoved>,
     /// New worlds, and worlds that moved (their chunks placed by transform move in them).
     new_or_moved: Query<'w, 's, Entity, NewOrMoved>,
@@ -230,7 +230,7 @@ pub(super) struct Layout<'w, 's> {
 
 /// Lays out the worlds whose chunks came, went or moved, or that moved themselves: each
 /// chunk's [`ChunkPlacement`] and the world's [`WorldLayout`].
-pub(super) fn place_chunks(mut layout: Layout) {
+pub(super) fn place_chunks(mut layout: ChunkPlacer) {
     let WorldsDirty {
         worlds: mut dirty,
         left,
@@ -245,7 +245,7 @@ pub(super) fn place_chunks(mut layout: Layout) {
     }
 }
 
-impl Layout<'_, '_> {
+impl ChunkPlacer<'_, '_> {
     /// Places every chunk of `world` that has the world's grid, and keeps the world's layout.
     fn lay_out(&mut self, world: Entity) {
         let Ok((chunks, world_transform, _)) = self.worlds.get(world) else {

@@ -42,7 +42,7 @@
 //! | `config` | what a game tells the integration: `TiledOpacity`, `TiledVision`, `ObjectVision`, `TiledFog` |
 //! | `data` | the Tiled data behind what bevy_ecs_tiled spawned: a map, its tileset tile or object |
 //! | `properties` | a tile's or object's custom properties, each checked for the type expected |
-//! | `maps` | each `TiledMap` a `LayerGroup`, each `TiledWorld` a `WorldMap`; the layers' `TiledFog` |
+//! | `map_groups` | each `TiledMap` a `LayerGroup`, each `TiledWorld` a `WorldMap`; the layers' `TiledFog` |
 //! | `headless` | a server's tilemaps (no `render`) given the size, grid and storage a map needs |
 //! | `chunking` | bevy_ecs_tiled's world chunking kept from unloading a world under a still camera |
 //! | `memory` | what the teams explored of a map, kept across a reload |
@@ -68,7 +68,7 @@ mod cover;
 mod data;
 mod grid;
 mod headless;
-mod maps;
+mod map_groups;
 mod memory;
 mod objects;
 mod opaque_tiles;
@@ -106,8 +106,8 @@ impl Plugin for TiledViewshedPlugin {
             .register_type::<TiledOpacity>()
             .register_type::<TiledVision>()
             .register_type::<TiledFog>()
-            .add_observer(maps::group_map)
-            .add_observer(maps::world_of_maps)
+            .add_observer(map_groups::group_map)
+            .add_observer(map_groups::world_of_maps)
             .add_observer(memory::keep_explored);
         app.add_systems(
             ViewshedSchedule,
@@ -123,7 +123,7 @@ impl Plugin for TiledViewshedPlugin {
             (
                 checks::check_maps,
                 checks::check_grids,
-                maps::style_tilemaps,
+                map_groups::style_tilemaps,
                 memory::give_back_explored,
                 opaque_tiles::sync_tile_opacity,
                 objects::read_objects,
