@@ -1,5 +1,5 @@
 //! The strategy rules of `docs/strategy.md` (allies' `SharedVision`, `Team::SPECTATOR`,
-//! temporary `Reveal`s, `FogRegrowth`, `TeamKnowledge`), written from that page alone and held
+//! `Cloaked` units and `Detector`s, temporary `Reveal`s, `FogRegrowth`, `TeamKnowledge`), written from that page alone and held
 //! against the plugin: first frame by frame on small hand-made maps with the exact tiles
 //! expected, then against a plain model of the page in random games.
 //!
@@ -8,7 +8,9 @@
 //! reveals (a reveal through walls is the disc the page defines; one that is not is read from
 //! a plain `Viewshed::new(radius)` the test puts on the same tile, which "sees like" it). From
 //! there it derives, as the page writes it, what each team and the spectator see and remember,
-//! when each tile was last seen and grows back, and what `TeamKnowledge` answers.
+//! when each tile was last seen and grows back, and what `TeamKnowledge` answers. Each team
+//! detects its own `Detector`s' views and its givers' (the spectator: every team's); it sees a
+//! `Cloaked` unit only on a tile it both sees and detects.
 //!
 //! Time is the app's, advanced by a fixed step per update (`TimeUpdateStrategy::ManualDuration`;
 //! Bevy's first update has no delta, so the n-th update runs at `(n - 1) * STEP`).
@@ -1286,6 +1288,46 @@ fn a_viewers_own_sightings_ignore_cloaking() {
     assert_eq!(spotted(&app, a).collect::<Vec<_>>(), vec![scout]);
 }
 
+/// "Every rule takes effect at the next update of the plugin (the frame in which the game
+/// changed it)": a `Detector` inserted on a unit that does not move.
+#[test]
+fn a_detector_inserted_on_a_unit_at_rest_detects_at_the_next_update() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    let a = unit(&mut app, map, (2, 0), 2, 0); // 0..=4
+    let scout = cloaked(&mut app, map, (3, 0), 1);
+    app.update();
+    app.update();
+    app.world_mut().entity_mut(a).insert(Detector);
+    app.update();
+    assert_eq!(
+        detected(&app, map, Team(0)),
+        row(0..=4),
+        "Detector inserted on a unit at rest"
+    );
+    assert!(k_sees(&mut app, Team(0), scout), "Detector inserted");
+}
+
+/// The same for a `Detector` removed from a unit that does not move.
+#[test]
+fn a_detector_removed_from_a_unit_at_rest_stops_detecting_at_the_next_update() {
+    let mut app = timed_app();
+    let map = corridor(&mut app);
+    let d = detector(&mut app, map, (2, 0), 2, 0); // 0..=4
+    let scout = cloaked(&mut app, map, (3, 0), 1);
+    app.update();
+    app.update();
+    assert!(k_sees(&mut app, Team(0), scout));
+    app.world_mut().entity_mut(d).remove::<Detector>();
+    app.update();
+    assert_eq!(
+        detected(&app, map, Team(0)),
+        Tiles::new(),
+        "Detector removed from a unit at rest"
+    );
+    assert!(!k_sees(&mut app, Team(0), scout), "Detector removed");
+}
+
 /// The page makes no exception for a cloaked unit's own team: it too sees it only where it
 /// detects.
 #[test]
@@ -1314,7 +1356,8 @@ fn a_cloaked_units_own_team_sees_it_only_where_it_detects() {
 /// `spectator_memory` (the spectator may lack a tile that a team explored by the game and
 /// has not seen since), `spectator_regrowth` (whether the spectator's tiles that no team
 /// remembers grow back is taken from the plugin), `same_frame` (a tile forgotten and explored again by the game between
-/// two updates keeps its clocks).
+/// two updates keeps its clocks), `detector_at_rest` (no `Detector` is inserted or removed after
+/// spawn: the plugin was found not to change detection at the next update then).
 fn lenient(what: &str) -> bool {
     std::env::var("STRATEGY_RULES_LENIENT").is_ok_and(|v| v.split(',').any(|w| w.trim() == what))
 }
@@ -1482,6 +1525,10 @@ struct Unit {
     entity: Entity,
     team: usize,
     spotted: bool,
+    /// Has `Cloaked` (only spottable units are cloaked).
+    cloaked: bool,
+    /// Has `Detector`.
+    detector: bool,
 }
 
 struct LiveReveal {
@@ -1530,6 +1577,8 @@ struct UnitSpec {
     radius: u32,
     team: usize,
     spotted: bool,
+    /// Spawned with `Detector`.
+    detector: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1597,6 +1646,16 @@ enum Op {
     RemoveRegrowth,
     /// `FogOfWar::team_mut(Team::SPECTATOR)`.
     AskSpectator,
+    /// Inserts (`on`) or removes `Cloaked` on a unit (a spottable one only).
+    Cloak {
+        unit: usize,
+        on: bool,
+    },
+    /// Inserts (`on`) or removes `Detector` on a unit.
+    Detect {
+        unit: usize,
+        on: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -1648,10 +1707,15 @@ impl Sim {
             if spec.spotted {
                 e.insert(CanBeSpotted);
             }
+            if spec.detector {
+                e.insert(Detector);
+            }
             units.push(Unit {
                 entity: e.id(),
                 team: spec.team,
                 spotted: spec.spotted,
+                cloaked: false,
+                detector: spec.detector,
             });
         }
         let walkers = case
@@ -1881,7 +1945,63 @@ impl Sim {
                 self.fog_mut().team_mut(Team::SPECTATOR);
                 self.spectator_asked = true;
             }
+            Op::Cloak { unit, on } => {
+                let i = unit % self.units.len();
+                if !self.units[i].spotted {
+                    return;
+                }
+                self.units[i].cloaked = on;
+                let mut e = self.app.world_mut().entity_mut(self.units[i].entity);
+                if on {
+                    e.insert(Cloaked);
+                } else {
+                    e.remove::<Cloaked>();
+                }
+            }
+            Op::Detect { unit, on } => {
+                if lenient("detector_at_rest") {
+                    return;
+                }
+                let i = unit % self.units.len();
+                self.units[i].detector = on;
+                let mut e = self.app.world_mut().entity_mut(self.units[i].entity);
+                if on {
+                    e.insert(Detector);
+                } else {
+                    e.remove::<Detector>();
+                }
+            }
         }
+    }
+
+    /// The cloaked units alive.
+    fn cloaked(&self) -> BTreeSet<Entity> {
+        self.units
+            .iter()
+            .filter(|u| u.cloaked)
+            .map(|u| u.entity)
+            .collect()
+    }
+
+    /// What each team detects: its own detectors' views and its givers' (not passed on); the
+    /// spectator, what any team's detectors see.
+    fn detection(&self) -> [BTreeSet<TilePos>; 4] {
+        let mut own: [BTreeSet<TilePos>; 4] = Default::default();
+        for unit in self.units.iter().filter(|u| u.detector) {
+            own[unit.team].extend(viewshed(&self.app, unit.entity).iter());
+        }
+        std::array::from_fn(|t| {
+            if t == SPEC {
+                return own.iter().flatten().copied().collect();
+            }
+            let mut detected = own[t].clone();
+            for &(giver, receiver) in &self.shares {
+                if receiver == t {
+                    detected.extend(own[giver].iter().copied());
+                }
+            }
+            detected
+        })
     }
 
     /// The spottable entities alive, on their tiles.
@@ -2000,10 +2120,15 @@ impl Sim {
             self.spectator = true;
         }
 
-        // Where each team saw the spottable entities.
+        // Where each team saw the spottable entities (a cloaked one, where it also detects).
+        let cloaked = self.cloaked();
+        let detection = self.detection();
         for (entity, tile) in self.tracked() {
             for (t, view) in view.iter().enumerate() {
-                if (t != SPEC || self.spectator) && view.contains(&tile) {
+                if (t != SPEC || self.spectator)
+                    && view.contains(&tile)
+                    && (!cloaked.contains(&entity) || detection[t].contains(&tile))
+                {
                     self.teams[t].last_seen.insert(entity, Some((tile, now)));
                 }
             }
@@ -2220,11 +2345,34 @@ impl Sim {
             .map_err(|e| format!("TeamKnowledge did not run: {e}"))?;
 
         let where_now: BTreeMap<Entity, TilePos> = tracked.into_iter().collect();
+        let cloaked = self.cloaked();
+        let detection = self.detection();
+        for &t in &teams {
+            let got: BTreeSet<TilePos> = fog(&self.app, map)
+                .team(team_of(t))
+                .map(|f| {
+                    tiles
+                        .iter()
+                        .copied()
+                        .filter(|&p| f.is_detected(p))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if got != detection[t] {
+                return Err(format!(
+                    "TeamFog::is_detected of {}: it has {:?}, the page says {:?}",
+                    team_name(t),
+                    got.iter().map(|p| (p.x, p.y)).collect::<Vec<_>>(),
+                    detection[t].iter().map(|p| (p.x, p.y)).collect::<Vec<_>>()
+                ));
+            }
+        }
         for (i, &(t, e)) in pairs.iter().enumerate() {
             let model = &self.teams[t];
-            let want_sees = where_now
-                .get(&e)
-                .is_some_and(|tile| model.visible.contains(tile));
+            let want_sees = where_now.get(&e).is_some_and(|tile| {
+                model.visible.contains(tile)
+                    && (!cloaked.contains(&e) || detection[t].contains(tile))
+            });
             if sees[i] != want_sees {
                 return Err(format!(
                     "TeamKnowledge::sees({}, {e}) is {}, the page says {want_sees} (it stands on {:?})",
@@ -2351,12 +2499,14 @@ impl Sim {
             .map(|u| {
                 let tile = world.get::<TilePos>(u.entity).unwrap();
                 format!(
-                    "{} of {} on ({}, {}){}",
+                    "{} of {} on ({}, {}){}{}{}",
                     u.entity,
                     team_name(u.team),
                     tile.x,
                     tile.y,
-                    if u.spotted { " spottable" } else { "" }
+                    if u.spotted { " spottable" } else { "" },
+                    if u.cloaked { " cloaked" } else { "" },
+                    if u.detector { " detector" } else { "" }
                 )
             })
             .collect();
@@ -2394,15 +2544,22 @@ const W: u32 = 9;
 const H: u32 = 6;
 
 fn unit_spec() -> impl Strategy<Value = UnitSpec> {
-    (0..W, 0..H, 2..=4u32, 0..TEAMS, prop::bool::weighted(0.5)).prop_map(
-        |(x, y, radius, team, spotted)| UnitSpec {
+    (
+        0..W,
+        0..H,
+        2..=4u32,
+        0..TEAMS,
+        prop::bool::weighted(0.5),
+        prop::bool::weighted(0.3),
+    )
+        .prop_map(|(x, y, radius, team, spotted, detector)| UnitSpec {
             x,
             y,
             radius,
             team,
             spotted,
-        },
-    )
+            detector,
+        })
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -2441,6 +2598,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => team().prop_map(|team| Op::ForgetAll { team }),
         1 => Just(Op::RemoveRegrowth),
         1 => Just(Op::AskSpectator),
+        2 => (unit(), any::<bool>()).prop_map(|(unit, on)| Op::Cloak { unit, on }),
+        2 => (unit(), any::<bool>()).prop_map(|(unit, on)| Op::Detect { unit, on }),
     ]
 }
 

@@ -76,7 +76,9 @@ impl Plugin for FogPlugin {
             .add_observer(rebuild_team_views::<Add, RevealsFog, ()>)
             .add_observer(rebuild_team_views::<Insert, Team, With<RevealsFog>>)
             .add_observer(rebuild_team_views::<Remove, Team, With<RevealsFog>>)
-            .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>);
+            .add_observer(rebuild_team_views::<Add, Disabled, With<RevealsFog>>)
+            .add_observer(rebuild_team_views::<Add, Detector, ()>)
+            .add_observer(rebuild_team_views::<Remove, Detector, ()>);
         // Findable entities that go: each team that saw one stops seeing it.
         app.add_observer(on_findable_gone::<Add, Disabled>)
             .add_observer(on_findable_gone::<Remove, Findable>);
