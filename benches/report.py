@@ -515,9 +515,12 @@ The same bench's `battle` group plays a strategy game's battle: units of four te
 open field with clusters of rock, the field growing with the units so that they stand as
 densely (2,000 on 192x192), and 10,000 units of eight teams on 512x512. Every unit is a
 target of every other team's units in `full`: each viewer's own sightings (`Spotted`,
-`SpottedBy`, `Sighted`/`LostSight`) cost the most there, because thousands of units come
+`LostSight`, `SpottedTargets`) cost the most there, because thousands of units come
 into or leave some viewer's sight every frame. Hiding, ghosts and the fogged sprites read one
 judgement per team of which units it sees, kept from the fog's changes and the units' moves.
+A strategy game that needs what each team sees, not what each unit sees, leaves
+`CanBeSpotted` out and asks `TeamKnowledge` ([strategy.md](strategy.md)): the units that hide
+or leave ghosts are known to it, with no per-viewer work.
 """
 
 SPREAD_TEXT = f"""\
