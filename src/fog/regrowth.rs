@@ -6,9 +6,11 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
+use crate::fog::change_list::for_each_set_bit;
 use crate::fog::seen_times::SeenTimes;
+use crate::fog::shared::or_into;
 use crate::fog::{FogOfWar, Team, TeamFog};
-use viewshed_core::bits::{BitRows, for_each_one};
+use viewshed_core::bits::BitRows;
 use viewshed_core::visible::Window;
 
 /// On a map, makes a tile a team remembers but has not seen for `after` (by the app's `Time`)
@@ -75,22 +77,22 @@ fn grow_team(
     (deadline, area): (Duration, Window),
 ) -> bool {
     let stride = fog.visible_rows().stride();
-    let mut old = Vec::new();
     let words = fog
         .visible_rows()
         .words()
         .iter()
         .zip(fog.explored_rows().words());
-    for (i, (&v, &e)) in words.enumerate() {
+    let remembered = words.enumerate().map(|(i, (&v, &e))| {
         let kept = keep.map_or(0, |keep| keep.words()[i]);
-        let (row, first) = ((i / stride) as u32, (i % stride) as u32 * 64);
-        for_each_one(e & !v & !kept, |bit| {
-            let tile = TilePos::new(area.x + first + bit, area.y + row);
-            if times.of(team, tile).is_some_and(|(at, _)| at <= deadline) {
-                old.push(tile);
-            }
-        });
-    }
+        e & !v & !kept
+    });
+    let mut old = Vec::new();
+    for_each_set_bit(stride, remembered, |bit| {
+        let tile = TilePos::new(area.x + bit.x, area.y + bit.y);
+        if times.of(team, tile).is_some_and(|(at, _)| at <= deadline) {
+            old.push(tile);
+        }
+    });
     for &tile in &old {
         fog.set_explored(tile, false);
     }
@@ -103,13 +105,7 @@ fn remembered_by_teams(fog: &FogOfWar) -> Option<BitRows> {
     let area = fog.area();
     let mut kept = BitRows::new(area.height, area.width);
     for (_, team) in fog.teams().filter(|(team, _)| *team != Team::SPECTATOR) {
-        for (word, &bits) in kept
-            .words_mut()
-            .iter_mut()
-            .zip(team.explored_rows().words())
-        {
-            *word |= bits;
-        }
+        or_into(&mut kept, team.explored_rows());
     }
     Some(kept)
 }

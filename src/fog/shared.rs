@@ -104,7 +104,7 @@ fn spectate(fog: &mut FogOfWar, rows: impl for<'a> Fn(&'a mut TeamFog) -> &'a mu
 }
 
 /// `into |= from`, word by word (the two of one size).
-fn or_into(into: &mut BitRows, from: &BitRows) {
+pub(super) fn or_into(into: &mut BitRows, from: &BitRows) {
     for (word, &bits) in into.words_mut().iter_mut().zip(from.words()) {
         *word |= bits;
     }

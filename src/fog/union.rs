@@ -12,6 +12,7 @@ use bevy::utils::Parallel;
 
 use crate::fog::detection::Detector;
 use crate::fog::reveal::Reveal;
+use crate::fog::shared::or_into;
 use crate::fog::{FogOfWar, RevealsFog, Team};
 use crate::viewshed::Viewshed;
 use viewshed_core::bits::BitRows;
@@ -62,9 +63,7 @@ impl TeamUnion {
                         Sense::Sight => &mut team_fog.visible,
                         Sense::Detection => &mut team_fog.detected,
                     };
-                    for (word, &seen) in rows.words_mut().iter_mut().zip(share.rows.words()) {
-                        *word |= seen;
-                    }
+                    or_into(rows, &share.rows);
                     share.rows.clear_all();
                 }
             }
