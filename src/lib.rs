@@ -123,8 +123,8 @@ pub use draw::{
 };
 pub use fog::{
     Cloaked, Detector, DrawnTeam, DrawnTeamOverride, ExploredMemory, FogOfWar, FogRegrowth,
-    FogState, MemoryError, Reveal, RevealsFog, SharedVision, Sighting, Team, TeamFog,
-    TeamKnowledge, WorldMemory,
+    FogState, MemoryError, Radar, RadarContacts, Reveal, RevealsFog, SharedVision, Sighting, Team,
+    TeamFog, TeamKnowledge, WorldMemory,
 };
 pub use ghosts::{Ghost, HidesOutsideView, LastSeen, LeavesGhost};
 pub use layers::{LayerGroup, LayerOf, Layers};

@@ -14,6 +14,7 @@
 //! | [`shared`] | sight shared between teams ([`SharedVision`]) and the spectator's |
 //! | [`reveal`] | areas a team sees for a while: [`Reveal`] |
 //! | [`detection`] | cloaked entities seen only where a team detects: [`Cloaked`], [`Detector`] |
+//! | [`radar`] | enemies found without line of sight, as tiles: [`Radar`], [`RadarContacts`] |
 //! | `fogged_maps` | which maps have a fog: every map the opacity step made; a world's chunks that come and go |
 //! | [`model`] | the fog itself: [`FogOfWar`], [`TeamFog`], [`FogState`] |
 //! | `union` | the team views, gathered per thread and merged into a map's fog |
@@ -36,6 +37,7 @@ pub mod memory;
 pub mod model;
 mod past;
 mod plugin;
+pub mod radar;
 pub mod regrowth;
 pub mod reveal;
 mod seen_times;
@@ -54,6 +56,7 @@ pub use knowledge::{Sighting, TeamKnowledge};
 pub use memory::{ExploredMemory, MemoryError};
 pub use model::{FogOfWar, FogState, TeamFog};
 pub use plugin::FogPlugin;
+pub use radar::{Radar, RadarContacts};
 pub use regrowth::FogRegrowth;
 pub use reveal::Reveal;
 pub use shared::SharedVision;

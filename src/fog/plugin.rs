@@ -8,7 +8,8 @@ use super::change_list::FogChanges;
 use super::fogged_maps::{FogChunks, track_fog};
 use super::knowledge::{TeamSightings, record_sightings};
 use super::past::FogPast;
-use super::reveal::expire_reveals;
+use super::radar::{RadarContacts, find_contacts};
+use super::reveal::{expire_reveals, follow_parents};
 use super::seen_times::SeenTimes;
 use super::sight::{TeamSight, on_cloak_changed, on_findable_gone, update_team_sight};
 use super::team::rebuild_team_views;
@@ -16,9 +17,9 @@ use super::union::TeamUnion;
 use super::update::update_fog;
 use super::{
     Cloaked, Detector, DrawnTeam, DrawnTeamOverride, FogDirty, FogOfWar, FogRegrowth, FogState,
-    Reveal, RevealsFog, SharedVision, Team, WorldMemory,
+    Radar, Reveal, RevealsFog, SharedVision, Team, WorldMemory,
 };
-use crate::placement::placed::Findable;
+use crate::placement::placed::{Findable, place_entities};
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
 use crate::viewshed::Viewshed;
 
@@ -45,6 +46,8 @@ impl Plugin for FogPlugin {
             .init_resource::<TeamSightings>()
             .register_type::<SharedVision>()
             .register_type::<Reveal>()
+            .register_type::<Radar>()
+            .register_type::<RadarContacts>()
             .register_type::<Cloaked>()
             .register_type::<Detector>()
             .register_type::<FogRegrowth>()
@@ -57,7 +60,8 @@ impl Plugin for FogPlugin {
             .register_type::<WorldMemory>();
         app.register_required_components::<FogOfWar, FogPast>()
             .register_required_components::<FogOfWar, FogChunks>()
-            .register_required_components::<FogOfWar, SeenTimes>();
+            .register_required_components::<FogOfWar, SeenTimes>()
+            .register_required_components::<FogOfWar, RadarContacts>();
         app.add_systems(
             ViewshedSchedule,
             (
@@ -66,9 +70,17 @@ impl Plugin for FogPlugin {
                 update_fog,
                 update_team_sight,
                 record_sightings,
+                find_contacts,
             )
                 .chain()
                 .in_set(ViewshedStepSystems::Fog),
+        );
+        // A child reveal stands where its parent stands, before the entities are placed.
+        app.add_systems(
+            ViewshedSchedule,
+            follow_parents
+                .in_set(ViewshedStepSystems::Placement)
+                .before(place_entities),
         );
         // Team membership changes rebuild the team views of the map concerned.
         app.add_observer(rebuild_team_views::<Remove, RevealsFog, ()>)

@@ -8,6 +8,9 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 
+use bevy_ecs_tilemap::map::TilemapId;
+use bevy_ecs_tilemap::tiles::TilePos;
+
 use crate::fog::{FogDirty, RevealsFog};
 use crate::viewshed::Viewshed;
 use viewshed_core::bits::BitRows;
@@ -93,12 +96,21 @@ impl Reveal {
     }
 }
 
-/// Gives a reveal's view its radius.
+/// Marks a [`Reveal`] spawned as a child without a `TilePos` of its own: it stands on its
+/// parent's tile and follows it.
+#[derive(Component)]
+pub(super) struct OnParent;
+
+/// Gives a reveal its view's radius, and a child reveal without a tile its parent's place.
 fn fit_view(mut world: DeferredWorld, context: HookContext) {
-    let Some(radius) = world.get::<Reveal>(context.entity).map(|r| r.radius) else {
+    let entity = context.entity;
+    if world.get::<TilePos>(entity).is_none() && world.get::<ChildOf>(entity).is_some() {
+        world.commands().entity(entity).insert(OnParent);
+    }
+    let Some(radius) = world.get::<Reveal>(entity).map(|r| r.radius) else {
         return;
     };
-    if let Some(mut view) = world.get_mut::<Viewshed>(context.entity)
+    if let Some(mut view) = world.get_mut::<Viewshed>(entity)
         && view.radius() != radius.into()
     {
         view.set_radius(radius);
@@ -128,6 +140,37 @@ pub(super) fn expire_reveals(
             commands.entity(entity).despawn();
         } else {
             reveal.bypass_change_detection().lifetime = lifetime;
+        }
+    }
+}
+
+/// Each child reveal without a tile of its own stands where its parent stands now (the
+/// parent's `TilePos` and `TilemapId`), before the entities are placed.
+pub(super) fn follow_parents(
+    mut reveals: Query<
+        (
+            Entity,
+            &ChildOf,
+            Option<&mut TilePos>,
+            Option<&mut TilemapId>,
+        ),
+        With<OnParent>,
+    >,
+    parents: Query<(&TilePos, &TilemapId), Without<OnParent>>,
+    mut commands: Commands,
+) {
+    for (entity, child_of, tile, map) in &mut reveals {
+        let Ok((&to_tile, &to_map)) = parents.get(child_of.parent()) else {
+            continue;
+        };
+        match (tile, map) {
+            (Some(mut tile), Some(mut map)) => {
+                tile.set_if_neq(to_tile);
+                map.set_if_neq(to_map);
+            }
+            _ => {
+                commands.entity(entity).insert((to_tile, to_map));
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::fog::{FogOfWar, Team, TeamFog};
 use crate::placement::placed::{Findable, Placed, PlacedMoves};
 use crate::support::buckets::MapBuckets;
 use crate::support::team_bits::TeamBits;
+use viewshed_core::visible::Window;
 
 /// Where an entity stands: its map and tile, if any.
 pub(crate) type At = Option<(Entity, TilePos)>;
@@ -176,6 +177,24 @@ impl TeamSight {
             .into_iter()
             .flat_map(|grid| grid.lists());
         lists.flat_map(|list| list.iter().map(|filed| self.seen.at(filed.slot).0))
+    }
+
+    /// The findable entities that are not cloaked and may stand within `window` of `map` (as
+    /// of the last update), with their tiles: those of the buckets it overlaps, and the wide
+    /// list's.
+    pub(crate) fn near(
+        &self,
+        map: Entity,
+        window: Window,
+    ) -> impl Iterator<Item = (Entity, TilePos)> + '_ {
+        let lists = self.filed.get(map).into_iter();
+        let filed = lists
+            .flat_map(move |grid| grid.lists_near(window))
+            .flatten();
+        filed.filter_map(|filed| {
+            let (entity, stand) = self.seen.at(filed.slot);
+            (!stand.cloaked).then_some((*entity, TilePos::new(filed.x, filed.y)))
+        })
     }
 
     /// `entity` stands `at` now (it may be new), `cloaked` or not: filed there and judged for

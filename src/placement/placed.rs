@@ -134,7 +134,7 @@ impl PlacedMoves {
 /// A placed entity, as `place_entities` reads it.
 #[derive(QueryData)]
 #[query_data(mutable)]
-pub(super) struct PlacedItem {
+pub(crate) struct PlacedItem {
     entity: Entity,
     tile: Option<&'static TilePos>,
     tilemap: Option<&'static TilemapId>,
@@ -161,7 +161,7 @@ type Regeared = (
 
 /// What `place_entities` reads and writes besides the change ticks.
 #[derive(SystemParam)]
-pub(super) struct Placing<'w, 's> {
+pub(crate) struct Placing<'w, 's> {
     entities: Query<'w, 's, PlacedItem>,
     /// Entities placed by `Transform` whose transform changed.
     carried: Query<'w, 's, Entity, Carried>,
@@ -186,7 +186,7 @@ pub(super) struct Placing<'w, 's> {
 /// it was re-enabled, or for every entity: layers changed (every root may have) or any
 /// tilemap's geometry did (size, type, transform, grid). Exclusive, to read the change ticks
 /// as whole columns.
-pub(super) fn place_entities(
+pub(crate) fn place_entities(
     world: &mut World,
     mut moved: Local<PlacedScan>,
     state: &mut SystemState<Placing>,

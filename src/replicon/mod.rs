@@ -82,7 +82,7 @@
 //! | this one | the marks (`ReplicatesWhenSeen`, `ClientTeam`), `ViewshedReplicationPlugin` and its systems |
 //! | `sight` | what each team's clients may hold of the marked entities, kept from what changed |
 //! | `clients` | the systems and observers that write each client's `ClientVisibility` from it |
-//! | `team_view` | `TeamView`: each team's fog on a map, replicated to its own clients only |
+//! | `team_view` | `TeamView`: each team's fog on a map, and its `TeamContacts`, replicated to its own clients only |
 //! | `wire` | how a `TeamView`'s bit planes travel: runs of equal tiles, whole or a frame's changes |
 //! | `ghosts` | `ReplicatesGhost` entities leave their clients a stand-in (`ClientGhost`) where last seen |
 //! | `closed_session` | (feature `lightyear`) a client drops what reaches it after its connection closed |
@@ -114,7 +114,7 @@ use clients::{
 pub use ghosts::{ClientGhost, GhostAppExt, ReplicatesGhost};
 use ghosts::{ClientGhosts, update_client_ghosts};
 use sight::{ClientSight, SightBit};
-pub use team_view::{TeamView, TeamViewChange, TeamViewProtocolPlugin};
+pub use team_view::{TeamContacts, TeamView, TeamViewChange, TeamViewProtocolPlugin};
 use team_view::{TeamViewIndex, update_team_views};
 
 /// Marks an entity (a monster, a unit, an item) on the server to be replicated to a client

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::ClientTeam;
 use super::sight::SightBit;
 use super::wire::{MOST_TILES, decode, encode, flip_runs, runs};
-use crate::fog::{FogOfWar, FogState, Team, TeamFog};
+use crate::fog::{FogOfWar, FogState, RadarContacts, Team, TeamFog};
 use viewshed_core::bits::BitRows;
 use viewshed_core::visible::Window;
 
@@ -255,6 +255,24 @@ impl TeamView {
     }
 }
 
+/// A team's radar contacts on one map ([`RadarContacts::of`] on the server), on the entity
+/// of its [`TeamView`] there, so it reaches that team's clients only: tiles, never the
+/// entities found.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamContacts(Vec<(u32, u32)>);
+
+impl TeamContacts {
+    /// The tiles of the contacts, as [`RadarContacts::of`] lists them.
+    pub fn tiles(&self) -> impl ExactSizeIterator<Item = TilePos> + '_ {
+        self.0.iter().map(|&(x, y)| TilePos::new(x, y))
+    }
+
+    fn of(contacts: Option<&RadarContacts>, team: Team) -> Self {
+        let tiles = contacts.map_or(&[][..], |contacts| contacts.of(team));
+        Self(tiles.iter().map(|tile| (tile.x, tile.y)).collect())
+    }
+}
+
 /// Registers the replication of [`TeamView`]. A client that draws its team's fog adds it, in
 /// the same place among its replication rules as the server adds
 /// [`ViewshedReplicationPlugin`](super::ViewshedReplicationPlugin) (which adds it too), so
@@ -267,6 +285,7 @@ pub struct TeamViewProtocolPlugin;
 impl Plugin for TeamViewProtocolPlugin {
     fn build(&self, app: &mut App) {
         app.replicate_diff::<TeamView>()
+            .replicate::<TeamContacts>()
             .replicate::<super::ClientGhost>();
         #[cfg(feature = "lightyear")]
         super::closed_session::add_closed_session_guard(app);
@@ -296,18 +315,19 @@ impl TeamViewIndex {
 /// changed (written whole when the map's area changed), despawned when the map loses its fog.
 pub(super) fn update_team_views(
     mut commands: Commands,
-    fogs: Query<(Entity, &FogOfWar)>,
-    mut views: Query<&mut TeamView>,
+    fogs: Query<(Entity, &FogOfWar, Option<&RadarContacts>)>,
+    mut views: Query<(&mut TeamView, &mut TeamContacts)>,
     mut index: ResMut<TeamViewIndex>,
     mut clients: Query<(&mut ClientVisibility, Option<&ClientTeam>)>,
     bit: Res<SightBit>,
 ) {
     let mut found = Vec::new();
-    for (map, fog) in &fogs {
+    for (map, fog, radar) in &fogs {
         for (team, team_fog) in fog.teams() {
             if let Some(&entity) = index.0.get(&(map, team))
-                && let Ok(mut view) = views.get_mut(entity)
+                && let Ok((mut view, mut contacts)) = views.get_mut(entity)
             {
+                contacts.set_if_neq(TeamContacts::of(radar, team));
                 // A change goes through replicon's diff API, which keeps it for the clients
                 // that have not acknowledged it; a whole view written over it is sent whole.
                 match view.follow(team_fog, &mut found) {
@@ -320,7 +340,11 @@ pub(super) fn update_team_views(
                 continue;
             }
             let entity = commands
-                .spawn((Replicated, TeamView::of(team, team_fog)))
+                .spawn((
+                    Replicated,
+                    TeamView::of(team, team_fog),
+                    TeamContacts::of(radar, team),
+                ))
                 .id();
             index.0.insert((map, team), entity);
             for (mut visibility, client_team) in &mut clients {
@@ -329,7 +353,9 @@ pub(super) fn update_team_views(
         }
     }
     index.0.retain(|&(map, team), &mut entity| {
-        let kept = fogs.get(map).is_ok_and(|(_, fog)| fog.team(team).is_some());
+        let kept = fogs
+            .get(map)
+            .is_ok_and(|(_, fog, _)| fog.team(team).is_some());
         if !kept {
             // Shown to all as it goes, so that replicon sends its despawn to every client that
             // holds it, one hidden from it in this frame too (see `on_unmarked`).
