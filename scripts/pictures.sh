@@ -34,6 +34,8 @@ cut dungeon_smooth.png 370 50 520 440 1
 # The hexagonal map fills the window at zoom 1: its middle, each pixel drawn 2 x 2.
 shot hex_skirmish.png hex_skirmish --seed 7 --autoplay 40 --screenshot docs/hex_skirmish.png --exit
 cut hex_skirmish.png 560 120 600 340 2
+shot rts_skirmish.png rts_skirmish --seed 7 --autoplay 90 --view spectator --screenshot docs/rts_skirmish.png --exit
+cut rts_skirmish.png 16 30 1262 684 1
 shot open_world.png open_world --window 800x480 --zoom 3 --screenshot docs/open_world.png --exit
 shot high_ground.png high_ground --screenshot docs/high_ground.png --exit
 shot ldtk_level.png ldtk_level --seed 7 --autoplay 60 --screenshot docs/ldtk_level.png --exit
@@ -53,7 +55,7 @@ case "fog_overlay.png" in *"$only"*)
 esac
 # The README's gallery: each at most 40% black.
 if [ -z "$only" ]; then
-  python3 scripts/picture.py black 40 docs/{dungeon_smooth,hex_skirmish,open_world,tiled_map,ldtk_level,multiplayer}.png
+  python3 scripts/picture.py black 40 docs/{dungeon_smooth,hex_skirmish,open_world,tiled_map,ldtk_level,multiplayer,rts_skirmish}.png
 fi
 # The dungeon in headless Chromium (Debian: chromium): web/test.sh's frame under the smooth fog,
 # cropped to the first room.

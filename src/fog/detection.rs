@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use crate::fog::RevealsFog;
 
 /// An entity the teams see only where one of their [`Detector`]s sees its tile (a cloaked
-/// scout, a submarine, a buried mine). Elsewhere, on a tile the team sees, it is as if it
+/// scout, a submarine, a buried mine), among those the plugin follows (a `CanBeSpotted`,
+/// `HidesOutsideView`, `LeavesGhost`, `ReplicatesWhenSeen` or `FogSprite` entity). Elsewhere, on a tile the team sees, it is as if it
 /// were not there for that team: it is hidden ([`HidesOutsideView`](crate::HidesOutsideView)),
 /// it is not sent to the team's clients, and
 /// [`TeamKnowledge::sees`](crate::TeamKnowledge::sees) is false; a team that saw it and no
@@ -27,7 +28,6 @@ use crate::fog::RevealsFog;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Default, Debug)]
-#[require(crate::placement::placed::Findable)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[type_path = "bevy_viewshed"]
 pub struct Cloaked;

@@ -14,7 +14,8 @@ use viewshed_core::visible::Window;
 /// tile on its map (distance `sqrt(dx² + dy²)` at most `radius`), for its
 /// [`Team`] (team 0 without one) and the teams it shares its sight with: their tiles become
 /// the team's [`RadarContacts`]. The entities found are those the plugin follows
-/// (`CanBeSpotted`, `HidesOutsideView`, `LeavesGhost`, `FogSprite`) with a `Team`; a
+/// (`CanBeSpotted`, `HidesOutsideView`, `LeavesGhost`, `ReplicatesWhenSeen`, `FogSprite`)
+/// with a `Team`; a
 /// [`Cloaked`](crate::Cloaked) one is not found.
 ///
 /// ```
@@ -91,7 +92,8 @@ pub struct RadarContacts {
 
 impl RadarContacts {
     /// The contacts of `team`: the tile of each entity found by its radars and its givers',
-    /// once per entity, its own entities left out; sorted by row (`y`), then column (`x`).
+    /// once per entity, its own and its givers' entities left out; sorted by row (`y`), then
+    /// column (`x`).
     /// The spectator's are those of every team's radars.
     pub fn of(&self, team: Team) -> &[TilePos] {
         let found = self.teams.iter().find(|(t, _)| *t == team);
@@ -136,14 +138,15 @@ pub(super) fn find_contacts(
 }
 
 /// The contacts of each team that receives what `found` holds: the finder's team, the teams
-/// it shares its sight with and the spectator, none of them told of its own entities.
+/// it shares its sight with and the spectator, none of them told of its own entities or of
+/// those of the teams that share their sight with it.
 fn gather(found: impl Iterator<Item = Found>, vision: &SharedVision) -> RadarContacts {
     let mut by_team: Vec<(Team, Entity, TilePos)> = Vec::new();
     for (finder, entity, of, tile) in found {
         let receivers = vision.pairs().filter(|&(giver, _)| giver == finder);
         let receivers = receivers.map(|(_, receiver)| receiver);
         for team in [finder, Team::SPECTATOR].into_iter().chain(receivers) {
-            if team != of {
+            if team != of && !vision.shares(of, team) {
                 by_team.push((team, entity, tile));
             }
         }
