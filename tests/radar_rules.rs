@@ -73,11 +73,7 @@ enum Kind {
 impl Kind {
     /// Whether the page counts it as an entity "the plugin follows".
     fn followed(self) -> bool {
-        match self {
-            Kind::Plain => false,
-            Kind::Sprite => cfg!(feature = "render"),
-            _ => true,
-        }
+        self != Kind::Plain && (self != Kind::Sprite || cfg!(feature = "render"))
     }
 
     fn insert_on(self, entity: &mut EntityWorldMut) {
@@ -859,7 +855,7 @@ impl Sim {
                 thing.spec.cloaked = on;
             }
             Change::Radar(radius) => {
-                set(&mut e, radius.map(|r| Radar::new(r)));
+                set(&mut e, radius.map(Radar::new));
                 thing.spec.radar = radius;
             }
             Change::Despawn => {

@@ -144,18 +144,18 @@ pub(super) fn expire_reveals(
     }
 }
 
+/// A child reveal: its parent, and its own place once it has one.
+type ChildReveal = (
+    Entity,
+    &'static ChildOf,
+    Option<&'static mut TilePos>,
+    Option<&'static mut TilemapId>,
+);
+
 /// Each child reveal without a tile of its own stands where its parent stands now (the
 /// parent's `TilePos` and `TilemapId`), before the entities are placed.
 pub(super) fn follow_parents(
-    mut reveals: Query<
-        (
-            Entity,
-            &ChildOf,
-            Option<&mut TilePos>,
-            Option<&mut TilemapId>,
-        ),
-        With<OnParent>,
-    >,
+    mut reveals: Query<ChildReveal, With<OnParent>>,
     parents: Query<(&TilePos, &TilemapId), Without<OnParent>>,
     mut commands: Commands,
 ) {
