@@ -14,7 +14,9 @@
 //! A second group, `battle`, ids `LEVEL/UNITS`: the same three levels on an open battlefield
 //! with rock clusters (`scene::game::battle_map`) whose side grows with the units, so that
 //! 2,000, 4,000 and 10,000 units of four teams stand as densely (192x192, 272x272, 429x429), and
-//! 10,000 units of eight teams on 512x512 (`10000x8`).
+//! 10,000 units of eight teams on 512x512 (`10000x8`); on the 2,000 units, a fourth level,
+//! `strategy`: `full` with the strategy rules (allies, detectors, cloaked units, radars, a
+//! scan each frame: `scene::game::Level::Strategy`).
 //!
 //! A third group, `sightings`, ids `spread/VIEWERS`: 100 spottable targets walking among
 //! 1,000 or 10,000 still viewers on a map that grows with them (`benches/scene/spread.rs`).
@@ -58,7 +60,9 @@ fn battle(c: &mut Criterion) {
             4 => units.to_string(),
             _ => format!("{units}x{teams}"),
         };
-        for level in Level::ALL {
+        // The strategy rules' cost against `full`, on the 2,000 units.
+        let strategy = (units == 2_000).then_some(Level::Strategy);
+        for level in Level::ALL.into_iter().chain(strategy) {
             let mut app = teams_app(&grid, units, teams, level);
             group.bench_function(BenchmarkId::new(level.name(), &id), |b| {
                 b.iter(|| app.update());

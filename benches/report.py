@@ -239,6 +239,14 @@ def battle_table(battle):
         ratios = [f"{k} {big[k] / small[k]:.2f}" for k in GAME_LEVELS if k in small and k in big]
         lines.append("")
         lines.append("10,000 ÷ 2,000 units at the same density: " + ", ".join(ratios))
+    small = battle.get("2000", {})
+    if "strategy" in small and "full" in small:
+        ratio = small["strategy"] / small["full"]
+        lines.append("")
+        lines.append(
+            f"2,000 units with the strategy rules (`strategy`: allies, detectors, cloaked units, "
+            f"radars, a scan each frame): {fmt(small['strategy'])}, {ratio:.2f} × `full`"
+        )
     return lines
 
 

@@ -187,6 +187,9 @@ mod docs_pages {
     struct Elevation;
     #[doc = include_str!("../docs/strategy.md")]
     struct Strategy;
+    #[cfg(feature = "serde")]
+    #[doc = include_str!("../docs/cookbook.md")]
+    struct Cookbook;
     #[cfg(feature = "render")]
     #[doc = include_str!("../docs/smooth_fog.md")]
     struct SmoothFog;

@@ -49,7 +49,9 @@ const EXTERNAL: &[(&str, &[&str])] = &[
 ];
 
 #[rustfmt::skip]
-const STD: &[&str] = &["Vec", "Option", "Some", "None", "Result", "Ok", "Err", "HashMap", "Send"];
+const STD: &[&str] = &[
+    "Vec", "Option", "Some", "None", "Result", "Ok", "Err", "HashMap", "Send", "Duration",
+];
 
 /// Bevy's, with `Visibility`'s variants (`Inherited`, `Visible`, `Hidden`).
 #[rustfmt::skip]

@@ -6,6 +6,9 @@
 //! each client's link entity (`common_lightyear::join_team`). Each client's world is compared
 //! after each frame with what its team sees, computed from the viewers' own viewsheds.
 //!
+//! The random games cloak and uncloak units, make detectors, scan (`Reveal`s) and put clients
+//! on the spectator's side, besides moves, team changes, doors and alliances.
+//!
 //! `LIGHTYEAR_GAMES` sets how many random games the state-machine test plays (8 by default;
 //! 10,000 for a long local run).
 #![cfg(all(feature = "lightyear", not(target_arch = "wasm32")))]
@@ -23,7 +26,7 @@ use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ClientGhost, ReplicatesGhost, ReplicatesWhenSeen};
 use common_app::tile_entity;
 use common_lightyear::{Io, LyNet};
-use common_net::set;
+use common_net::{scan, set, team_of, toggle};
 use lightyear::prelude::{
     AppComponentExt, Interpolated, InterpolationFns, InterpolationRegistrationExt,
     InterpolationTarget, InterpolationTimeline, NetworkTarget, Replicate, RoomAllocator, Rooms,
@@ -393,6 +396,12 @@ enum Op {
     ToggleWall(u32),
     /// Team `giver` starts or stops sharing its sight with team `receiver` (`SharedVision`).
     ToggleShare(u32, u32),
+    /// Replicated entity `index` is cloaked or uncloaked.
+    ToggleCloak(usize),
+    /// Replicated entity `index`, if a unit, becomes a `Detector` or stops being one.
+    ToggleDetector(usize),
+    /// A scan for team `t` on a tile: radius, through walls, milliseconds.
+    Scan(u32, (u32, u32), u32, bool, u64),
 }
 
 fn kind() -> impl Strategy<Value = Kind> {
@@ -401,7 +410,8 @@ fn kind() -> impl Strategy<Value = Kind> {
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    let team = proptest::option::weighted(0.85, 0..3u32);
+    // Teams 0 to 2, and 3: the spectator (`team_of`).
+    let team = proptest::option::weighted(0.85, 0..4u32);
     prop_oneof![
         3 => (kind(), 0..20u32, 0..5u32).prop_map(|(k, x, y)| Op::Spawn(k, x, y)),
         6 => (0..32usize, 0..20u32, 0..5u32).prop_map(|(i, x, y)| Op::Move(i, x, y)),
@@ -411,6 +421,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..2usize).prop_map(Op::Reconnect),
         2 => (0..5u32).prop_map(Op::ToggleWall),
         2 => (0..3u32, 0..3u32).prop_map(|(g, r)| Op::ToggleShare(g, r)),
+        2 => (0..32usize).prop_map(Op::ToggleCloak),
+        1 => (0..32usize).prop_map(Op::ToggleDetector),
+        1 => (0..2u32, (0..20u32, 0..5u32), 0..5u32, any::<bool>(), 0..40u64)
+            .prop_map(|(t, at, r, walls, ms)| Op::Scan(t, at, r, walls, ms)),
     ]
 }
 
@@ -470,7 +484,7 @@ fn apply(net: &mut LyNet, op: Op) {
                 }
             }
         }
-        Op::SetTeam(i, team, in_place) => net.set_team(i, team.map(Team), in_place),
+        Op::SetTeam(i, team, in_place) => net.set_team(i, team.map(team_of), in_place),
         Op::Reconnect(i) => {
             net.disconnect(i);
             net.connect(i);
@@ -493,12 +507,28 @@ fn apply(net: &mut LyNet, op: Op) {
                 vision.share(giver, receiver);
             }
         }
+        Op::ToggleCloak(i) => {
+            if let Some(entity) = pick(i) {
+                toggle(world(net).entity_mut(entity), bevy_viewshed::Cloaked);
+            }
+        }
+        Op::ToggleDetector(i) => {
+            let unit = pick(i).map(|e| world(net).entity_mut(e));
+            if let Some(unit) = unit.filter(|unit| unit.contains::<Viewshed>()) {
+                toggle(unit, bevy_viewshed::Detector);
+            }
+        }
+        Op::Scan(team, (x, y), radius, walls, ms) => {
+            let place = (TilePos { x, y }, TilemapId(net.map));
+            scan(world(net), Team(team), place, (radius, walls, ms));
+        }
     }
 }
 
 /// A game: two scouts and a monster, then each frame's changes, checked after each frame.
 fn play(io: Io, frames: Vec<Vec<Op>>) {
     let mut net = LyNet::new(io);
+    keep_spectator(&mut net);
     net.spawn_unit(Team(0), 2, 2);
     net.spawn_unit(Team(1), 17, 2);
     spawn(&mut net, Kind::Haunt, 13, 2);
@@ -551,8 +581,16 @@ proptest! {
 /// team has seen since it connected (the plugin never sends another; lightyear sends lost
 /// spawns and despawns again) and no entity of a closed connection; once the links heal,
 /// each holds exactly what its team sees, and its team's fog.
+/// The server keeps the spectator's fog on its map (it draws nothing else), for clients
+/// that play the spectator.
+fn keep_spectator(net: &mut LyNet) {
+    let spectator = bevy_viewshed::DrawnTeam(Team::SPECTATOR);
+    net.server.insert_resource(spectator);
+}
+
 fn play_lossy(frames: Vec<Vec<Op>>) {
     let mut net = LyNet::lossy();
+    keep_spectator(&mut net);
     net.spawn_unit(Team(0), 2, 2);
     net.spawn_unit(Team(1), 17, 2);
     spawn(&mut net, Kind::Haunt, 13, 2);

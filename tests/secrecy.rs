@@ -9,7 +9,10 @@
 //! (some with cones, some that see walls, some without a `Team`), monsters placed by `TilePos`
 //! or by `Transform`; several changes in one frame (so that a unit can die in the frame its
 //! client changes team); teams share their sight and stop (`SharedVision`: a client holds
-//! what its team and the teams sharing with it at that moment see). `SECRECY_GAMES` sets how many games run (32 by default; 10,000 for
+//! what its team and the teams sharing with it at that moment see); units cloak and uncloak
+//! and become detectors, scans (`Reveal`s, through walls or not) light areas for a few
+//! milliseconds, and a client may be the spectator (`Team::SPECTATOR`, which the server keeps
+//! on every map by drawing it) (docs/strategy.md). `SECRECY_GAMES` sets how many games run (32 by default; 10,000 for
 //! a long local run), over replicon's test helpers and over a link that loses and delays
 //! messages (`common_net/lossy.rs`: the clients may lag, never hold what their team did not
 //! see, and converge once the losses stop). A few games also run over loopback sockets.
@@ -24,10 +27,10 @@ use bevy_replicon::prelude::Replicated;
 use bevy_viewshed::VisionCone;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{ClientGhost, ReplicatesGhost, ReplicatesWhenSeen, TeamView};
-use bevy_viewshed::{SharedVision, Team};
+use bevy_viewshed::{Cloaked, Detector, DrawnTeam, SharedVision, Team};
 use common_app::{spawn_layer, spawn_map, tile_entity};
 use common_net::lossy::MOST_DELAY;
-use common_net::{Net, Stamp, Transport};
+use common_net::{Net, Stamp, Transport, scan, team_of, toggle};
 use proptest::prelude::*;
 
 /// Which map an entity is put on.
@@ -84,6 +87,13 @@ enum Op {
     ToggleSecond,
     /// Team `giver` starts or stops sharing its sight with team `receiver` (`SharedVision`).
     ToggleShare(u32, u32),
+    /// Replicated entity `index` is cloaked or uncloaked (`Cloaked`).
+    ToggleCloak(usize),
+    /// Replicated entity `index`, if a unit, becomes a `Detector` or stops being one.
+    ToggleDetector(usize),
+    /// A scan for team `t`: a `Reveal` of radius `r` (through walls or not) on a tile of a
+    /// map, for `ms` milliseconds of the server's time.
+    Scan(u32, On, (u32, u32), u32, bool, u64),
 }
 
 fn on() -> impl Strategy<Value = On> {
@@ -110,7 +120,8 @@ fn kind() -> impl Strategy<Value = Kind> {
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    let team = proptest::option::weighted(0.85, 0..3u32);
+    // Teams 0 to 2, and 3: the spectator (`team_of`).
+    let team = proptest::option::weighted(0.85, 0..4u32);
     prop_oneof![
         3 => (kind(), on(), 0..20u32, 0..8u32).prop_map(|(k, on, x, y)| Op::Spawn(k, on, x, y)),
         6 => (0..32usize, on(), 0..20u32, 0..8u32).prop_map(|(i, on, x, y)| Op::Move(i, on, x, y)),
@@ -123,6 +134,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (-3..=3i32, -3..=3i32).prop_map(|(dx, dy)| Op::Slide(dx, dy)),
         1 => Just(Op::ToggleSecond),
         2 => (0..3u32, 0..3u32).prop_map(|(g, r)| Op::ToggleShare(g, r)),
+        2 => (0..32usize).prop_map(Op::ToggleCloak),
+        1 => (0..32usize).prop_map(Op::ToggleDetector),
+        1 => (0..2u32, on(), (0..20u32, 0..8u32), 0..5u32, any::<bool>(), 0..40u64)
+            .prop_map(|(t, on, at, r, walls, ms)| Op::Scan(t, on, at, r, walls, ms)),
     ]
 }
 
@@ -139,6 +154,8 @@ const SECOND_AT: Vec3 = Vec3::new(1000.0, 0.0, 0.0);
 impl Game {
     fn new(transport: Transport) -> Self {
         let mut net = Net::with_transport(transport);
+        // The server keeps the spectator's fog on every map (it draws nothing else).
+        net.server.insert_resource(DrawnTeam(Team::SPECTATOR));
         let layer = spawn_layer(&mut net.server, 20, 5, |_, _| false, Some(net.map));
         let mut game = Self {
             net,
@@ -281,7 +298,7 @@ impl Game {
                     }
                 }
             }
-            Op::SetTeam(i, team, in_place) => self.net.set_team(i, team.map(Team), in_place),
+            Op::SetTeam(i, team, in_place) => self.net.set_team(i, team.map(team_of), in_place),
             Op::Reconnect(i) if self.net.connected(i) => self.net.disconnect(i),
             Op::Reconnect(i) => self.net.connect(i),
             Op::ToggleWall(y) => self.toggle_wall(y),
@@ -307,6 +324,27 @@ impl Game {
                 } else {
                     vision.share(giver, receiver);
                 }
+            }
+            Op::ToggleCloak(i) => {
+                if let Some(entity) = pick(i) {
+                    toggle::<Cloaked>(self.net.server.world_mut().entity_mut(entity), Cloaked);
+                }
+            }
+            Op::ToggleDetector(i) => {
+                let unit = pick(i).map(|e| self.net.server.world_mut().entity_mut(e));
+                if let Some(unit) = unit.filter(|unit| unit.contains::<Viewshed>()) {
+                    toggle::<Detector>(unit, Detector);
+                }
+            }
+            Op::Scan(team, on, (x, y), radius, walls, ms) => {
+                // On a tile of every map (the second map is 4 tiles wide at least).
+                let place = (TilePos { x: x % 4, y: y % 3 }, TilemapId(self.map(on)));
+                scan(
+                    self.net.server.world_mut(),
+                    Team(team),
+                    place,
+                    (radius, walls, ms),
+                );
             }
         }
     }

@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
-use bevy_viewshed::{OpacityGrid, Team};
+use bevy_viewshed::{Cloaked, Detector, OpacityGrid, Radar, Reveal, SharedVision, Team};
 
 use super::support::{MapKind, Rng};
 use super::{RADIUS, SIZE, minimal_plugins, spawn_dungeon};
@@ -24,6 +24,9 @@ pub enum Level {
     Fog,
     /// + `CanBeSpotted` + `HidesOutsideView` + `LeavesGhost`.
     Full,
+    /// `Full` + the strategy rules ([`strategy_rules`]): teams 0 and 1, 2 and 3 allied, every
+    /// 10th unit a `Detector`, every 20th `Cloaked`, a `Radar` per team, a scan each frame.
+    Strategy,
 }
 
 impl Level {
@@ -34,11 +37,13 @@ impl Level {
             Level::Views => "views",
             Level::Fog => "fog",
             Level::Full => "full",
+            Level::Strategy => "strategy",
         }
     }
 
     pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|level| level.name() == name)
+        let levels = Self::ALL.into_iter().chain([Level::Strategy]);
+        levels.into_iter().find(|level| level.name() == name)
     }
 }
 
@@ -126,9 +131,15 @@ pub fn teams_app(grid: &OpacityGrid, units: usize, teams: u32, level: Level) -> 
         if level != Level::Views {
             unit.insert((RevealsFog, Team(number as u32 % teams)));
         }
-        if level == Level::Full {
+        if matches!(level, Level::Full | Level::Strategy) {
             unit.insert((CanBeSpotted, HidesOutsideView, LeavesGhost));
         }
+        if level == Level::Strategy {
+            strategy_unit(&mut unit, number, teams);
+        }
+    }
+    if level == Level::Strategy {
+        strategy_rules(&mut app, map, teams);
     }
     app.insert_resource(Floor(grid.clone()))
         .init_resource::<Turn>()
@@ -181,4 +192,37 @@ fn wander(
         wander.came_from = here;
         *tile = to;
     }
+}
+
+/// Unit `number`'s part in the strategy rules: every 10th a `Detector`, every 20th (another
+/// one) `Cloaked`, and the first of each team a `Radar` of radius 24.
+fn strategy_unit(unit: &mut EntityWorldMut, number: u64, teams: u32) {
+    if number % 10 == 0 {
+        unit.insert(Detector);
+    }
+    if number % 20 == 5 {
+        unit.insert(Cloaked);
+    }
+    if number < u64::from(teams) {
+        unit.insert(Radar::new(24));
+    }
+}
+
+/// Teams allied in pairs (0 and 1, 2 and 3, ...), both ways, and a scan each frame: a
+/// radius-6 `Reveal` through walls for 50 ms, for the next team in turn, on a random floor
+/// tile.
+fn strategy_rules(app: &mut App, map: Entity, teams: u32) {
+    let mut vision = app.world_mut().resource_mut::<SharedVision>();
+    for team in (0..teams).step_by(2) {
+        vision.share(Team(team), Team(team + 1));
+        vision.share(Team(team + 1), Team(team));
+    }
+    let scan = move |mut commands: Commands, turn: Res<Turn>, floor: Res<Floor>| {
+        let mut rng = Rng(turn.0.wrapping_mul(2_654_435_761) + 1);
+        let (x, y) = (rng.below(floor.0.width()), rng.below(floor.0.height()));
+        let reveal = Reveal::new(6, std::time::Duration::from_millis(50)).through_walls();
+        let team = Team(turn.0 as u32 % teams);
+        commands.spawn((reveal, team, TilePos::new(x, y), TilemapId(map)));
+    };
+    app.add_systems(Update, scan.after(wander));
 }

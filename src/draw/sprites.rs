@@ -78,6 +78,10 @@ pub(crate) struct ImportedFog;
 
 /// Gives `entity` `FogSprite::Remembered`, as an importer does: unless the game gave it a
 /// `FogSprite` of its own.
+#[cfg_attr(
+    not(any(feature = "ldtk", feature = "tiled")),
+    allow(dead_code, reason = "called by the importers")
+)]
 pub(crate) fn fog_imported_sprite(entity: &mut EntityCommands) {
     entity.queue(|mut entity: EntityWorldMut| {
         if !entity.contains::<FogSprite>() {

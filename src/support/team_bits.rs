@@ -72,11 +72,8 @@ impl<K: Copy + Eq, T> TeamBits<K, T> {
 
     /// Every entity, with its value.
     #[cfg_attr(
-        not(any(feature = "render", feature = "replicon")),
-        allow(
-            dead_code,
-            reason = "read by the sprites under the fog and replication"
-        )
+        not(feature = "replicon"),
+        allow(dead_code, reason = "read by replication")
     )]
     pub(crate) fn iter(&self) -> impl Iterator<Item = &(Entity, T)> + '_ {
         self.slots.iter()

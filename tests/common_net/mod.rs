@@ -20,13 +20,13 @@ use bevy_replicon::shared::server_entity_map::ServerEntityMap;
 use bevy_replicon::test_app::{ServerTestAppExt, TestClientEntity};
 use bevy_replicon_example_backend::{ExampleClient, ExampleServer, RepliconExampleBackendPlugins};
 use bevy_viewshed::LayerOf;
-use bevy_viewshed::Team;
 use bevy_viewshed::prelude::*;
 use bevy_viewshed::replicon::{
     ClientGhost, ClientTeam, GhostAppExt, ReplicatesGhost, ReplicatesWhenSeen, TeamView,
     TeamViewProtocolPlugin, ViewshedReplicationPlugin,
 };
 use bevy_viewshed::visible::Window;
+use bevy_viewshed::{Cloaked, Detector, Reveal, Team};
 
 use crate::common_app::spawn_map;
 use lossy::{Lossy, MOST_DELAY};
@@ -57,7 +57,7 @@ pub struct Saw {
 type LinkFrame = (BTreeSet<Entity>, BTreeSet<Option<Team>>);
 
 /// The teams the model plays.
-const TEAMS: [Team; 3] = [Team(0), Team(1), Team(2)];
+const TEAMS: [Team; 4] = [Team(0), Team(1), Team(2), Team::SPECTATOR];
 
 /// Before the frame: the next frame's stamp on every ghost-leaving entity.
 fn stamp(mut saw: ResMut<Saw>, mut marked: Query<(Entity, &mut Stamp), With<ReplicatesGhost>>) {
@@ -689,38 +689,82 @@ pub fn stands(world: &World, entity: Entity) -> Option<(Entity, (u32, u32))> {
 /// What `team` sees by the rules, from the viewers' own viewsheds: its own marked entities
 /// (its `Team`, or team 0 for a `RevealsFog` viewer without one), and the marked entities
 /// standing on a tile one of its revealing viewers, or one of a team that shares its sight
-/// with it (`SharedVision`), sees, on the viewer's map.
+/// with it (`SharedVision`), sees, on the viewer's map; `Team::SPECTATOR` sees for every team.
+/// A reveal through walls sees the disc of its radius around its tile (walls or not); a
+/// `Cloaked` entity is seen only on a tile that one of those viewers that is a `Detector`
+/// sees too (docs/strategy.md).
 pub fn team_sees(world: &World, team: Team) -> BTreeSet<Entity> {
-    let mut viewers = world
-        .try_query_filtered::<(&Viewshed, Option<&Team>), With<RevealsFog>>()
-        .unwrap();
     let shared = world.get_resource::<bevy_viewshed::SharedVision>();
-    let sees_for = |of: Team| of == team || shared.is_some_and(|s| s.shares(of, team));
-    let mut views: BTreeMap<Entity, BTreeSet<(u32, u32)>> = BTreeMap::new();
-    for (viewshed, _) in viewers
-        .iter(world)
-        .filter(|(_, t)| sees_for(t.copied().unwrap_or_default()))
-    {
-        if let Some((map, _)) = viewshed.origin() {
-            views
-                .entry(map)
-                .or_default()
-                .extend(viewshed.iter().map(|t| (t.x, t.y)));
-        }
-    }
+    let sees_for = |of: Team| {
+        team == Team::SPECTATOR || of == team || shared.is_some_and(|s| s.shares(of, team))
+    };
+    let (views, detects) = views_of(world, sees_for);
+    let on = |tiles: &Tiles, (map, tile): (Entity, (u32, u32))| {
+        tiles.get(&map).is_some_and(|v| v.contains(&tile))
+    };
     let mut marked = world
-        .try_query_filtered::<(Entity, Option<&Team>, Has<RevealsFog>), With<ReplicatesWhenSeen>>()
+        .try_query_filtered::<(Entity, Option<&Team>, Has<RevealsFog>, Has<Cloaked>), With<ReplicatesWhenSeen>>()
         .unwrap();
     marked
         .iter(world)
-        .filter(|&(entity, owner, reveals)| {
+        .filter(|&(entity, owner, reveals, cloaked)| {
             let owner = owner.copied().or(reveals.then_some(Team(0)));
             let seen = stands(world, entity)
-                .is_some_and(|(map, tile)| views.get(&map).is_some_and(|v| v.contains(&tile)));
+                .is_some_and(|at| on(&views, at) && (!cloaked || on(&detects, at)));
             owner == Some(team) || seen
         })
         .map(|(entity, ..)| entity)
         .collect()
+}
+
+/// Tiles by map.
+type Tiles = BTreeMap<Entity, BTreeSet<(u32, u32)>>;
+
+/// What the revealing viewers of the teams `sees_for` accepts see, by map, and what their
+/// `Detector`s see.
+fn views_of(world: &World, sees_for: impl Fn(Team) -> bool) -> (Tiles, Tiles) {
+    let mut viewers = world
+        .try_query_filtered::<(&Viewshed, Option<&Team>, Option<&Reveal>, Has<Detector>), With<RevealsFog>>()
+        .unwrap();
+    let (mut views, mut detects) = (Tiles::new(), Tiles::new());
+    for (viewshed, _, reveal, detector) in viewers
+        .iter(world)
+        .filter(|(_, t, ..)| sees_for(t.copied().unwrap_or_default()))
+    {
+        let Some((map, origin)) = viewshed.origin() else {
+            continue;
+        };
+        let tiles: Vec<(u32, u32)> = match reveal.filter(|r| r.through_walls) {
+            Some(reveal) => disc(world, map, origin, reveal.radius),
+            None => viewshed.iter().map(|t| (t.x, t.y)).collect(),
+        };
+        if detector {
+            detects
+                .entry(map)
+                .or_default()
+                .extend(tiles.iter().copied());
+        }
+        views.entry(map).or_default().extend(tiles);
+    }
+    (views, detects)
+}
+
+/// The tiles of `map` within `radius` of `origin` (`dx² + dy² <= radius²`).
+fn disc(world: &World, map: Entity, origin: TilePos, radius: u32) -> Vec<(u32, u32)> {
+    let Some(size) = world.get::<TilemapSize>(map) else {
+        return Vec::new();
+    };
+    let r = i64::from(radius);
+    let (ox, oy) = (i64::from(origin.x), i64::from(origin.y));
+    let mut tiles = Vec::new();
+    for y in (oy - r).max(0)..=(oy + r).min(i64::from(size.y) - 1) {
+        for x in (ox - r).max(0)..=(ox + r).min(i64::from(size.x) - 1) {
+            if (x - ox).pow(2) + (y - oy).pow(2) <= r * r {
+                tiles.push((x as u32, y as u32));
+            }
+        }
+    }
+    tiles
 }
 
 /// What a client of `team` may hold (the plain rule): the marked entities its team sees, and
@@ -787,4 +831,31 @@ pub fn assert_own_fog_only(server: &World, client: &World, i: usize, team: Optio
 
 pub fn set(entities: &[Entity]) -> BTreeSet<Entity> {
     entities.iter().copied().collect()
+}
+
+/// Inserts `component` if the entity lacks a `C`, else removes it (a harness's toggles).
+pub fn toggle<C: Component>(mut entity: EntityWorldMut, component: C) {
+    if entity.contains::<C>() {
+        entity.remove::<C>();
+    } else {
+        entity.insert(component);
+    }
+}
+
+/// The team a harness's client plays for: `0..3`, or the spectator for 3.
+pub fn team_of(n: u32) -> Team {
+    if n == 3 { Team::SPECTATOR } else { Team(n) }
+}
+
+/// A scan: a `Reveal` for `team` of `radius` (through walls or not) lasting `ms`
+/// milliseconds of the server's time, on `place`.
+pub fn scan(
+    world: &mut World,
+    team: Team,
+    place: (TilePos, TilemapId),
+    (radius, walls, ms): (u32, bool, u64),
+) {
+    let mut reveal = Reveal::new(radius, Duration::from_millis(ms));
+    reveal.through_walls = walls;
+    world.spawn((reveal, team, place));
 }
