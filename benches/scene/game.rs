@@ -197,7 +197,7 @@ fn wander(
 /// Unit `number`'s part in the strategy rules: every 10th a `Detector`, every 20th (another
 /// one) `Cloaked`, and the first of each team a `Radar` of radius 24.
 fn strategy_unit(unit: &mut EntityWorldMut, number: u64, teams: u32) {
-    if number % 10 == 0 {
+    if number.is_multiple_of(10) {
         unit.insert(Detector);
     }
     if number % 20 == 5 {
