@@ -982,19 +982,8 @@ fn play(case: &Case) -> Result<(), String> {
     Ok(())
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(64),
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common_app::model_config())]
 
     #[test]
     fn sprites_under_the_fog_follow_the_documented_rule(case in case()) {

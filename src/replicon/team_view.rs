@@ -268,8 +268,26 @@ impl TeamContacts {
     }
 
     fn of(contacts: Option<&RadarContacts>, team: Team) -> Self {
-        let tiles = contacts.map_or(&[][..], |contacts| contacts.of(team));
-        Self(tiles.iter().map(|tile| (tile.x, tile.y)).collect())
+        Self(Self::tiles_of(contacts, team).map(|t| (t.x, t.y)).collect())
+    }
+
+    /// `team`'s contacts on a map with `contacts`.
+    fn tiles_of(contacts: Option<&RadarContacts>, team: Team) -> impl Iterator<Item = &TilePos> {
+        contacts
+            .map_or(&[][..], |contacts| contacts.of(team))
+            .iter()
+    }
+
+    /// Becomes `team`'s contacts, written (and sent) only when they differ.
+    fn follow(this: &mut Mut<Self>, contacts: Option<&RadarContacts>, team: Team) {
+        let same = this
+            .0
+            .iter()
+            .copied()
+            .eq(Self::tiles_of(contacts, team).map(|t| (t.x, t.y)));
+        if !same {
+            **this = Self::of(contacts, team);
+        }
     }
 }
 
@@ -327,7 +345,7 @@ pub(super) fn update_team_views(
             if let Some(&entity) = index.0.get(&(map, team))
                 && let Ok((mut view, mut contacts)) = views.get_mut(entity)
             {
-                contacts.set_if_neq(TeamContacts::of(radar, team));
+                TeamContacts::follow(&mut contacts, radar, team);
                 // A change goes through replicon's diff API, which keeps it for the clients
                 // that have not acknowledged it; a whole view written over it is sent whole.
                 match view.follow(team_fog, &mut found) {

@@ -222,3 +222,16 @@ pub fn hex_coords(system: HexCoordSystem) -> HexCoords {
         HexCoordSystem::ColumnOdd => HexCoords::ColumnOdd,
     }
 }
+
+/// The random-game model tests' proptest settings: `PROPTEST_CASES` games (64 by default), no
+/// regression files.
+pub fn model_config() -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(64),
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
