@@ -37,7 +37,7 @@ type FogLayer<'a> = (
 
 /// Calls `f` with every tilemap of `map` (its layers; a world's chunks and their layers) and
 /// the map tile of the tilemap's tile `(0, 0)`.
-pub(crate) fn for_each_layer(
+pub(super) fn for_each_layer(
     map: Entity,
     (children, chunks, placements): (
         &Query<&Layers>,

@@ -27,7 +27,7 @@ type LookParts = (
 /// A tilemap whose tiles are written: its tiles, and the map tile of its tile `(0, 0)` (`(0,
 /// 0)` but on a chunk of a world).
 #[derive(Clone, Copy)]
-pub(crate) struct LayerTiles<'a> {
+pub(super) struct LayerTiles<'a> {
     pub(crate) storage: &'a TileStorage,
     pub(crate) first: TilePos,
 }

@@ -131,7 +131,7 @@ impl EditorVision {
 }
 
 /// Puts `vision` in `list` under `name`, in place of an earlier entry of that name.
-pub(crate) fn set_named(
+pub(super) fn set_named(
     list: &mut Vec<(String, EditorVision)>,
     name: String,
     vision: EditorVision,

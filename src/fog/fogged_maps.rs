@@ -15,7 +15,7 @@ use viewshed_core::visible::Window;
 /// [`FogOfWar`], to tell which chunks came and which went.
 #[derive(Component, Debug, Default)]
 #[component(clone_behavior = Ignore)]
-pub(crate) struct FogChunks(Vec<Window>);
+pub(super) struct FogChunks(Vec<Window>);
 
 /// A map's fog as its tracking reads it.
 #[derive(QueryData)]

@@ -30,7 +30,7 @@ pub struct Sighting {
 /// Per team, where and when it last saw each entity it saw and no longer sees; and the time
 /// of the last update.
 #[derive(Resource, Debug, Default)]
-pub(crate) struct TeamSightings {
+pub(super) struct TeamSightings {
     last: BTreeMap<Team, EntityHashMap<Sighting>>,
     now: Duration,
 }

@@ -113,7 +113,7 @@ impl TeamFog {
 
     /// The tiles where the team detects cloaked entities, as rows of bits over
     /// [`area`](Self::area).
-    pub(crate) fn detected_rows(&self) -> &BitRows {
+    pub(super) fn detected_rows(&self) -> &BitRows {
         &self.detected
     }
 

@@ -18,7 +18,7 @@ use viewshed_core::visible::Window;
 /// `FogOfWar` carries none of it.
 #[derive(Component, Debug, Default)]
 #[component(clone_behavior = Ignore)]
-pub(crate) struct FogPast {
+pub(super) struct FogPast {
     /// Whether it holds an update of this map's fog at all.
     known: bool,
     /// The map's tiles the bits below stand for (see `FogOfWar::area`).

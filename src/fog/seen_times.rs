@@ -25,14 +25,14 @@ const UNSEEN: u64 = 1 << 63;
 /// remembered has no time.
 #[derive(Component, Debug, Default)]
 #[component(clone_behavior = Ignore)]
-pub(crate) struct SeenTimes {
+pub(super) struct SeenTimes {
     area: Window,
     teams: BTreeMap<Team, Vec<u64>>,
 }
 
 /// The times of the update before this one and of this one.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Updates {
+pub(super) struct Updates {
     pub(crate) before: Duration,
     pub(crate) now: Duration,
 }

@@ -151,7 +151,7 @@ fn or_at(rows: &mut BitRows, at: (u32, u32), other: &BitRows, other_at: (u32, u3
 }
 
 /// Forgets what `fog`'s teams explored in `area` (a chunk that went: another may come there).
-pub(crate) fn forget_area(fog: &mut FogOfWar, area: Window) {
+pub(super) fn forget_area(fog: &mut FogOfWar, area: Window) {
     let empty = BitRows::new(area.height, area.width);
     for team in fog.teams.values_mut() {
         let at = (team.area().x, team.area().y);

@@ -124,7 +124,7 @@ impl Lighting {
     /// Up to 64 tiles of row `y` from column `x` (map coordinates), as bits (bit `i` is tile
     /// `(x + i, y)`, set when lit); tiles off the map are dark.
     #[inline]
-    pub(crate) fn lit_bits(&self, y: u32, x: u32) -> u64 {
+    pub(super) fn lit_bits(&self, y: u32, x: u32) -> u64 {
         let area = self.area;
         if !(area.y..area.y.saturating_add(area.height)).contains(&y) {
             return 0;
@@ -245,7 +245,7 @@ impl Lighting {
 /// over in place, copies or drops nothing of what the map holds from its lights.
 #[derive(Component, Debug, Default)]
 #[component(clone_behavior = Ignore)]
-pub(crate) struct LightLedger {
+pub(super) struct LightLedger {
     changes: ChangeLog,
     applied: EntityHashMap<Contribution>,
 }
@@ -436,7 +436,7 @@ fn add_channels(sum: &mut [u64; 3], amount: [u32; 3], op: fn(u64, u64) -> u64) {
 /// What one light added to its map's [`Lighting`] (kept in that lighting's ledger): enough
 /// to take exactly that away again.
 #[derive(Clone, Debug)]
-pub(crate) struct Contribution {
+pub(super) struct Contribution {
     /// Where, on which map and on which grid the light stood.
     key: ViewKey,
     radius: u32,
@@ -586,7 +586,7 @@ fn distance(grid: Grid, a: (u32, u32), b: (u32, u32)) -> f32 {
 /// someone else inserted (a game's copy of another map's, a reflected one, a scene's), whose
 /// sums are another map's lights: they are made anew from the map's own lights.
 #[derive(Resource, Default)]
-pub(crate) struct LightingInserts {
+pub(super) struct LightingInserts {
     own: EntityHashSet,
     replaced: Vec<Entity>,
 }

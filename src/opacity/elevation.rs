@@ -80,7 +80,7 @@ impl ElevationCells {
 }
 
 /// How many sources of each level stand on a tile.
-pub(crate) type LevelCounts = [u16; MAX_LEVEL as usize + 1];
+pub(super) type LevelCounts = [u16; MAX_LEVEL as usize + 1];
 
 impl CellSource for Elevation {
     type Tally = LevelCounts;

@@ -23,7 +23,7 @@ use crate::placement::placed::{Placed, PlacedMoves};
 use crate::worlds::chunks::ChunkPlacement;
 
 /// A component that adds something to the tile its entity stands on (`TilePos` + `TilemapId`).
-pub(crate) trait CellSource: Component + Sized {
+pub(super) trait CellSource: Component + Sized {
     /// What stands on one tile, summed over its entities and painted cells.
     type Tally: Default + Clone + Debug + Send + Sync + 'static;
     /// The component's name, for warnings.
@@ -145,7 +145,7 @@ impl<S: CellSource> MapCellsItem<'_, '_, S> {
 
 /// A grid of the game's own on a tilemap, painted onto its map: cell `(x, y)` is the
 /// tilemap's tile `(x, y)` (its world's tile at the chunk's place, on a chunk).
-pub(crate) trait PaintedCells: Component {
+pub(super) trait PaintedCells: Component {
     /// The kind it paints.
     type Source: CellSource;
     /// What it adds to each of its tiles (none where nothing).

@@ -83,7 +83,7 @@ impl PlaceProblem {
 /// chunk), the map tile of the tilemap's tile `(0, 0)`, and the size of the tilemap's root (a
 /// tile beyond it stands nowhere), or why it lies on no map.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct MapPlace {
+pub(super) struct MapPlace {
     map: Entity,
     first: TilePos,
     size: Option<TilemapSize>,

@@ -134,7 +134,7 @@ impl PlacedMoves {
 /// A placed entity, as `place_entities` reads it.
 #[derive(QueryData)]
 #[query_data(mutable)]
-pub(crate) struct PlacedItem {
+pub(super) struct PlacedItem {
     entity: Entity,
     tile: Option<&'static TilePos>,
     tilemap: Option<&'static TilemapId>,

@@ -15,7 +15,7 @@ use crate::support::team_bits::TeamBits;
 /// The visibility bit this plugin owns in replicon's filter registry (an entity scope: a
 /// hidden entity is despawned on the client).
 #[derive(Resource, Clone, Copy, Debug)]
-pub(super) struct SightBit(pub(crate) FilterBit);
+pub(super) struct SightBit(pub(super) FilterBit);
 
 /// The team a marked entity belongs to, if any.
 pub(super) type Owner = Option<Team>;

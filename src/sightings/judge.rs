@@ -17,7 +17,7 @@ use viewshed_core::visible::{VisibleSet, Window};
 
 use super::targets::{At, Target, TargetIndex};
 use super::viewers::ViewerIndex;
-use super::{Announce, CanBeSpotted, JudgeAgain, SpottedTargets};
+use super::{Announce, CanBeSpotted, SightingsIndex, SpottedTargets};
 use crate::placement::placed::{Moved, Placed};
 use crate::support::parallel::collect_in_parts;
 use crate::viewshed::Viewshed;
@@ -33,16 +33,20 @@ const JUDGED_IN_PARALLEL: usize = 64;
 type Viewers<'w, 's> = Query<'w, 's, (Entity, &'static Viewshed, &'static mut SpottedTargets)>;
 
 /// Brings every viewer's set of seen targets up to date and announces the differences.
-pub(crate) fn notify_sightings(
+pub(super) fn notify_sightings(
     mut updated: MessageReader<ViewshedUpdated>,
     mut viewers: Viewers,
     targets: Query<(), With<CanBeSpotted>>,
     moved: Query<(Entity, &Placed), Moved<CanBeSpotted>>,
-    (mut index, mut target_index): (ResMut<ViewerIndex>, ResMut<TargetIndex>),
-    mut again: ResMut<JudgeAgain>,
+    mut sightings: ResMut<SightingsIndex>,
     mut announce: Announce,
 ) {
-    let again = std::mem::take(&mut again.0);
+    let SightingsIndex {
+        viewers: index,
+        targets: target_index,
+        again,
+    } = &mut *sightings;
+    let again = std::mem::take(again);
     if targets.is_empty() {
         // Nothing to see, and no viewer holds a target (each target that went took itself
         // out of every viewer, `on_target_gone`; an inserted `Viewshed` starts with none):
@@ -59,7 +63,7 @@ pub(crate) fn notify_sightings(
         .iter()
         .map(|(target, placed)| target_index.place(target, placed.get()))
         .collect();
-    let recomputed = begin_round(&mut index, &viewers, updated.read().map(|m| m.viewer));
+    let recomputed = begin_round(index, &viewers, updated.read().map(|m| m.viewer));
     let reading = viewers.as_readonly();
     let (index_read, targets_read) = (&*index, &*target_index);
     let mut changes = collect_in_parts(&recomputed, JUDGED_IN_PARALLEL, |&viewer, found| {

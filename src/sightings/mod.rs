@@ -270,7 +270,7 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     targets: Query<(), (With<CanBeSpotted>, Allow<Disabled>)>,
     mut viewers: Query<(Entity, &mut SpottedTargets)>,
-    (mut target_index, index, again): (ResMut<TargetIndex>, Res<ViewerIndex>, Res<JudgeAgain>),
+    mut index: ResMut<SightingsIndex>,
     mut announce: Announce,
 ) {
     let target = event.event_target();
@@ -279,9 +279,12 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
     }
     // The viewers that saw it: those whose view as last judged holds where it was last judged
     // (and those given another viewer's set, which may hold anything).
-    let mut saw = again.0.clone();
-    if let Some((map, tile)) = target_index.remove(target) {
-        index.for_each_seeing(map, tile, |viewer| saw.push(viewer));
+    let index = &mut *index;
+    let mut saw = index.again.clone();
+    if let Some((map, tile)) = index.targets.remove(target) {
+        index
+            .viewers
+            .for_each_seeing(map, tile, |viewer| saw.push(viewer));
     }
     for viewer in saw {
         if let Ok((viewer, mut spotted)) = viewers.get_mut(viewer)
@@ -297,11 +300,11 @@ pub(crate) fn on_target_gone<E: EntityEvent, C: Component>(
 pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     event: On<E, C>,
     mut viewers: Query<&mut SpottedTargets, Allow<Disabled>>,
-    mut index: ResMut<ViewerIndex>,
+    mut index: ResMut<SightingsIndex>,
     mut announce: Announce,
 ) {
     let viewer = event.event_target();
-    index.file(viewer, None);
+    index.viewers.file(viewer, None);
     let Ok(mut spotted) = viewers.get_mut(viewer) else {
         return;
     };
@@ -310,29 +313,38 @@ pub(crate) fn on_viewer_gone<E: EntityEvent, C: Component>(
     }
 }
 
-/// Viewers that were given a [`SpottedTargets`] (another viewer's, cloned) while they had a
-/// view: judged anew at the next sightings step, whether or not their view changed.
+/// The sightings' own record: the views and the targets as last judged, and the viewers to
+/// judge whole at the next step.
 #[derive(Resource, Default)]
-pub(crate) struct JudgeAgain(pub(super) Vec<Entity>);
+pub(crate) struct SightingsIndex {
+    viewers: ViewerIndex,
+    targets: TargetIndex,
+    /// Viewers that were given a [`SpottedTargets`] (another viewer's, cloned) while they had
+    /// a view: judged anew at the next sightings step, whether or not their view changed.
+    again: Vec<Entity>,
+}
 
 /// A `SpottedTargets` was inserted on a viewer that has a view (not the one a new viewer gets
 /// with its `Viewshed`, judged with its first view anyway): its targets are judged again.
 pub(crate) fn on_spotted_inserted(
     event: On<Insert, SpottedTargets>,
     viewers: Query<&Viewshed>,
-    mut again: ResMut<JudgeAgain>,
+    mut index: ResMut<SightingsIndex>,
 ) {
     if viewers
         .get(event.entity)
         .is_ok_and(|view| view.map().is_some())
     {
-        again.0.push(event.entity);
+        index.again.push(event.entity);
     }
 }
 
 /// A viewer's `Viewshed` is about to be replaced or removed (discarded): what it spotted stays
 /// in its [`SpottedTargets`], judged whole against its next view at the next update (the view
 /// filed in the viewer index stays until then; a removed one leaves it with the viewer).
-pub(crate) fn on_viewshed_replaced(event: On<Discard, Viewshed>, mut again: ResMut<JudgeAgain>) {
-    again.0.push(event.entity);
+pub(crate) fn on_viewshed_replaced(
+    event: On<Discard, Viewshed>,
+    mut index: ResMut<SightingsIndex>,
+) {
+    index.again.push(event.entity);
 }

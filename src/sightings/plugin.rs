@@ -7,9 +7,8 @@ use bevy_ecs_tilemap::map::TilemapId;
 use bevy_ecs_tilemap::tiles::TilePos;
 
 use super::judge::notify_sightings;
-use super::targets::TargetIndex;
 use super::{
-    CanBeSpotted, JudgeAgain, LostSight, Spotted, SpottedTargets, ViewerIndex, on_spotted_inserted,
+    CanBeSpotted, LostSight, SightingsIndex, Spotted, SpottedTargets, on_spotted_inserted,
     on_target_gone, on_viewer_gone, on_viewshed_replaced,
 };
 use crate::schedule::{ViewshedSchedule, ViewshedStepSystems};
@@ -27,9 +26,7 @@ impl Plugin for SightingsPlugin {
     fn build(&self, app: &mut App) {
         app.add_message::<Spotted>()
             .add_message::<LostSight>()
-            .init_resource::<ViewerIndex>()
-            .init_resource::<TargetIndex>()
-            .init_resource::<JudgeAgain>()
+            .init_resource::<SightingsIndex>()
             .register_type::<CanBeSpotted>()
             .register_required_components::<Viewshed, SpottedTargets>();
         app.add_systems(

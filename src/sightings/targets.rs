@@ -36,8 +36,7 @@ pub(super) struct Filed {
 }
 
 /// The targets, by slot, and by bucket of their map.
-#[derive(Resource)]
-pub(crate) struct TargetIndex {
+pub(super) struct TargetIndex {
     targets: Vec<Target>,
     slot_of: EntityHashMap<u32>,
     /// Slots of targets that went, taken again from the next round on (one judged in this

@@ -13,7 +13,7 @@ use viewshed_core::visible::Window;
 const MOST_BUCKETS: usize = 1 << 20;
 
 /// The buckets `(x0, y0, x1, y1)` a window overlaps.
-pub(crate) type BucketRange = (u32, u32, u32, u32);
+pub(super) type BucketRange = (u32, u32, u32, u32);
 
 /// The lists (`L`: a `Vec` of what is filed, or a collection of an index's own) of one map's
 /// buckets of `side` tiles, and the wide list.
@@ -111,7 +111,7 @@ impl<L: Default> BucketGrid<L> {
     /// The lists of the buckets `window` overlaps that the grid reached, a row of buckets at
     /// a time (the wide list is apart: [`wide`](Self::wide)).
     #[inline]
-    pub(crate) fn rows_in(&self, window: Window) -> impl Iterator<Item = &[L]> + '_ {
+    pub(super) fn rows_in(&self, window: Window) -> impl Iterator<Item = &[L]> + '_ {
         let range = self.range_of(window).map(|(x0, y0, x1, y1)| {
             // The part of the range the grid reached, in its own columns and rows.
             let clamp = |from: u32, to: u32, first: u32, len: u32| {
@@ -127,23 +127,23 @@ impl<L: Default> BucketGrid<L> {
         rows.map(move |y| &self.lists[y * width + columns.start..y * width + columns.end])
     }
 
-    /// Calls `f` with each list of the buckets in `range`, growing the grid to hold them, or
-    /// with the wide list when the range spans more than `widest` buckets or the grid would
-    /// grow past its limit.
+    /// Calls `f` with each bucket in `range` and its list, growing the grid to hold them, or
+    /// with `None` and the wide list when the range spans more than `widest` buckets or the
+    /// grid would grow past its limit.
     pub(crate) fn each_list_mut(
         &mut self,
         range: BucketRange,
         widest: u32,
-        mut f: impl FnMut(&mut L),
+        mut f: impl FnMut(Option<(u32, u32)>, &mut L),
     ) {
         let (x0, y0, x1, y1) = range;
         if !self.grow_to(range, widest) {
-            return f(&mut self.wide);
+            return f(None, &mut self.wide);
         }
         for by in y0..=y1 {
             for bx in x0..=x1 {
                 let i = self.index(bx, by).expect("a bucket the grid reached");
-                f(&mut self.lists[i]);
+                f(Some((bx, by)), &mut self.lists[i]);
             }
         }
     }
@@ -151,7 +151,7 @@ impl<L: Default> BucketGrid<L> {
     /// Grows the grid to hold the buckets of `range`, unless the range spans more than
     /// `widest` buckets or the grid would grow past its limit: whether the grid holds them
     /// (else what is filed over them goes to the wide list).
-    pub(crate) fn grow_to(&mut self, range: BucketRange, widest: u32) -> bool {
+    pub(super) fn grow_to(&mut self, range: BucketRange, widest: u32) -> bool {
         let (x0, y0, x1, y1) = range;
         let spans = u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1);
         spans <= u64::from(widest) && self.reach(range)

@@ -45,7 +45,7 @@ impl<M: Component> ChangeScan<M> {
     /// Every entity with `M` one of whose watched components was added or changed since the
     /// running exclusive system last ran (an entity may come once per changed component). It
     /// may list entities that a query would skip (disabled ones): look each up in a query.
-    pub(crate) fn changed_since_last_run(&mut self, world: &World) -> &[Entity] {
+    pub(super) fn changed_since_last_run(&mut self, world: &World) -> &[Entity] {
         self.found.clear();
         self.tables.update_archetypes(world);
         let ticks = (world.last_change_tick(), world.read_change_tick());

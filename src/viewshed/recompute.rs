@@ -66,7 +66,7 @@ pub struct ViewshedUpdated {
 /// An entity with a view of kind `C`, as the recompute visits it.
 #[derive(QueryData)]
 #[query_data(mutable)]
-pub(crate) struct ViewItem<C: KeptView> {
+pub(super) struct ViewItem<C: KeptView> {
     entity: Entity,
     view: &'static mut C,
     state: &'static mut ViewState<C>,

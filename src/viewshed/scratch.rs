@@ -16,7 +16,7 @@ use viewshed_core::visible::VisibleSet;
 
 /// The scratch space of one thread's field-of-view computations, for every kind of grid.
 #[derive(Default)]
-pub(crate) struct Scratch {
+pub(super) struct Scratch {
     square: Fov,
     hex: HexFov,
     /// A staggered map's view on its diamond grid, before it is brought back to tiles.

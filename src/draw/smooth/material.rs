@@ -19,7 +19,7 @@ const MIN_SOFTNESS: f32 = 0.05;
 /// Draws a map's smooth fog: the texture of its tiles' fades, blurred in the grid's own
 /// coordinates.
 #[derive(Asset, TypePath, AsBindGroup, Debug, Clone)]
-pub(crate) struct SmoothFogMaterial {
+pub(super) struct SmoothFogMaterial {
     #[uniform(0)]
     pub(super) params: SmoothFogParams,
     #[texture(1, sample_type = "u_int")]

@@ -39,14 +39,14 @@ impl Level {
 
 /// One tile's texel: a fade from `from` to `to` that started at `start` milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Texel {
+pub(super) struct Texel {
     pub(crate) from: Level,
     pub(crate) to: Level,
     pub(crate) start: u32,
 }
 
 /// Bytes per texel.
-pub(crate) const TEXEL_BYTES: usize = 8;
+pub(super) const TEXEL_BYTES: usize = 8;
 
 impl Texel {
     /// A tile shown at `level` at once.
@@ -59,7 +59,7 @@ impl Texel {
     }
 
     /// The texel in the texture's bytes.
-    pub(crate) fn to_bytes(self) -> [u8; TEXEL_BYTES] {
+    pub(super) fn to_bytes(self) -> [u8; TEXEL_BYTES] {
         let levels = [self.from.seen, self.from.known, self.to.seen, self.to.known];
         let mut bytes = [0; TEXEL_BYTES];
         bytes[..4].copy_from_slice(&levels);
@@ -68,7 +68,7 @@ impl Texel {
     }
 
     /// The texel the texture's bytes hold.
-    pub(crate) fn from_bytes(bytes: &[u8]) -> Self {
+    pub(super) fn from_bytes(bytes: &[u8]) -> Self {
         let start = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
         Self {
             from: Level {
@@ -85,7 +85,7 @@ impl Texel {
 
     /// The level the tile shows at `now` milliseconds, as the shader works it out (to the
     /// nearest step of 1/255).
-    pub(crate) fn level_at(&self, now: u32, fade: Option<FogFade>) -> Level {
+    pub(super) fn level_at(&self, now: u32, fade: Option<FogFade>) -> Level {
         let length = self.length(fade);
         let elapsed = now.wrapping_sub(self.start);
         if length == 0 || elapsed >= length {
@@ -114,7 +114,7 @@ impl Texel {
 
     /// The texel of a tile going to `to` at `now`: from what it shows then, so nothing jumps;
     /// `None` when it is already on its way there.
-    pub(crate) fn towards(&self, to: Level, now: u32, fade: Option<FogFade>) -> Option<Self> {
+    pub(super) fn towards(&self, to: Level, now: u32, fade: Option<FogFade>) -> Option<Self> {
         if self.to == to {
             return None;
         }
@@ -133,7 +133,7 @@ impl Texel {
 
 /// A duration in whole milliseconds, as the texture and the shader count time (a fog clock of
 /// more than 49 days stops there).
-pub(crate) fn millis(duration: Duration) -> u32 {
+pub(super) fn millis(duration: Duration) -> u32 {
     u32::try_from(duration.as_millis()).unwrap_or(u32::MAX)
 }
 
