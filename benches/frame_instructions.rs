@@ -40,7 +40,7 @@ use scene::lights::lights_app;
 use scene::support::MapKind;
 use scene::{SIZE, Scene, Variant, plugin_app};
 
-const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|hills|cliff|game-views|game-fog|game-full|battle-views|battle-fog|battle-full|battle8-views|battle8-fog|battle8-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
+const USAGE: &str = "usage: frame_instructions idle|bare|door|moving|cones|teams|hills|cliff|game-views|game-fog|game-full|battle-views|battle-fog|battle-teams|battle-full|battle-strategy|battle8-views|battle8-fog|battle8-teams|battle8-full|spread|lights-moving|lights-viewers|replicon-all|replicon-fog|replicon-all-still|replicon-fog-still|replicon-large-all|replicon-large-fog VIEWERS FRAMES";
 
 /// The measured part: `count` frames.
 #[inline(never)]

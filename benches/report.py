@@ -218,9 +218,13 @@ def battle_side(units):
 
 def battle_table(battle):
     lines = [
-        "| battle (radius 8, a quarter of the units moving) | views | fog | full | full ÷ fog |",
-        "|---|---:|---:|---:|---:|",
+        "| battle (radius 8, a quarter of the units moving) | views | fog | teams | full | teams ÷ fog | full ÷ fog |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
+    levels = ["views", "fog", "teams", "full"]
+
+    def ratio(times, level):
+        return f"{times[level] / times['fog']:.2f}" if level in times and "fog" in times else "-"
 
     def key(scene):
         units, _, teams = scene.partition("x")
@@ -231,12 +235,12 @@ def battle_table(battle):
         units, _, teams = scene.partition("x")
         side = 512 if teams else battle_side(int(units))
         label = f"{int(units):,} units of {teams or 4} teams, {side}x{side}"
-        cells = [fmt(times[k]) if k in times else "-" for k in GAME_LEVELS]
-        ratio = f"{times['full'] / times['fog']:.2f}" if "full" in times and "fog" in times else "-"
-        lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+        cells = [fmt(times[k]) if k in times else "-" for k in levels]
+        cells += [ratio(times, "teams"), ratio(times, "full")]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     if "2000" in battle and "10000" in battle:
         small, big = battle["2000"], battle["10000"]
-        ratios = [f"{k} {big[k] / small[k]:.2f}" for k in GAME_LEVELS if k in small and k in big]
+        ratios = [f"{k} {big[k] / small[k]:.2f}" for k in levels if k in small and k in big]
         lines.append("")
         lines.append("10,000 ÷ 2,000 units at the same density: " + ", ".join(ratios))
     small = battle.get("2000", {})
@@ -528,7 +532,8 @@ into or leave some viewer's sight every frame. Hiding, ghosts and the fogged spr
 judgement per team of which units it sees, kept from the fog's changes and the units' moves.
 A strategy game that needs what each team sees, not what each unit sees, leaves
 `CanBeSpotted` out and asks `TeamKnowledge` ([strategy.md](strategy.md)): the units that hide
-or leave ghosts are known to it, with no per-viewer work.
+or leave ghosts are known to it, with no per-viewer work. `teams` is that game: the units hide
+and leave ghosts, and no viewer has sightings of its own.
 """
 
 SPREAD_TEXT = f"""\

@@ -3,9 +3,10 @@
 //! tile they came from unless it is the only way, so the walks go somewhere. Two maps: the
 //! 256x256 dungeon of rooms, corridors and rock ([`game_map`]), and an open battlefield with
 //! rock clusters whose side grows with the units, so that they stand as densely
-//! ([`battle_map`]). Three levels of the same units: `Views` (a `Viewshed` only), `Fog`
-//! (+ `RevealsFog` + `Team` on a fog-styled map), `Full` (+ `CanBeSpotted` + `HidesOutsideView` +
-//! `LeavesGhost`): every unit is a viewer and a target, as in a tactics game or an RTS.
+//! ([`battle_map`]). Levels of the same units: `Views` (a `Viewshed` only), `Fog`
+//! (+ `RevealsFog` + `Team` on a fog-styled map), `Teams` (+ `HidesOutsideView` +
+//! `LeavesGhost`: what each team sees, no viewer's own sightings), `Full` (+ `CanBeSpotted`
+//! too): every unit is a viewer and a target, as in a tactics game or an RTS.
 
 use bevy::prelude::*;
 use bevy_ecs_tilemap::prelude::*;
@@ -22,6 +23,9 @@ pub enum Level {
     Views,
     /// + `RevealsFog` + `Team` (four teams), fog written into the map's tiles for team 0.
     Fog,
+    /// + `HidesOutsideView` + `LeavesGhost`: hidden from and remembered by each team, with no
+    /// viewer's own sightings.
+    Teams,
     /// + `CanBeSpotted` + `HidesOutsideView` + `LeavesGhost`.
     Full,
     /// `Full` + the strategy rules ([`strategy_rules`]): teams 0 and 1, 2 and 3 allied, every
@@ -36,13 +40,14 @@ impl Level {
         match self {
             Level::Views => "views",
             Level::Fog => "fog",
+            Level::Teams => "teams",
             Level::Full => "full",
             Level::Strategy => "strategy",
         }
     }
 
     pub fn parse(name: &str) -> Option<Self> {
-        let levels = Self::ALL.into_iter().chain([Level::Strategy]);
+        let levels = Self::ALL.into_iter().chain([Level::Teams, Level::Strategy]);
         levels.into_iter().find(|level| level.name() == name)
     }
 }
@@ -131,8 +136,11 @@ pub fn teams_app(grid: &OpacityGrid, units: usize, teams: u32, level: Level) -> 
         if level != Level::Views {
             unit.insert((RevealsFog, Team(number as u32 % teams)));
         }
+        if matches!(level, Level::Teams | Level::Full | Level::Strategy) {
+            unit.insert((HidesOutsideView, LeavesGhost));
+        }
         if matches!(level, Level::Full | Level::Strategy) {
-            unit.insert((CanBeSpotted, HidesOutsideView, LeavesGhost));
+            unit.insert(CanBeSpotted);
         }
         if level == Level::Strategy {
             strategy_unit(&mut unit, number, teams);

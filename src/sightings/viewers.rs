@@ -1,15 +1,13 @@
 //! Which viewers may see a tile: a copy of every view, filed under the 8x8-tile buckets of
-//! its map that its window overlaps, each filing with the tiles of the bucket the view holds
-//! (one word). The sightings keep it from the views they compare, so a target that moves is
-//! judged against the words filed under the buckets it left and reached, without reading a
-//! view or looking a viewer up, and a game without targets pays nothing for it.
+//! its map that its window overlaps. The sightings keep it from the views they compare, so a
+//! target that moves is judged against the views whose window may hold its tile, read from
+//! here without looking the viewers up, and a game without targets pays nothing for it.
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use bevy_ecs_tilemap::tiles::TilePos;
 
-use crate::support::buckets::{BucketGrid, MapBuckets};
-use viewshed_core::bits::low_bits;
+use crate::support::buckets::MapBuckets;
 use viewshed_core::visible::{VisibleSet, Window};
 
 /// The side of a bucket, in tiles: a radius-8 view's window spans 3x3 buckets, and a moved
@@ -19,33 +17,6 @@ const BUCKET: u32 = 8;
 /// A window over more buckets than this (128x128 tiles) is filed once, as seeing anywhere on
 /// its map.
 const WIDE: u32 = 256;
-
-/// A view filed under a bucket: its slot, and the tiles of the bucket it holds (bit
-/// `8 * dy + dx` for the tile `(dx, dy)` from the bucket's corner; every bit in the wide list,
-/// whose views are read whole).
-///
-/// The words spare the judging of a moved target a read of each view filed near it: in the
-/// 10,000-unit battle (`frame_instructions battle-full 10000`), those reads missed the cache
-/// and took 17.6% of the frame's time (`perf record`).
-#[derive(Clone, Copy, Debug)]
-struct Filed {
-    slot: u32,
-    tiles: u64,
-}
-
-/// The bit of `tile` in its bucket's word.
-#[inline]
-fn bit_of(tile: TilePos) -> u64 {
-    1 << ((tile.y % BUCKET) * BUCKET + tile.x % BUCKET)
-}
-
-/// The tiles of bucket `(bx, by)` that `visible` holds, as a bucket's word.
-fn tiles_in(visible: &VisibleSet, (bx, by): (u32, u32)) -> u64 {
-    (0..BUCKET).fold(0, |word, dy| {
-        let row = visible.run_at(bx * BUCKET, by * BUCKET + dy) & low_bits(BUCKET);
-        word | row << (dy * BUCKET)
-    })
-}
 
 /// A view as the sightings last judged it.
 pub(super) struct FiledView {
@@ -68,7 +39,7 @@ pub(super) struct ViewerIndex {
     /// Each viewer's slot.
     slots: EntityHashMap<u32>,
     /// The slots of the views of each map, by bucket.
-    maps: MapBuckets<Vec<Filed>>,
+    maps: MapBuckets<Vec<u32>>,
     /// Whether every viewer with a view is filed (the index is dropped while no target
     /// exists, and built again from every view when one appears).
     pub(super) complete: bool,
@@ -115,13 +86,24 @@ impl ViewerIndex {
     }
 
     /// Files `viewer` as seeing `visible` on `map` (`None`: nowhere).
-    pub(super) fn file(&mut self, viewer: Entity, now: Option<(Entity, &VisibleSet)>) {
+    pub(crate) fn file(&mut self, viewer: Entity, now: Option<(Entity, &VisibleSet)>) {
         let slot = self.slots.get(&viewer).copied();
         if let Some(slot) = slot {
             let view = &self.views[slot as usize];
-            let (map, window) = (view.map, view.visible.window());
-            self.each_list(map, window, |_, list| {
-                if let Some(at) = list.iter().position(|filed| filed.slot == slot) {
+            let grid = self.maps.get(view.map);
+            let range = |window| grid.and_then(|grid| grid.range_of(window));
+            let (old, new) = (view.visible.window(), now.map(|(_, v)| v.window()));
+            let same_lists =
+                now.is_some_and(|(map, _)| map == view.map) && new.map(range) == Some(range(old));
+            if same_lists && let Some((_, visible)) = now {
+                let view = &mut self.views[slot as usize];
+                view.visible.clone_from(visible);
+                view.filed_in = self.round;
+                return;
+            }
+            let (map, window) = (view.map, old);
+            self.each_list(map, window, |list| {
+                if let Some(at) = list.iter().position(|&filed| filed == slot) {
                     list.swap_remove(at);
                 }
             });
@@ -139,10 +121,7 @@ impl ViewerIndex {
         view.map = map;
         view.visible.clone_from(visible);
         view.filed_in = self.round;
-        self.each_list(map, visible.window(), |bucket, list| {
-            let tiles = bucket.map_or(u64::MAX, |bucket| tiles_in(visible, bucket));
-            list.push(Filed { slot, tiles });
-        });
+        self.each_list(map, visible.window(), |list| list.push(slot));
     }
 
     /// A slot for a viewer filed for the first time.
@@ -167,14 +146,8 @@ impl ViewerIndex {
         slot
     }
 
-    /// Calls `f` with each bucket a view within `window` of `map` is filed under and its
-    /// list (`None`: the wide list).
-    fn each_list(
-        &mut self,
-        map: Entity,
-        window: Window,
-        f: impl FnMut(Option<(u32, u32)>, &mut Vec<Filed>),
-    ) {
+    /// Calls `f` with each list a view within `window` of `map` is filed in.
+    fn each_list(&mut self, map: Entity, window: Window, f: impl FnMut(&mut Vec<u32>)) {
         let grid = self.maps.grid_mut(map);
         if let Some(range) = grid.range_of(window) {
             grid.each_list_mut(range, WIDE, f);
@@ -182,7 +155,8 @@ impl ViewerIndex {
     }
 
     /// Calls `f` with each viewer not recomputed in this round (nor `skip`) whose view of `map`
-    /// holds one of the tiles `before` and `at` but not the other, and whether it holds `at`.
+    /// holds one of the tiles `before` and `at` but not the other, and whether it holds `at`
+    /// (a viewer may come twice when the tiles lie in two buckets).
     pub(super) fn for_each_turned(
         &self,
         map: Entity,
@@ -193,71 +167,32 @@ impl ViewerIndex {
         let Some(grid) = self.maps.get(map) else {
             return;
         };
-        let mut turned = |slot: u32, now: bool| {
-            let view = &self.views[slot as usize];
-            if view.filed_in != self.round && view.viewer != skip {
-                f(view.viewer, now);
-            }
-        };
-        // Where the view holds each tile: `(holds before, holds at)` as two bits.
-        let bucket = |tile: TilePos| grid.bucket_of((tile.x, tile.y));
-        let holding = Self::holding(grid, [before, at], bucket);
-        for (slot, held) in holding {
-            if held == 0b01 || held == 0b10 {
-                turned(slot, held == 0b10);
-            }
-        }
         let holds = |view: &VisibleSet, tile: Option<TilePos>| {
             tile.is_some_and(|tile| view.contains(tile.x, tile.y))
         };
-        for filed in grid.wide() {
-            let view = &self.views[filed.slot as usize].visible;
-            let now = holds(view, at);
-            if holds(view, before) != now {
-                turned(filed.slot, now);
-            }
-        }
-    }
-
-    /// The views filed under the buckets of `tiles` that hold one of them, each with a bit
-    /// per tile it holds (bit `i` for `tiles[i]`), in no order (the wide list left out).
-    fn holding(
-        grid: &BucketGrid<Vec<Filed>>,
-        tiles: [Option<TilePos>; 2],
-        bucket: impl Fn(TilePos) -> (u32, u32),
-    ) -> Vec<(u32, u8)> {
-        let buckets = tiles.map(|tile| tile.map(&bucket));
-        let mut holding: Vec<(u32, u8)> = Vec::new();
-        for (i, tile) in tiles.iter().enumerate() {
-            let Some(tile) = *tile else { continue };
-            // Both tiles in one bucket: its list is read once, for both.
-            if i == 1 && buckets[0] == buckets[1] {
-                break;
-            }
-            let Some(list) = grid.list(bucket(tile)) else {
-                continue;
-            };
-            let bits = tiles.map(|t| t.filter(|t| bucket(*t) == bucket(tile)).map_or(0, bit_of));
-            for filed in list {
-                let held = u8::from(filed.tiles & bits[0] != 0)
-                    | u8::from(filed.tiles & bits[1] != 0) << 1;
-                if held != 0 {
-                    holding.push((filed.slot, held));
+        let mut visit = |list: &[u32]| {
+            for &slot in list {
+                let view = &self.views[slot as usize];
+                if view.filed_in == self.round || view.viewer == skip {
+                    continue;
+                }
+                let now = holds(&view.visible, at);
+                if holds(&view.visible, before) != now {
+                    f(view.viewer, now);
                 }
             }
+        };
+        let bucket = |tile: TilePos| grid.bucket_of((tile.x, tile.y));
+        let (first, second) = (before.map(bucket), at.map(bucket));
+        for bucket in first
+            .into_iter()
+            .chain(second.filter(|&b| Some(b) != first))
+        {
+            if let Some(list) = grid.list(bucket) {
+                visit(list);
+            }
         }
-        // A view filed under both buckets comes twice: its bits are joined.
-        if buckets[0] != buckets[1] && buckets[0].is_some() && buckets[1].is_some() {
-            holding.sort_unstable_by_key(|&(slot, _)| slot);
-            holding.dedup_by(|next, kept| {
-                let same = next.0 == kept.0;
-                if same {
-                    kept.1 |= next.1;
-                }
-                same
-            });
-        }
-        holding
+        visit(grid.wide());
     }
 
     /// Calls `f` with each viewer whose view of `map` holds `tile`.
@@ -266,19 +201,15 @@ impl ViewerIndex {
             return;
         };
         let list = grid.list(grid.bucket_of((tile.x, tile.y)));
-        for filed in list.into_iter().flatten() {
-            if filed.tiles & bit_of(tile) != 0 {
-                f(self.views[filed.slot as usize].viewer);
-            }
-        }
-        for filed in grid.wide() {
-            let view = &self.views[filed.slot as usize];
+        for &slot in list.into_iter().flatten().chain(grid.wide()) {
+            let view = &self.views[slot as usize];
             if view.visible.contains(tile.x, tile.y) {
                 f(view.viewer);
             }
         }
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -127,23 +127,23 @@ impl<L: Default> BucketGrid<L> {
         rows.map(move |y| &self.lists[y * width + columns.start..y * width + columns.end])
     }
 
-    /// Calls `f` with each bucket in `range` and its list, growing the grid to hold them, or
-    /// with `None` and the wide list when the range spans more than `widest` buckets or the
-    /// grid would grow past its limit.
+    /// Calls `f` with each list of the buckets in `range`, growing the grid to hold them, or
+    /// with the wide list when the range spans more than `widest` buckets or the grid would
+    /// grow past its limit.
     pub(crate) fn each_list_mut(
         &mut self,
         range: BucketRange,
         widest: u32,
-        mut f: impl FnMut(Option<(u32, u32)>, &mut L),
+        mut f: impl FnMut(&mut L),
     ) {
         let (x0, y0, x1, y1) = range;
         if !self.grow_to(range, widest) {
-            return f(None, &mut self.wide);
+            return f(&mut self.wide);
         }
         for by in y0..=y1 {
             for bx in x0..=x1 {
                 let i = self.index(bx, by).expect("a bucket the grid reached");
-                f(Some((bx, by)), &mut self.lists[i]);
+                f(&mut self.lists[i]);
             }
         }
     }
