@@ -37,6 +37,7 @@ cut hex_skirmish.png 560 120 600 340 2
 shot rts_skirmish.png rts_skirmish --seed 7 --autoplay 90 --view spectator --screenshot docs/rts_skirmish.png --exit
 # The middle of the field, where red and yellow march, each pixel drawn 2 x 2.
 cut rts_skirmish.png 530 200 512 288 2
+shot rts_skirmish.gif rts_skirmish --seed 7 --autoplay 240 --view spectator --record docs/rts_skirmish.gif --exit
 shot open_world.png open_world --window 800x480 --zoom 3 --screenshot docs/open_world.png --exit
 shot high_ground.png high_ground --screenshot docs/high_ground.png --exit
 shot ldtk_level.png ldtk_level --seed 7 --autoplay 60 --screenshot docs/ldtk_level.png --exit

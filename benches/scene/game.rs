@@ -23,8 +23,8 @@ pub enum Level {
     Views,
     /// + `RevealsFog` + `Team` (four teams), fog written into the map's tiles for team 0.
     Fog,
-    /// + `HidesOutsideView` + `LeavesGhost`: hidden from and remembered by each team, with no
-    /// viewer's own sightings.
+    /// `Fog` with `HidesOutsideView` and `LeavesGhost`: hidden from and remembered by each
+    /// team, with no viewer's own sightings.
     Teams,
     /// + `CanBeSpotted` + `HidesOutsideView` + `LeavesGhost`.
     Full,

@@ -9,11 +9,12 @@ use bevy_ecs_tilemap::prelude::*;
 use bevy_viewshed::prelude::*;
 
 use crate::args::Options;
+use crate::film::Film;
 use crate::hud::FovTiming;
 use crate::input::{Action, Actions, neighbours};
 use crate::looks::FADE;
 use crate::map::Cell;
-use crate::record::{FRAME_TIME, Recording, TURN_FRAMES, WARM_UP};
+use crate::record::{FRAME_TIME, TURN_FRAMES, WARM_UP};
 use crate::screenshot::save_and_exit;
 use crate::sprites::{ActorSprites, tile_center};
 use crate::world::{Level, MAP_HEIGHT, MAP_WIDTH, Player, Turn};
@@ -115,7 +116,7 @@ fn finish(
     timing: Res<FovTiming>,
     player: Query<(&TilePos, &Viewshed), With<Player>>,
     camera: Single<&Transform, With<Camera2d>>,
-    recording: Option<ResMut<Recording>>,
+    film: Option<ResMut<Film>>,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(turns) = options.autoplay else {
@@ -139,11 +140,13 @@ fn finish(
     if finish.settled < SETTLE_FRAMES {
         return;
     }
-    if let Some(mut recording) = recording {
-        if !recording.complete() {
+    if let Some(mut film) = film {
+        if !film.complete() {
             return;
         }
-        save_recording(&mut recording, options.record.as_deref());
+        if let Some(path) = options.record.as_deref() {
+            crate::record::save(&mut film, path);
+        }
     }
     finish.requested = true;
     if let Ok((tile, viewshed)) = player.single() {
@@ -156,15 +159,6 @@ fn finish(
         options.exit,
         &mut exit,
     );
-}
-
-/// Writes the film of the scripted game, saying where or why not.
-fn save_recording(recording: &mut Recording, path: Option<&std::path::Path>) {
-    let Some(path) = path else { return };
-    match recording.save(path) {
-        Ok(frames) => println!("recorded {frames} frames to {}", path.display()),
-        Err(error) => eprintln!("dungeon: the recording was not saved: {error}"),
-    }
 }
 
 /// The line the screenshot test reads: where the player is, on which pixel, and how many tiles

@@ -26,6 +26,8 @@
 mod args;
 mod autoplay;
 mod camera;
+#[path = "../shared/film.rs"]
+mod film;
 #[path = "../shared/fog_mode.rs"]
 mod fog_mode;
 #[path = "../shared/geometry.rs"]

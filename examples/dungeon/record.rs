@@ -7,19 +7,14 @@
 //! a palette of its own (so the player's yellow and the lantern's light keep their colours):
 //! the README's animated picture.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::Path;
 use std::time::Duration;
 
-use bevy::image::Image;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy::time::TimeUpdateStrategy;
-use image::RgbaImage;
-use image::imageops::crop_imm;
 
 use crate::args::Options;
+use crate::film::{Film, capture};
 use crate::hud::HudText;
 use crate::world::Player;
 
@@ -39,14 +34,6 @@ pub const TURN_FRAMES: u32 = 6;
 /// drawn.
 pub const WARM_UP: u32 = 40;
 
-/// The captured frames, by frame number (captures arrive a few frames late).
-#[derive(Resource, Default)]
-pub struct Recording {
-    frame: u32,
-    frames: Vec<(u32, RgbaImage)>,
-    pending: u32,
-}
-
 pub struct RecordPlugin;
 
 impl Plugin for RecordPlugin {
@@ -61,7 +48,7 @@ impl Plugin for RecordPlugin {
             app.add_systems(Update, hide_hud_text);
         }
         if recording {
-            app.init_resource::<Recording>().add_systems(Last, capture);
+            app.init_resource::<Film>().add_systems(Last, film_frame);
         }
     }
 }
@@ -74,113 +61,27 @@ fn hide_hud_text(mut texts: Query<&mut Visibility, With<HudText>>) {
 }
 
 /// Asks for a capture of every `CAPTURE_EVERY`th frame, centred on the player.
-fn capture(
+fn film_frame(
     mut commands: Commands,
-    mut recording: ResMut<Recording>,
+    mut film: ResMut<Film>,
+    mut frame: Local<u32>,
     player: Single<&GlobalTransform, With<Player>>,
     camera: Single<(&Camera, &GlobalTransform)>,
 ) {
-    recording.frame += 1;
-    let frame = recording.frame;
+    *frame += 1;
+    let frame = *frame;
     if frame <= WARM_UP || !frame.is_multiple_of(CAPTURE_EVERY) {
         return;
     }
     let (camera, at) = *camera;
     let centre = camera.world_to_viewport(at, player.translation()).ok();
-    recording.pending += 1;
-    commands.spawn(Screenshot::primary_window()).observe(
-        move |captured: On<ScreenshotCaptured>, mut recording: ResMut<Recording>| {
-            recording.pending -= 1;
-            if let Some(image) = cropped(&captured.image, centre) {
-                recording.frames.push((frame, image));
-            }
-        },
-    );
+    capture(&mut commands, &mut film, frame, centre, CROP);
 }
 
-/// The frame's [`CROP`] around `centre` (the window's middle without one), kept inside the
-/// window, at full size.
-fn cropped(image: &Image, centre: Option<Vec2>) -> Option<RgbaImage> {
-    let rgba = image.clone().try_into_dynamic().ok()?.to_rgba8();
-    let size = UVec2::new(rgba.width(), rgba.height());
-    let centre = centre.unwrap_or(size.as_vec2() / 2.0);
-    let corner = (centre - CROP.as_vec2() / 2.0).max(Vec2::ZERO).as_uvec2();
-    let corner = corner.min(size.saturating_sub(CROP));
-    Some(crop_imm(&rgba, corner.x, corner.y, CROP.x, CROP.y).to_image())
-}
-
-impl Recording {
-    /// Whether every capture asked for has arrived.
-    pub fn complete(&self) -> bool {
-        self.pending == 0
+/// Writes the film of the scripted game to `path`, saying where or why not.
+pub fn save(film: &mut Film, path: &Path) {
+    match film.save(path, FRAME_TIME * CAPTURE_EVERY) {
+        Ok(frames) => println!("recorded {frames} frames to {}", path.display()),
+        Err(error) => eprintln!("dungeon: the recording was not saved: {error}"),
     }
-
-    /// Writes the frames captured so far to `path` as a looping GIF: each frame but the first
-    /// only where it differs from the one before (the rest of it transparent, so the one before
-    /// shows), a frame the same as the one before lengthening that one.
-    pub fn save(&mut self, path: &Path) -> Result<usize, String> {
-        self.frames.sort_by_key(|(frame, _)| *frame);
-        let Some((_, first)) = self.frames.first() else {
-            return Err("no frame was captured".into());
-        };
-        let (width, height) = (first.width() as u16, first.height() as u16);
-        let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut encoder = gif::Encoder::new(BufWriter::new(file), width, height, &[])
-            .map_err(|e| e.to_string())?;
-        encoder
-            .set_repeat(gif::Repeat::Infinite)
-            .map_err(|e| e.to_string())?;
-        let step = (FRAME_TIME * CAPTURE_EVERY).as_millis() as u16 / 10;
-        let mut previous: Option<&RgbaImage> = None;
-        let mut pending: Option<gif::Frame> = None;
-        let mut count = 0;
-        for (_, image) in &self.frames {
-            match changed_part(previous, image) {
-                None => pending.iter_mut().for_each(|frame| frame.delay += step),
-                Some(mut frame) => {
-                    if let Some(done) = pending.replace({
-                        frame.delay = step;
-                        frame
-                    }) {
-                        encoder.write_frame(&done).map_err(|e| e.to_string())?;
-                    }
-                    count += 1;
-                }
-            }
-            previous = Some(image);
-        }
-        if let Some(done) = pending {
-            encoder.write_frame(&done).map_err(|e| e.to_string())?;
-        }
-        self.frames.clear();
-        Ok(count)
-    }
-}
-
-/// The part of `image` that differs from `previous` (all of it without one), its pixels that
-/// do not differ transparent, as a GIF frame drawn over the one before; `None` when nothing
-/// differs.
-fn changed_part(previous: Option<&RgbaImage>, image: &RgbaImage) -> Option<gif::Frame<'static>> {
-    let same = |x, y| previous.is_some_and(|p| p.get_pixel(x, y) == image.get_pixel(x, y));
-    let (mut min, mut max) = ((u32::MAX, u32::MAX), (0, 0));
-    for (x, y, _) in image.enumerate_pixels() {
-        if !same(x, y) {
-            min = (min.0.min(x), min.1.min(y));
-            max = (max.0.max(x), max.1.max(y));
-        }
-    }
-    if min.0 > max.0 {
-        return None;
-    }
-    let (w, h) = (max.0 - min.0 + 1, max.1 - min.1 + 1);
-    let mut part = image::imageops::crop_imm(image, min.0, min.1, w, h).to_image();
-    for (x, y, pixel) in part.enumerate_pixels_mut() {
-        if same(x + min.0, y + min.1) {
-            *pixel = image::Rgba([0, 0, 0, 0]);
-        }
-    }
-    let mut frame = gif::Frame::from_rgba_speed(w as u16, h as u16, &mut part, 10);
-    (frame.left, frame.top) = (min.0 as u16, min.1 as u16);
-    frame.dispose = gif::DisposalMethod::Keep;
-    Some(frame)
 }

@@ -141,8 +141,8 @@ fn spawn_team(
     rng: &mut Rng,
 ) {
     let at = TilePos::new(corner.0, corner.1);
-    let mut headquarters = commands.spawn(unit((map, team), at, color, 12.0));
-    headquarters.insert((Viewshed::new(8), HidesOutsideView));
+    let headquarters = (Viewshed::new(8), HidesOutsideView);
+    let mut headquarters = commands.spawn((unit((map, team), at, color, 12.0), headquarters));
     if team == Team(0) {
         headquarters.insert(Headquarters);
     }

@@ -8,22 +8,27 @@
 //! cargo run --example rts_skirmish                   # a new map each run
 //! cargo run --example rts_skirmish -- --seed 7 --view spectator
 //! cargo run --example rts_skirmish -- --seed 7 --autoplay 90 --screenshot shot.png --exit
+//! cargo run --example rts_skirmish -- --seed 7 --view spectator --autoplay 240 --record film.gif --exit
 //! ```
 //!
 //! Keys: `Tab` cycles the view (blue, green, red, yellow, spectator), `A` makes or breaks the
 //! alliance of blue and green, `S` scans the far corner for the team in view (blue for the
 //! spectator). `--autoplay N` plays N frames (alliance at frame 2, a scan at frame N/2), then
-//! prints a report and, with `--screenshot`, saves the window; `tests/rts_skirmish_screenshot.rs`
+//! prints a report and, with `--screenshot`, saves the window (with `--record`, a GIF of the
+//! whole script: `scripts/pictures.sh` makes the README's); `tests/rts_skirmish_screenshot.rs`
 //! plays it under Xvfb.
 
 // Bevy systems take their data as parameters: many of them, with spelled-out query types.
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 mod battle;
+#[path = "../shared/film.rs"]
+mod film;
 #[path = "../shared/minimap.rs"]
 mod minimap;
 mod options;
 mod orders;
+mod record;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 #[path = "../shared/args.rs"]
@@ -54,6 +59,7 @@ fn main() {
         .insert_resource(DrawnTeam(options.view))
         .insert_resource(orders::Frame::default())
         .insert_resource(options)
+        .add_plugins(record::RecordPlugin)
         .add_systems(Startup, (battle::setup, show::setup))
         .add_systems(
             Update,

@@ -1,5 +1,6 @@
 //! The command line: `--seed N`, `--view 0|1|2|3|spectator`, `--autoplay FRAMES`,
-//! `--screenshot PATH`, `--exit`.
+//! `--screenshot PATH`, `--record PATH` (with `--autoplay`: a GIF of the scripted battle),
+//! `--exit`.
 
 use std::path::PathBuf;
 
@@ -9,7 +10,7 @@ use bevy_viewshed::Team;
 use crate::shared_args::{Args, or_exit, seed_from_clock};
 
 const USAGE: &str = "usage: rts_skirmish [--seed N] [--view 0|1|2|3|spectator] \
-                     [--autoplay FRAMES] [--screenshot PATH] [--exit]";
+                     [--autoplay FRAMES] [--screenshot PATH] [--record PATH] [--exit]";
 
 #[derive(Resource, Clone, Debug)]
 pub struct Options {
@@ -19,6 +20,8 @@ pub struct Options {
     /// Frames to play by script before the report (`None`: played by hand).
     pub autoplay: Option<u64>,
     pub screenshot: Option<PathBuf>,
+    /// Where to write the film of the scripted battle.
+    pub record: Option<PathBuf>,
     pub exit: bool,
 }
 
@@ -33,6 +36,7 @@ impl Options {
             view: Team(0),
             autoplay: None,
             screenshot: None,
+            record: None,
             exit: false,
         };
         while let Some(arg) = args.next_arg() {
@@ -41,6 +45,7 @@ impl Options {
                 "--view" => options.view = view(&args.value("--view")?)?,
                 "--autoplay" => options.autoplay = Some(args.number("--autoplay")?),
                 "--screenshot" => options.screenshot = Some(args.value("--screenshot")?.into()),
+                "--record" => options.record = Some(args.value("--record")?.into()),
                 "--exit" => options.exit = true,
                 "--help" | "-h" => args.help(),
                 other => return Err(args.unknown(other)),

@@ -7,8 +7,10 @@ use bevy_viewshed::prelude::*;
 use bevy_viewshed::{DrawnTeam, RadarContacts, SharedVision, Team};
 
 use crate::battle::{Battlefield, CAMERA_X, SIZE, TILE, centre};
+use crate::film::Film;
 use crate::options::Options;
 use crate::orders::Frame;
+use crate::record::written;
 use crate::screenshot::save_and_exit;
 
 /// Window pixels per minimap tile, and the minimap's top (as `main.rs` places it).
@@ -128,11 +130,13 @@ pub fn hud(
 }
 
 /// At the end of the autoplay: the report (map, where tile (0, 0) is drawn, the view, how many
-/// tiles it sees and its contacts), then, the battle standing still, the screenshot and the
-/// exit as asked, a few frames later (UI spawned in the last frame is laid out by then).
+/// tiles it sees and its contacts), then, the battle standing still, the film, the screenshot
+/// and the exit as asked, a few frames later (UI spawned in the last frame is laid out by then,
+/// and the film's last captures have arrived).
 pub fn finish(
     frame: Res<Frame>,
     options: Res<Options>,
+    film: Option<ResMut<Film>>,
     maps: Query<(&FogOfWar, &RadarContacts)>,
     map: Res<Battlefield>,
     mut time: ResMut<Time<Virtual>>,
@@ -142,7 +146,7 @@ pub fn finish(
 ) {
     if let Some(frames) = wait.as_mut() {
         *frames = frames.saturating_sub(1);
-        if *frames == 0 {
+        if *frames == 0 && written(&mut commands, film, options.record.as_deref()) {
             save_and_exit(
                 &mut commands,
                 options.screenshot.clone(),
