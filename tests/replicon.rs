@@ -174,6 +174,57 @@ fn a_client_whose_team_is_changed_in_place_gets_its_new_teams_view_and_fog_only(
     assert_eq!(teams, vec![Team(1)], "client 0 holds team 1's fog only");
 }
 
+#[test]
+fn a_spectator_client_receives_every_teams_sight_without_the_game_keeping_its_fog() {
+    let mut net = Net::new();
+    let blue = net.spawn_unit(Team(0), 2, 2);
+    let red = net.spawn_unit(Team(1), 17, 2);
+    net.step();
+    assert!(
+        net.server
+            .world()
+            .get::<FogOfWar>(net.map)
+            .unwrap()
+            .team(Team::SPECTATOR)
+            .is_none(),
+        "no spectator's fog before a spectator client"
+    );
+    // Client 0 becomes the spectator, switched in place; nothing else is asked of the game.
+    net.set_team(0, Some(Team::SPECTATOR), true);
+    net.step();
+    net.step();
+    assert_eq!(
+        net.received(0),
+        set(&[blue, red]),
+        "the spectator holds both teams' units"
+    );
+    assert_eq!(
+        net.received(1),
+        set(&[red]),
+        "team 1's client holds its own only"
+    );
+    net.assert_clients_hold_what_they_may();
+    let views = net.team_views(0);
+    let teams: Vec<Team> = views.iter().map(|view| view.team()).collect();
+    assert_eq!(
+        teams,
+        vec![Team::SPECTATOR],
+        "client 0 holds the spectator's fog only"
+    );
+    let fog = net.server.world().get::<FogOfWar>(net.map).unwrap();
+    let spectator = fog.team(Team::SPECTATOR).unwrap();
+    for y in 0..5 {
+        for x in 0..20 {
+            let tile = TilePos { x, y };
+            assert_eq!(views[0].state(tile), spectator.state(tile), "{tile:?}");
+        }
+    }
+    // Both rooms are in view: the spectator's fog is every team's sight.
+    for tile in [TilePos { x: 2, y: 2 }, TilePos { x: 17, y: 2 }] {
+        assert_eq!(views[0].state(tile), FogState::Visible, "{tile:?}");
+    }
+}
+
 /// A monster placed by `Transform` on a tilemap that moves: its own transform is unchanged, but
 /// the tile under it is another one, and the teams are judged again from that tile.
 #[test]

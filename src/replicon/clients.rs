@@ -14,7 +14,7 @@ use super::sight::{ClientSight, Owner, SightBit};
 use super::team_view::TeamViewIndex;
 use super::{ClientTeam, ReplicatesWhenSeen};
 use crate::fog::sight::TeamSight;
-use crate::fog::{RevealsFog, Team};
+use crate::fog::{FogOfWar, RevealsFog, Team};
 
 /// What names a marked entity's team.
 type OwnerItem = (Option<&'static Team>, Has<RevealsFog>);
@@ -109,6 +109,21 @@ pub(super) fn resync_changed_teams(
 ) {
     for (mut visibility, &ClientTeam(team)) in &mut clients {
         resync(&mut visibility, Some(team), &known, bit.0);
+    }
+}
+
+/// While a client plays the spectator (`ClientTeam(Team::SPECTATOR)`), every map's fog keeps
+/// the spectator's view, as `FogOfWar::team_mut(Team::SPECTATOR)` would: filled at the next
+/// update and kept from then on, so a spectator client receives every team's sight without
+/// the game keeping it. (Looking a map's fog up marks nothing changed.)
+pub(super) fn keep_spectator_fogs(clients: Query<&ClientTeam>, mut fogs: Query<&mut FogOfWar>) {
+    if !clients.iter().any(|team| team.0 == Team::SPECTATOR) {
+        return;
+    }
+    for mut fog in &mut fogs {
+        if fog.team(Team::SPECTATOR).is_none() {
+            fog.team_mut(Team::SPECTATOR);
+        }
     }
 }
 

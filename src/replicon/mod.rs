@@ -108,8 +108,8 @@ use bevy_replicon::shared::replication::visibility::ScopeLifetime;
 use crate::fog::{RevealsFog, Team};
 use crate::schedule::ViewshedSystems;
 use clients::{
-    on_client_changed, on_client_team_removed, on_marked, on_unmarked, recheck_marked,
-    resync_changed_teams, update_client_sight,
+    keep_spectator_fogs, on_client_changed, on_client_team_removed, on_marked, on_unmarked,
+    recheck_marked, resync_changed_teams, update_client_sight,
 };
 pub use ghosts::{ClientGhost, GhostAppExt, ReplicatesGhost};
 use ghosts::{ClientGhosts, update_client_ghosts};
@@ -230,7 +230,7 @@ fn add_systems(app: &mut App) {
                     .chain()
                     .in_set(SightSteps::Judge),
                 update_client_ghosts.in_set(SightSteps::Ghosts),
-                resync_changed_teams.in_set(SightSteps::Resync),
+                (resync_changed_teams, keep_spectator_fogs).in_set(SightSteps::Resync),
             ),
         )
         .configure_sets(
