@@ -578,7 +578,8 @@ the plugin. [multiplayer.md](multiplayer.md#what-it-costs) breaks the costs down
 """
 
 
-# Measured by web/test.sh and the native example, not by criterion: written here by hand.
+# Measured by web/test.sh and the native example, not by criterion: written here by hand (the
+# one part of the page no bench writes).
 WEB_TEXT = """
 ## In the browser
 
@@ -590,6 +591,63 @@ one core (`taskset -c 0`, the dev build, whose field-of-view crates are optimise
 `web` profile's are) 0.109 ms. The browser takes about 1.4 times as long
 ([web.md](web.md)).
 """
+
+STORAGE_TEXT = """
+### The grids' storage word
+
+The bit grids store 64 cells a word on every target: wasm32 has native 64-bit integers.
+`crates/viewshed_core/benches/words.rs` times the shadowcaster's inner read (up to one word
+of a scan line from any cell, masked to a row's interval, its opaque cells counted) on `u64`
+and on `u32` words in the same criterion group, natively and as WebAssembly under Node's WASI
+(`crates/viewshed_core/benches/wasi.mjs`, run from `$CARGO_TARGET_DIR/wasm-bench`; commands at
+the top of the bench). Medians, one run each on this machine:
+"""
+
+
+
+def wasm_root(root):
+    """Where criterion writes the wasm32 run of the words bench: under `wasm-bench` beside
+    CRITERION_DIR (`wasi.mjs` run from `$CARGO_TARGET_DIR/wasm-bench`)."""
+    return root.parent / "wasm-bench" / "target" / "criterion"
+
+
+def words_table(native, wasm):
+    """The storage words' table: `words/MAP/SIZE` groups, `u64` and `u32` in each, natively
+    and as wasm32."""
+    lines = [
+        "| map | native u64 | native u32 | u32 / u64 | wasm32 u64 | wasm32 u32 | u32 / u64 |",
+        "|---|---|---|---|---|---|---|",
+    ]
+
+    def cells(times):
+        if "u64" not in times or "u32" not in times:
+            return ["-", "-", "-"]
+        return [fmt(times["u64"]), fmt(times["u32"]), f"{times['u32'] / times['u64']:.2f}x"]
+
+    kinds = ["open", "pillars20", "dungeon"]
+
+    def key(group):
+        kind, size = group.split("/")
+        return (int(size), kinds.index(kind) if kind in kinds else len(kinds), kind)
+
+    for group in sorted(native, key=key):
+        kind, size = group.split("/")
+        row = cells(native[group]) + cells(wasm.get(group, {}))
+        lines.append(f"| {kind} {size} | " + " | ".join(row) + " |")
+    ratios = [
+        times["u32"] / times["u64"]
+        for results in (native, wasm)
+        for times in results.values()
+        if "u32" in times and "u64" in times
+    ]
+    if ratios and min(ratios) > 1:
+        lines.append("")
+        lines.append(
+            f"`u32` words take {min(ratios):.2f} to {max(ratios):.2f} times as long as `u64` "
+            f"words here, so the core keeps `u64`."
+        )
+    return lines
+
 
 def page(root):
     results, cells = load(root, "fov/"), load_cells(root)
@@ -627,6 +685,12 @@ def page(root):
     out.append("\n".join(replicon_table(replicon, sent) if replicon else missing("cargo bench --features replicon --bench replicon")) + "\n")
     out.append(REPLICON_AFTER)
     out.append(WEB_TEXT)
+    words = load(root, "words/")
+    out.append(STORAGE_TEXT)
+    if words:
+        out.append("\n".join(words_table(words, load(wasm_root(root), "words/"))) + "\n")
+    else:
+        out.append("\n".join(missing("cargo bench -p viewshed_core --bench words")) + "\n")
     return "\n".join(out)
 
 

@@ -6,8 +6,11 @@
 //! ```text
 //! cargo bench -p viewshed_core --bench words
 //! cargo bench -p viewshed_core --bench words --target wasm32-wasip1 --no-run
-//! node crates/viewshed_core/benches/wasi.mjs <the .wasm cargo printed> --bench
+//! mkdir -p $CARGO_TARGET_DIR/wasm-bench && cd $CARGO_TARGET_DIR/wasm-bench
+//! node <the crate>/crates/viewshed_core/benches/wasi.mjs <the .wasm cargo printed> --bench
 //! ```
+//!
+//! (`benches/report.py` reads the wasm32 results from `$CARGO_TARGET_DIR/wasm-bench`.)
 //!
 //! Each benchmark reads the same map with the same intervals, the rows of a view from the map's
 //! centre reaching half the map's width (each row as wide as its distance, as an octant's), on
