@@ -34,7 +34,7 @@ use lightyear::prelude::{
 };
 
 use crate::common_app::spawn_map;
-use crate::common_net::{assert_own_fog_only, held, may_hold, team_views, wall};
+use crate::common_net::{assert_own_fog_only, held, holds_own_fog, may_hold, team_views, wall};
 
 /// One fixed tick, and one frame, of every app.
 pub const TICK: Duration = Duration::from_millis(10);
@@ -344,13 +344,14 @@ impl LyNet {
         panic!("the lightyear game did not settle in {most} frames");
     }
 
-    /// Steps until every client has held exactly what it may for `frames` frames in a row:
-    /// what lossy links held back arrives late, in order, so a moment of agreement may be
-    /// followed by an older spawn and its despawn.
+    /// Steps until every client has held exactly what it may, its team's fog included, for
+    /// `frames` frames in a row: what lossy links held back arrives late, in order, so a
+    /// moment of agreement may be followed by an older spawn and its despawn (and a client
+    /// whose units agree may still wait for its team's view).
     pub fn settle(&mut self, frames: usize) {
         let mut calm = 0;
         self.pump_until(|net| {
-            let agree = (0..2).all(|i| net.received(i) == net.may_hold(i));
+            let agree = (0..2).all(|i| net.received(i) == net.may_hold(i) && net.holds_own_fog(i));
             calm = if agree { calm + 1 } else { 0 };
             calm > frames
         });
@@ -485,6 +486,12 @@ impl LyNet {
         let team = self.teams[i].filter(|_| self.connected(i));
         let (server, client) = (self.server.world(), self.clients[i].world());
         assert_own_fog_only(server, client, i, team);
+    }
+
+    /// Whether client `i` holds its team's fog on every map and no other team's.
+    fn holds_own_fog(&self, i: usize) -> bool {
+        let team = self.teams[i].filter(|_| self.connected(i));
+        holds_own_fog(self.server.world(), self.clients[i].world(), team)
     }
 
     /// Client `i` plays for another team from now on: a new `ClientTeam` inserted on its link,

@@ -807,26 +807,41 @@ pub fn team_views(client: &World) -> Vec<TeamView> {
 /// Client `i` holds `team`'s fog on every map of the server, tile for tile, and no other
 /// team's (none without a team).
 pub fn assert_own_fog_only(server: &World, client: &World, i: usize, team: Option<Team>) {
+    let (got, expected) = fogs_held(server, client, team);
+    for view in team_views(client) {
+        assert_eq!(Some(view.team()), team, "client {i}: another team's fog");
+    }
+    assert_eq!(
+        got, expected,
+        "client {i} holds its team's fog on every map"
+    );
+}
+
+/// Whether a client holds `team`'s fog on every map of the server and no other team's (what
+/// [`assert_own_fog_only`] asserts).
+pub fn holds_own_fog(server: &World, client: &World, team: Option<Team>) -> bool {
+    let (got, expected) = fogs_held(server, client, team);
+    got == expected
+        && team_views(client)
+            .iter()
+            .all(|view| Some(view.team()) == team)
+}
+
+/// The fog states a client holds, and those of `team` on the server's maps, each sorted.
+fn fogs_held(server: &World, client: &World, team: Option<Team>) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     let mut fogs = server.try_query::<&FogOfWar>().unwrap();
     let mut expected: Vec<Vec<u32>> = fogs
         .iter(server)
         .filter_map(|fog| team.and_then(|team| fog.team(team)))
         .map(|fog| states(fog.area(), |tile| fog.state(tile)))
         .collect();
-    let views = team_views(client);
-    for view in &views {
-        assert_eq!(Some(view.team()), team, "client {i}: another team's fog");
-    }
-    let mut got: Vec<Vec<u32>> = views
+    let mut got: Vec<Vec<u32>> = team_views(client)
         .iter()
         .map(|view| states(view.area(), |tile| view.state(tile)))
         .collect();
     expected.sort();
     got.sort();
-    assert_eq!(
-        got, expected,
-        "client {i} holds its team's fog on every map"
-    );
+    (got, expected)
 }
 
 pub fn set(entities: &[Entity]) -> BTreeSet<Entity> {
