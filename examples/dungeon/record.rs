@@ -75,7 +75,7 @@ fn film_frame(
     }
     let (camera, at) = *camera;
     let centre = camera.world_to_viewport(at, player.translation()).ok();
-    capture(&mut commands, &mut film, frame, centre, CROP);
+    capture(&mut commands, &mut film, frame, centre, (CROP, 1));
 }
 
 /// Writes the film of the scripted game to `path`, saying where or why not.

@@ -1,8 +1,8 @@
-//! `--record PATH`: the scripted battle films itself. It runs on a fixed clock, `FRAME_TIME`
-//! a frame, so the marches, the scan and the fog look the same however fast the machine draws;
-//! a frame in every `CAPTURE_EVERY` is captured, cropped to the `CROP` in the middle of the
-//! battlefield, and when the script ends the frames are written as a looping GIF: the README's
-//! animated picture.
+//! `--record PATH`: the scripted battle films itself. It runs on a fixed clock, `FRAME_TIME` a
+//! frame, so the marches, the scan and the fog look the same however fast the machine draws; from
+//! frame `FIRST` a frame in every `CAPTURE_EVERY` is captured, cropped to the `CROP` in the middle
+//! of the battlefield and drawn at twice its size, and when the script ends the frames are written
+//! as a looping GIF: the README's animated picture.
 
 use std::path::Path;
 use std::time::Duration;
@@ -19,10 +19,13 @@ const FRAME_TIME: Duration = Duration::from_millis(50);
 /// A frame in this many is captured: the units step every 6 frames (a capture between two
 /// steps only lengthened the frame before).
 const CAPTURE_EVERY: u64 = 6;
-/// The part of the 1280x720 window kept, at full size: the right half of the battlefield
-/// (drawn from (18, 40) to (1042, 680)), where the armies meet.
-const CROP: UVec2 = UVec2::new(640, 360);
-const CROP_CENTRE: Vec2 = Vec2::new(720.0, 360.0);
+/// The part of the 1280x720 window kept, each pixel drawn 2 x 2: the middle of the
+/// battlefield (drawn from (18, 40) to (1042, 680)), where the armies meet.
+const CROP: UVec2 = UVec2::new(320, 180);
+const CROP_CENTRE: Vec2 = Vec2::new(720.0, 340.0);
+const ZOOM: u32 = 2;
+/// Frames played before the first capture: the armies' march into the middle of the field.
+const FIRST: u64 = 60;
 
 /// Films the scripted battle when `--record` asks for it.
 pub struct RecordPlugin;
@@ -49,6 +52,7 @@ fn film_frame(
     if let Some(mut film) = film
         && playing
         && frame.is_changed()
+        && frame.0 >= FIRST
         && frame.0.is_multiple_of(CAPTURE_EVERY)
     {
         capture(
@@ -56,7 +60,7 @@ fn film_frame(
             &mut film,
             frame.0 as u32,
             Some(CROP_CENTRE),
-            CROP,
+            (CROP, ZOOM),
         );
     }
 }

@@ -11,7 +11,7 @@ use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use image::RgbaImage;
-use image::imageops::crop_imm;
+use image::imageops::{FilterType, crop_imm, resize};
 
 /// The frames captured so far, by frame number (captures arrive a few frames late).
 #[derive(Resource, Default)]
@@ -67,19 +67,21 @@ impl Film {
 }
 
 /// Captures the primary window as frame `frame` of the film: the `crop` around `centre` (the
-/// window's middle without one), kept inside the window, at full size.
+/// window's middle without one), kept inside the window, each pixel drawn `zoom` x `zoom`.
 pub fn capture(
     commands: &mut Commands,
     film: &mut Film,
     frame: u32,
     centre: Option<Vec2>,
-    crop: UVec2,
+    (crop, zoom): (UVec2, u32),
 ) {
     film.pending += 1;
     commands.spawn(Screenshot::primary_window()).observe(
         move |captured: On<ScreenshotCaptured>, mut film: ResMut<Film>| {
             film.pending -= 1;
             if let Some(image) = cropped(&captured.image, centre, crop) {
+                let (width, height) = (image.width() * zoom, image.height() * zoom);
+                let image = resize(&image, width, height, FilterType::Nearest);
                 film.frames.push((frame, image));
             }
         },
